@@ -1,0 +1,5 @@
+//! The `pbem` command line.
+
+pub fn main() -> i32 {
+    0
+}

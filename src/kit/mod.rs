@@ -1,0 +1,1 @@
+//! Board vocabulary shared by every system: hex grids with labelled hexes, cups, decks.

@@ -1,0 +1,335 @@
+//! `pbem-dice-v1`: every random number of a step, derived from the step seed and a label.
+//!
+//! The derivation is specified in docs/dice.md so that an auditor can recompute any die without
+//! this program: each labelled event gets its own ChaCha20 keystream (RFC 8439, nonce 0) whose
+//! key is a hash of the step seed and the label; faces come from little-endian u32 words by
+//! rejection sampling. Labels, not positions in a shared sequence, select the numbers, so the
+//! order in which rules resolve events cannot change any die.
+
+use super::hash::{Hash32, Transcript};
+use rand_chacha::ChaCha20Rng;
+use rand_chacha::rand_core::{Rng, SeedableRng};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+
+/// Name and version of the derivation; printed in every journal record that holds dice.
+pub const DICE_ALGORITHM: &str = "pbem-dice-v1";
+
+/// The seed of step `n`: game id, step, the host's revealed seed and, for every seat in seat
+/// order, the side name and the entropy of its accepted order (an empty part when the side sent
+/// none). Every input is public once the step is processed.
+pub fn step_seed(
+    game: &str,
+    step: u64,
+    host_reveal: &Hash32,
+    seats: &[(String, Option<Hash32>)],
+) -> Hash32 {
+    let mut t = Transcript::new("pbem-step-seed-v1");
+    t.str(game).u64(step).hash(host_reveal);
+    for (side, entropy) in seats {
+        t.str(side);
+        match entropy {
+            Some(e) => t.hash(e),
+            None => t.part(&[]),
+        };
+    }
+    t.finish()
+}
+
+/// Key of the public stream of one labelled event.
+pub fn public_stream_key(step_seed: &Hash32, label: &str) -> Hash32 {
+    Transcript::new("pbem-dice-v1/public")
+        .hash(step_seed)
+        .str(label)
+        .finish()
+}
+
+/// Key of the sealed stream of one labelled event: it also mixes the host's game key, which is
+/// committed at genesis and revealed only when the game is concluded.
+pub fn sealed_stream_key(game_key: &Hash32, step_seed: &Hash32, label: &str) -> Hash32 {
+    Transcript::new("pbem-dice-v1/sealed")
+        .hash(game_key)
+        .hash(step_seed)
+        .str(label)
+        .finish()
+}
+
+/// One keystream with the words it has handed out, so a draw can be explained afterwards.
+pub struct Stream {
+    rng: ChaCha20Rng,
+    pub words: Vec<u32>,
+}
+
+impl Stream {
+    pub fn new(key: &Hash32) -> Stream {
+        Stream {
+            rng: ChaCha20Rng::from_seed(key.0),
+            words: Vec::new(),
+        }
+    }
+
+    fn word(&mut self) -> u32 {
+        let w = self.rng.next_u32();
+        self.words.push(w);
+        w
+    }
+
+    /// A uniform integer in `0..n` (n >= 1): words at or above the largest multiple of n that
+    /// fits in 2^32 are rejected, so every value is exactly equally likely.
+    pub fn below(&mut self, n: u32) -> u32 {
+        let n = n.max(1);
+        let zone = (1u64 << 32) - ((1u64 << 32) % u64::from(n));
+        loop {
+            let w = self.word();
+            if u64::from(w) < zone {
+                return w % n;
+            }
+        }
+    }
+
+    /// `count` dice of `faces` faces each, 1-based.
+    pub fn dice(&mut self, count: usize, faces: u32) -> Vec<u32> {
+        (0..count).map(|_| self.below(faces) + 1).collect()
+    }
+}
+
+/// A public die event as the journal records it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Roll {
+    pub label: String,
+    pub faces: u32,
+    pub values: Vec<u32>,
+    /// What the rules made of the values, for people (e.g. "2D=5 <= 6: destroyed").
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub result: String,
+}
+
+/// A sealed draw: a uniform index in `0..range` per value. Kept host-side until the game ends.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SealedDraw {
+    pub label: String,
+    pub range: Vec<u32>,
+    pub values: Vec<u32>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub note: String,
+}
+
+/// Everything random that happened in one step.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiceTranscript {
+    pub public: Vec<Roll>,
+    pub sealed: Vec<SealedDraw>,
+}
+
+/// The dice a system uses while it resolves one step.
+///
+/// Each label may be used once per step (public and sealed labels share one namespace); a
+/// second use is a defect in the rules code, reported by [`Dice::finish`] rather than by a panic.
+pub struct Dice {
+    step_seed: Hash32,
+    game_key: Hash32,
+    transcript: DiceTranscript,
+    labels: BTreeSet<String>,
+    faults: Vec<String>,
+}
+
+impl Dice {
+    pub fn new(step_seed: Hash32, game_key: Hash32) -> Dice {
+        Dice {
+            step_seed,
+            game_key,
+            transcript: DiceTranscript::default(),
+            labels: BTreeSet::new(),
+            faults: Vec::new(),
+        }
+    }
+
+    fn claim(&mut self, label: &str) {
+        if !self.labels.insert(label.to_string()) {
+            self.faults
+                .push(format!("dice label {label:?} used twice in one step"));
+        }
+    }
+
+    /// Rolls `count` public dice with `faces` faces for the event `label`.
+    pub fn roll(&mut self, label: &str, count: usize, faces: u32) -> Vec<u32> {
+        self.claim(label);
+        let values = Stream::new(&public_stream_key(&self.step_seed, label)).dice(count, faces);
+        self.transcript.public.push(Roll {
+            label: label.to_string(),
+            faces,
+            values: values.clone(),
+            result: String::new(),
+        });
+        values
+    }
+
+    /// One six-sided die.
+    pub fn d6(&mut self, label: &str) -> u32 {
+        self.roll(label, 1, 6)[0]
+    }
+
+    /// The sum of two six-sided dice (2D).
+    pub fn two_d6(&mut self, label: &str) -> u32 {
+        self.roll(label, 2, 6).iter().sum()
+    }
+
+    /// Writes what the rules made of the most recent public roll with this label.
+    pub fn set_result(&mut self, label: &str, result: impl Into<String>) {
+        if let Some(r) = self
+            .transcript
+            .public
+            .iter_mut()
+            .rev()
+            .find(|r| r.label == label)
+        {
+            r.result = result.into();
+        }
+    }
+
+    /// A sealed uniform index in `0..range` (e.g. which counter comes out of a cup).
+    pub fn sealed_index(&mut self, label: &str, range: usize, note: impl Into<String>) -> usize {
+        self.claim(label);
+        let range32 = u32::try_from(range.max(1)).unwrap_or(u32::MAX);
+        let mut s = Stream::new(&sealed_stream_key(&self.game_key, &self.step_seed, label));
+        let v = s.below(range32);
+        self.transcript.sealed.push(SealedDraw {
+            label: label.to_string(),
+            range: vec![range32],
+            values: vec![v],
+            note: note.into(),
+        });
+        v as usize
+    }
+
+    /// A sealed Fisher-Yates shuffle: for i from len-1 down to 1, swap i with a uniform j <= i.
+    pub fn sealed_shuffle<T>(&mut self, label: &str, items: &mut [T], note: impl Into<String>) {
+        self.claim(label);
+        let mut s = Stream::new(&sealed_stream_key(&self.game_key, &self.step_seed, label));
+        let mut range = Vec::new();
+        let mut values = Vec::new();
+        for i in (1..items.len()).rev() {
+            let n = u32::try_from(i + 1).unwrap_or(u32::MAX);
+            let j = s.below(n);
+            range.push(n);
+            values.push(j);
+            items.swap(i, j as usize);
+        }
+        self.transcript.sealed.push(SealedDraw {
+            label: label.to_string(),
+            range,
+            values,
+            note: note.into(),
+        });
+    }
+
+    /// The transcript, or the defects found while rolling.
+    pub fn finish(self) -> Result<DiceTranscript, Vec<String>> {
+        if self.faults.is_empty() {
+            Ok(self.transcript)
+        } else {
+            Err(self.faults)
+        }
+    }
+
+    pub fn transcript(&self) -> &DiceTranscript {
+        &self.transcript
+    }
+}
+
+/// Recomputes a public roll from its label; `verify` compares this with the journal.
+pub fn replay_public(
+    step_seed: &Hash32,
+    label: &str,
+    count: usize,
+    faces: u32,
+) -> (Vec<u32>, Vec<u32>) {
+    let mut s = Stream::new(&public_stream_key(step_seed, label));
+    let values = s.dice(count, faces);
+    (values, s.words)
+}
+
+/// Recomputes a sealed draw (indices in the given ranges) once the game key is public.
+pub fn replay_sealed(
+    game_key: &Hash32,
+    step_seed: &Hash32,
+    label: &str,
+    ranges: &[u32],
+) -> Vec<u32> {
+    let mut s = Stream::new(&sealed_stream_key(game_key, step_seed, label));
+    ranges.iter().map(|&n| s.below(n)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seed() -> Hash32 {
+        Hash32([7u8; 32])
+    }
+
+    #[test]
+    fn same_label_same_dice_whatever_the_order_of_events() {
+        let mut a = Dice::new(seed(), Hash32::default());
+        let x1 = a.roll("combat/C08/r1/M-A03", 2, 6);
+        let y1 = a.roll("combat/D07/r1/B-A01", 2, 6);
+        let mut b = Dice::new(seed(), Hash32::default());
+        let y2 = b.roll("combat/D07/r1/B-A01", 2, 6);
+        let x2 = b.roll("combat/C08/r1/M-A03", 2, 6);
+        assert_eq!((x1, y1), (x2, y2));
+    }
+
+    #[test]
+    fn a_label_used_twice_is_reported_as_a_defect() {
+        let mut d = Dice::new(seed(), Hash32::default());
+        d.d6("x");
+        d.d6("x");
+        assert_eq!(d.finish().unwrap_err().len(), 1);
+    }
+
+    #[test]
+    fn faces_stay_in_range_and_all_appear() {
+        let mut s = Stream::new(&seed());
+        let v = s.dice(600, 6);
+        assert!(v.iter().all(|&f| (1..=6).contains(&f)));
+        for face in 1..=6 {
+            assert!(v.contains(&face));
+        }
+    }
+
+    #[test]
+    fn rejection_skips_words_in_the_biased_zone() {
+        // With n = 3 * 2^30 the zone is 3 * 2^30, so a quarter of all words are rejected:
+        // over many draws some rejection must occur and every value must stay below n.
+        let mut s = Stream::new(&seed());
+        let n = 3u32 << 30;
+        let draws: Vec<u32> = (0..64).map(|_| s.below(n)).collect();
+        assert!(draws.iter().all(|&v| v < n));
+        assert!(s.words.len() > 64, "expected at least one rejected word");
+    }
+
+    #[test]
+    fn sealed_stream_depends_on_the_game_key() {
+        let a = replay_sealed(&Hash32([1; 32]), &seed(), "cup", &[1000, 1000, 1000]);
+        let b = replay_sealed(&Hash32([2; 32]), &seed(), "cup", &[1000, 1000, 1000]);
+        assert_ne!(a, b);
+    }
+
+    #[test]
+    fn shuffle_is_reproducible_from_its_transcript() {
+        let mut d = Dice::new(seed(), Hash32([9; 32]));
+        let mut items: Vec<u32> = (0..10).collect();
+        d.sealed_shuffle("deck", &mut items, "");
+        let t = d.finish().unwrap();
+        let ranges = &t.sealed[0].range;
+        assert_eq!(
+            replay_sealed(&Hash32([9; 32]), &seed(), "deck", ranges),
+            t.sealed[0].values
+        );
+        let mut sorted = items.clone();
+        sorted.sort();
+        assert_eq!(sorted, (0..10).collect::<Vec<_>>());
+    }
+}

@@ -1,0 +1,1 @@
+//! Signed documents (being written).

@@ -1,0 +1,1 @@
+//! Journal records (being written).

@@ -1,0 +1,1 @@
+//! OpenSSH ed25519 keys (being written).

@@ -1,0 +1,299 @@
+//! The contract between the engine and a rule set.
+//!
+//! A system implements [`Rules`] with its own typed state, orders and view. The engine only sees
+//! [`System`], an object-safe wrapper that exchanges YAML text, so it can store states, replay
+//! them and hash them without knowing any rule. See docs/architecture.md for how each of the five
+//! games maps onto steps.
+
+pub mod kummen;
+
+use crate::protocol::dice::Dice;
+use crate::yaml::{self, FieldPath, Rejection};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// Who is reading a view.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reader {
+    /// A seat: sees what the rules let that side know.
+    Side(String),
+    /// Anyone: the turn report, observers, the public state hash.
+    Public,
+}
+
+/// What the game waits for now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Phase {
+    /// Orders are needed from these sides (seat order) to resolve the step named `title`.
+    Waiting { title: String, sides: Vec<String> },
+    /// The game is over.
+    Finished(Outcome),
+}
+
+/// How a game ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The winning side, or none for a draw.
+    pub winner: Option<String>,
+    pub summary: String,
+    pub scores: BTreeMap<String, i64>,
+}
+
+/// An order that breaks a rule, located by its field path in the order document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub path: FieldPath,
+    /// Rule number, e.g. "5.3".
+    pub rule: Option<String>,
+    pub message: String,
+    /// What would be accepted instead.
+    pub accepted: String,
+}
+
+impl Problem {
+    pub fn new(
+        path: FieldPath,
+        rule: &str,
+        message: impl Into<String>,
+        accepted: impl Into<String>,
+    ) -> Problem {
+        Problem {
+            path,
+            rule: if rule.is_empty() {
+                None
+            } else {
+                Some(rule.to_string())
+            },
+            message: message.into(),
+            accepted: accepted.into(),
+        }
+    }
+}
+
+/// What one resolved step produced.
+#[derive(Debug, Clone)]
+pub struct Resolution<S> {
+    pub state: S,
+    /// Events everyone may read (the report and the journal).
+    pub public: Vec<String>,
+    /// Events only one side may read (its view).
+    pub private: BTreeMap<String, Vec<String>>,
+}
+
+/// Where a system's data files come from: built in, or a user's directory of replacements.
+#[derive(Debug, Clone, Default)]
+pub struct DataSource {
+    pub overrides: Option<PathBuf>,
+}
+
+impl DataSource {
+    /// The text of data file `name` and where it came from: the user's file when the override
+    /// directory has one, else the built-in stand-in.
+    pub fn load(
+        &self,
+        system: &str,
+        name: &str,
+        builtin: &'static str,
+    ) -> Result<(String, String), String> {
+        if let Some(dir) = &self.overrides {
+            let path = dir.join(name);
+            if path.exists() {
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+                return Ok((text, path.display().to_string()));
+            }
+        }
+        Ok((
+            builtin.to_string(),
+            format!("games/{system}/{name} (built in)"),
+        ))
+    }
+}
+
+/// The order document every system shares: a header the engine checks, and `orders`, which
+/// belongs to the system.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OrderDoc<O> {
+    /// Format marker, always `order/1`.
+    pub pbem: String,
+    pub game: String,
+    pub step: u64,
+    pub side: String,
+    /// Journal head the player saw (hex).
+    pub basis: String,
+    /// 32 random bytes (hex) chosen by the player; mixed into the step seed.
+    pub entropy: String,
+    #[serde(default)]
+    pub orders: O,
+}
+
+/// A rule set with typed state, orders and views.
+pub trait Rules: Send + Sync + 'static {
+    type State: Serialize + DeserializeOwned + Clone;
+    type Orders: Serialize + DeserializeOwned + Default;
+    type View: Serialize;
+
+    fn id(&self) -> &'static str;
+    fn title(&self) -> &'static str;
+    /// Seats in seat order; this order is used for the step seed and for display.
+    fn sides(&self) -> &'static [&'static str];
+    /// (name, description); the first is the default scenario.
+    fn scenarios(&self) -> Vec<(String, String)>;
+    /// The state before step 1. Randomness at setup happens when step 1 is resolved, so that it
+    /// is seeded by the players' entropy too.
+    fn initial_state(&self, scenario: &str, data: &DataSource) -> Result<Self::State, String>;
+    fn phase(&self, state: &Self::State) -> Phase;
+    /// Everything wrong with a side's orders for the current step, judged against the state at
+    /// the start of the step.
+    fn check(&self, state: &Self::State, side: &str, orders: &Self::Orders) -> Vec<Problem>;
+    /// Orders for a side that sent none (missed deadline, or a side with nothing to decide).
+    fn default_orders(&self, state: &Self::State, side: &str) -> Self::Orders;
+    /// Resolves the current step. `orders` has an entry for every side `phase` waits for.
+    fn resolve(
+        &self,
+        state: &Self::State,
+        orders: &BTreeMap<String, Self::Orders>,
+        dice: &mut Dice,
+    ) -> Result<Resolution<Self::State>, String>;
+    /// What `reader` may know of the state, and nothing more.
+    fn view(&self, state: &Self::State, reader: &Reader) -> Self::View;
+    /// The view as text for people; rendered from the view alone, so it cannot know more.
+    fn render(&self, view: &Self::View) -> String;
+    /// The `orders:` block of an order skeleton for `side`, with the legal choices as comments.
+    fn template(&self, state: &Self::State, side: &str) -> String;
+}
+
+/// A view rendered both ways.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RenderedView {
+    pub yaml: String,
+    pub text: String,
+}
+
+/// The object-safe face of a system; every state crosses it as canonical YAML text.
+pub trait System: Send + Sync {
+    fn id(&self) -> &'static str;
+    fn title(&self) -> &'static str;
+    fn sides(&self) -> Vec<String>;
+    fn scenarios(&self) -> Vec<(String, String)>;
+    fn initial_state(&self, scenario: &str, data: &DataSource) -> Result<String, String>;
+    fn phase(&self, state: &str) -> Result<Phase, String>;
+    /// Parses and checks an order document; `file` names it in every rejection.
+    fn check_order(
+        &self,
+        state: &str,
+        side: &str,
+        doc: &str,
+        file: &str,
+    ) -> Result<(), Vec<Rejection>>;
+    fn default_orders(&self, state: &str, side: &str) -> Result<String, String>;
+    /// `orders` maps each side to its order document text.
+    fn resolve(
+        &self,
+        state: &str,
+        orders: &BTreeMap<String, String>,
+        dice: &mut Dice,
+    ) -> Result<Resolution<String>, String>;
+    fn view(&self, state: &str, reader: &Reader) -> Result<RenderedView, String>;
+    fn template(&self, state: &str, side: &str) -> Result<String, String>;
+}
+
+fn load_state<S: DeserializeOwned>(state: &str) -> Result<S, String> {
+    yaml::parse::<S>(state, "host state").map_err(|r| format!("stored state is unreadable: {r}"))
+}
+
+impl<R: Rules> System for R {
+    fn id(&self) -> &'static str {
+        Rules::id(self)
+    }
+    fn title(&self) -> &'static str {
+        Rules::title(self)
+    }
+    fn sides(&self) -> Vec<String> {
+        Rules::sides(self).iter().map(|s| s.to_string()).collect()
+    }
+    fn scenarios(&self) -> Vec<(String, String)> {
+        Rules::scenarios(self)
+    }
+    fn initial_state(&self, scenario: &str, data: &DataSource) -> Result<String, String> {
+        Rules::initial_state(self, scenario, data).map(|s| yaml::to_string(&s))
+    }
+    fn phase(&self, state: &str) -> Result<Phase, String> {
+        Ok(Rules::phase(self, &load_state(state)?))
+    }
+    fn check_order(
+        &self,
+        state: &str,
+        side: &str,
+        doc: &str,
+        file: &str,
+    ) -> Result<(), Vec<Rejection>> {
+        let parsed: OrderDoc<R::Orders> = yaml::parse(doc, file).map_err(|r| vec![r])?;
+        let state: R::State = load_state(state).map_err(|e| vec![Rejection::new(file, e)])?;
+        let problems = Rules::check(self, &state, side, &parsed.orders);
+        if problems.is_empty() {
+            return Ok(());
+        }
+        Err(problems
+            .into_iter()
+            .map(|p| {
+                let mut r = Rejection::new(file, p.message).accepted(p.accepted);
+                r.rule = p.rule;
+                r.at_field(doc, &p.path)
+            })
+            .collect())
+    }
+    fn default_orders(&self, state: &str, side: &str) -> Result<String, String> {
+        let state: R::State = load_state(state)?;
+        Ok(yaml::to_string(&Rules::default_orders(self, &state, side)))
+    }
+    fn resolve(
+        &self,
+        state: &str,
+        orders: &BTreeMap<String, String>,
+        dice: &mut Dice,
+    ) -> Result<Resolution<String>, String> {
+        let st: R::State = load_state(state)?;
+        let mut typed = BTreeMap::new();
+        for (side, doc) in orders {
+            let parsed: OrderDoc<R::Orders> =
+                yaml::parse(doc, &format!("{side}'s order")).map_err(|r| r.to_string())?;
+            typed.insert(side.clone(), parsed.orders);
+        }
+        let res = Rules::resolve(self, &st, &typed, dice)?;
+        Ok(Resolution {
+            state: yaml::to_string(&res.state),
+            public: res.public,
+            private: res.private,
+        })
+    }
+    fn view(&self, state: &str, reader: &Reader) -> Result<RenderedView, String> {
+        let st: R::State = load_state(state)?;
+        let view = Rules::view(self, &st, reader);
+        Ok(RenderedView {
+            yaml: yaml::to_string(&view),
+            text: Rules::render(self, &view),
+        })
+    }
+    fn template(&self, state: &str, side: &str) -> Result<String, String> {
+        Ok(Rules::template(self, &load_state(state)?, side))
+    }
+}
+
+/// Every system this binary knows, by id.
+pub fn all() -> Vec<Box<dyn System>> {
+    vec![Box::new(kummen::Kummen)]
+}
+
+/// The system with this id, or a message listing the known ones.
+pub fn by_id(id: &str) -> Result<Box<dyn System>, String> {
+    let systems = all();
+    let known: Vec<&'static str> = systems.iter().map(|s| s.id()).collect();
+    systems
+        .into_iter()
+        .find(|s| s.id() == id)
+        .ok_or_else(|| format!("unknown system {id:?}; known systems: {}", known.join(", ")))
+}
