@@ -132,6 +132,8 @@ impl fmt::Display for Rejection {
     }
 }
 
+// A rejection is built once per refused input, never on a hot path; its size does not matter.
+#[allow(clippy::result_large_err)]
 /// Parses a YAML document into `T`, refusing duplicate keys and (where `T` says so) unknown
 /// fields, with the file name, line and column of the first problem.
 pub fn parse<T: DeserializeOwned>(text: &str, file: &str) -> Result<T, Rejection> {

@@ -1,5 +1,477 @@
-//! The `pbem` command line.
+//! The `pbem` command line: parses arguments and calls the engine. No logic lives here.
 
+use crate::engine::{self, Error, exit};
+use crate::protocol::keys::{self, PublicKey, SecretKey};
+use clap::{Parser, Subcommand, ValueEnum};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+const EXIT_CODES: &str = "Exit codes: 0 done; 1 failure (I/O, damaged game); 2 usage error; \
+3 waiting for orders; 4 input rejected (nothing changed); 5 verification failed.";
+
+#[derive(Parser)]
+#[command(
+    name = "pbem",
+    version,
+    about = "Turn processor for play-by-email and play-by-git wargames: signed orders, \
+             commit-reveal dice anyone can recompute, per-player hidden views.",
+    after_help = EXIT_CODES
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Make an ed25519 key pair in OpenSSH format (PATH mode 0600 and PATH.pub).
+    Keygen {
+        /// Where to write the private key; the public key goes to PATH.pub.
+        #[arg(long)]
+        out: PathBuf,
+        /// Comment stored in the key (e.g. your name or email).
+        #[arg(long, default_value = "pbem player")]
+        comment: String,
+        /// Encrypt the key with the passphrase in this file (or set PBEM_PASSPHRASE).
+        #[arg(long)]
+        passphrase_file: Option<PathBuf>,
+    },
+    /// Create a game directory: host key, genesis record, host commitment for step 1, views.
+    New {
+        /// The game directory to create (must not exist, or be empty).
+        dir: PathBuf,
+        /// Rule set: kummen (the others are coming).
+        #[arg(long)]
+        system: String,
+        /// Scenario of the system (default: its first).
+        #[arg(long)]
+        scenario: Option<String>,
+        /// A seat: SIDE=PATH to the player's public key (.pub, OpenSSH ed25519). Once per side.
+        #[arg(long = "seat", value_name = "SIDE=KEY.pub", required = true)]
+        seats: Vec<String>,
+        /// A player's display name: SIDE=NAME.
+        #[arg(long = "name", value_name = "SIDE=NAME")]
+        names: Vec<String>,
+        /// A player's email address: SIDE=ADDRESS.
+        #[arg(long = "email", value_name = "SIDE=ADDRESS")]
+        emails: Vec<String>,
+        /// Game id (default: SYSTEM-<8 random hex digits>).
+        #[arg(long)]
+        id: Option<String>,
+        /// Directory of data files replacing the built-in stand-ins (same names and format).
+        #[arg(long)]
+        data: Option<PathBuf>,
+    },
+    /// Where the game stands: open step, who must still submit, what is in.
+    Status {
+        dir: PathBuf,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print an order skeleton for the open step with the legal choices as comments.
+    Template {
+        dir: PathBuf,
+        #[arg(long)]
+        side: String,
+        /// Write to this file instead of standard output.
+        #[arg(short, long)]
+        out: Option<PathBuf>,
+    },
+    /// Sign an order file with your key (fills in `entropy: auto` with fresh random bytes).
+    Sign {
+        file: PathBuf,
+        /// Your private key (OpenSSH ed25519, e.g. ~/.ssh/id_ed25519).
+        #[arg(long)]
+        key: PathBuf,
+        /// Write the signed file here instead of standard output.
+        #[arg(short, long)]
+        out: Option<PathBuf>,
+        /// File holding the key's passphrase (or set PBEM_PASSPHRASE).
+        #[arg(long)]
+        passphrase_file: Option<PathBuf>,
+    },
+    /// Check a signed order and file it for the open step; prints the host-signed receipt.
+    Submit {
+        dir: PathBuf,
+        /// The order: one signed file, or a plain file with its ssh-keygen signature FILE.sig.
+        file: PathBuf,
+        /// Detached signature (default: FILE.sig when it exists).
+        #[arg(long)]
+        sig: Option<PathBuf>,
+        /// Also write the receipt to this file.
+        #[arg(long)]
+        receipt: Option<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Resolve the open step when every order it needs is in (exit 3 while waiting).
+    Process {
+        dir: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print what one side may see.
+    View {
+        dir: PathBuf,
+        #[arg(long)]
+        side: String,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
+    /// Print the public report of the newest (or a given) journal record.
+    Report {
+        dir: PathBuf,
+        /// Journal record number (default: the newest).
+        #[arg(long)]
+        record: Option<u64>,
+    },
+    /// Audit the game: hash chain, commitments, seeds and dice; with host/ present also
+    /// signatures, bindings, receipts and a replay of every step (exit 5 on any discrepancy).
+    Verify {
+        dir: PathBuf,
+        /// Only what anyone can check from the journal and game.yaml.
+        #[arg(long)]
+        public_only: bool,
+        /// Your own order files and receipts, to check they are in the journal (player level).
+        #[arg(long = "player", value_name = "FILE")]
+        player: Vec<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the public dice, or explain how one die was derived (--step and --label).
+    Dice {
+        dir: PathBuf,
+        #[arg(long)]
+        step: Option<u64>,
+        /// Explain this die: seed parts, stream key, words drawn, faces.
+        #[arg(long, requires = "step")]
+        label: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Play a scripted game of a system in a temporary directory and verify it.
+    Demo {
+        /// The system to play.
+        #[arg(default_value = "kummen")]
+        system: String,
+        /// Keep the game in this directory instead of a temporary one.
+        #[arg(long)]
+        keep: Option<PathBuf>,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Text,
+    Yaml,
+}
+
+/// Runs the command line and returns the process exit code.
 pub fn main() -> i32 {
-    0
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() {
+                exit::USAGE
+            } else {
+                exit::OK
+            };
+            let _ = e.print();
+            return code;
+        }
+    };
+    match run(cli.command) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("pbem: {e}");
+            e.exit_code()
+        }
+    }
+}
+
+fn print(s: &str) -> Result<(), Error> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(s.as_bytes())
+        .and_then(|_| out.flush())
+        .map_err(|e| Error::Fail(format!("stdout: {e}")))
+}
+
+fn json<T: serde::Serialize>(v: &T) -> Result<(), Error> {
+    print(&(serde_json::to_string_pretty(v).map_err(|e| Error::Fail(e.to_string()))? + "\n"))
+}
+
+fn pair(arg: &str, flag: &str) -> Result<(String, String), Error> {
+    arg.split_once('=')
+        .filter(|(a, b)| !a.is_empty() && !b.is_empty())
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .ok_or_else(|| Error::Fail(format!("{flag} {arg:?}: expected SIDE=VALUE")))
+}
+
+fn write_or_print(out: Option<&Path>, bytes: &[u8]) -> Result<(), Error> {
+    match out {
+        Some(p) => engine::dir::write_atomic(p, bytes),
+        None => {
+            let mut o = std::io::stdout().lock();
+            o.write_all(bytes)
+                .map_err(|e| Error::Fail(format!("stdout: {e}")))
+        }
+    }
+}
+
+fn key_error(e: keys::KeyError) -> Error {
+    Error::Fail(e.to_string())
+}
+
+fn run(cmd: Command) -> Result<i32, Error> {
+    match cmd {
+        Command::Keygen {
+            out,
+            comment,
+            passphrase_file,
+        } => {
+            let pass =
+                keys::passphrase_from_env_or_file(passphrase_file.as_deref()).map_err(key_error)?;
+            let key = SecretKey::generate(&comment).map_err(key_error)?;
+            key.write(&out, pass.as_deref()).map_err(key_error)?;
+            print(&format!(
+                "wrote {} and {}.pub\n{}\n",
+                out.display(),
+                out.display(),
+                key.public().fingerprint()
+            ))?;
+        }
+        Command::New {
+            dir,
+            system,
+            scenario,
+            seats,
+            names,
+            emails,
+            id,
+            data,
+        } => {
+            let mut keyed = Vec::new();
+            for s in &seats {
+                let (side, path) = pair(s, "--seat")?;
+                let key = PublicKey::read(Path::new(&path)).map_err(key_error)?;
+                keyed.push((side, key));
+            }
+            let names = names
+                .iter()
+                .map(|n| pair(n, "--name"))
+                .collect::<Result<_, _>>()?;
+            let emails = emails
+                .iter()
+                .map(|n| pair(n, "--email"))
+                .collect::<Result<_, _>>()?;
+            let game = engine::new::create(engine::new::NewGame {
+                dir: dir.clone(),
+                system,
+                scenario,
+                seats: keyed,
+                names,
+                emails,
+                id,
+                data,
+            })?;
+            let st = engine::status::status(&game)?;
+            print(&format!(
+                "created game {} in {}\n{}",
+                game.config.id,
+                dir.display(),
+                st.text()
+            ))?;
+        }
+        Command::Status { dir, json: as_json } => {
+            let game = engine::game::Game::open(&dir)?;
+            let st = engine::status::status(&game)?;
+            if as_json {
+                json(&st)?
+            } else {
+                print(&st.text())?
+            }
+        }
+        Command::Template { dir, side, out } => {
+            let game = engine::game::Game::open(&dir)?;
+            let entropy =
+                crate::protocol::hash::Hash32::random().map_err(|e| Error::Fail(e.to_string()))?;
+            let text = engine::order::template(&game, &side, Some(entropy))?;
+            write_or_print(out.as_deref(), text.as_bytes())?;
+        }
+        Command::Sign {
+            file,
+            key,
+            out,
+            passphrase_file,
+        } => {
+            let pass =
+                keys::passphrase_from_env_or_file(passphrase_file.as_deref()).map_err(key_error)?;
+            let key = SecretKey::load(&key, pass.as_deref()).map_err(key_error)?;
+            let bytes = std::fs::read(&file).map_err(|e| Error::io(&file, e))?;
+            let signed = engine::order::sign(&bytes, &key)?;
+            write_or_print(out.as_deref(), &signed)?;
+        }
+        Command::Submit {
+            dir,
+            file,
+            sig,
+            receipt,
+            json: as_json,
+        } => {
+            let game = engine::game::Game::open(&dir)?;
+            let default_sig = PathBuf::from(format!("{}.sig", file.display()));
+            let sig = sig.or_else(|| default_sig.exists().then_some(default_sig));
+            let acc = engine::order::submit(&game, &file, sig.as_deref())?;
+            if let Some(p) = receipt {
+                engine::dir::write_atomic(&p, &acc.receipt)?;
+            }
+            if as_json {
+                json(&serde_json::json!({
+                    "side": acc.side, "step": acc.step, "order": acc.hash.hex(),
+                    "replaced": acc.replaced.map(|h| h.hex()),
+                    "receipt": String::from_utf8_lossy(&acc.receipt),
+                }))?;
+            } else {
+                let mut s = format!(
+                    "accepted: order {} of {} for step {}\n",
+                    acc.hash, acc.side, acc.step
+                );
+                if let Some(r) = acc.replaced {
+                    s.push_str(&format!("it replaces the earlier order {r}\n"));
+                }
+                s.push_str("receipt (keep it: it proves the host accepted this order):\n");
+                s.push_str(&String::from_utf8_lossy(&acc.receipt));
+                print(&s)?;
+            }
+        }
+        Command::Process { dir, json: as_json } => {
+            let outcome = engine::process::process(&dir);
+            match outcome {
+                Ok(Some(p)) => {
+                    if as_json {
+                        json(&serde_json::json!({
+                            "processed": true, "record": p.seq, "step": p.step, "title": p.title,
+                            "head": p.head.hex(),
+                            "next_step": p.next.as_ref().map(|n| n.step),
+                            "waiting_for": p.next.as_ref().map(|n| n.waiting_for.clone()).unwrap_or_default(),
+                            "outcome": p.outcome,
+                        }))?;
+                    } else {
+                        let mut s = format!(
+                            "processed step {} ({}); journal head {}\n",
+                            p.step, p.title, p.head
+                        );
+                        match (&p.next, &p.outcome) {
+                            (Some(n), _) => s.push_str(&format!(
+                                "next: step {} ({}), waiting for {}\n",
+                                n.step,
+                                n.title,
+                                n.waiting_for.join(", ")
+                            )),
+                            (None, Some(o)) => s.push_str(&format!("the game is over: {o}\n")),
+                            (None, None) => s.push_str("the game is over\n"),
+                        }
+                        print(&s)?;
+                    }
+                }
+                Ok(None) => {
+                    if as_json {
+                        json(&serde_json::json!({"processed": false, "finished": true}))?
+                    } else {
+                        print("the game is over; nothing to process\n")?
+                    }
+                }
+                Err(Error::Waiting(m)) if as_json => {
+                    json(&serde_json::json!({"processed": false, "waiting": m}))?;
+                    return Ok(exit::WAITING);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Command::View { dir, side, format } => {
+            let game = engine::game::Game::open(&dir)?;
+            if game.config.seat(&side).is_none() {
+                return Err(Error::Fail(format!(
+                    "no side {side:?}; sides: {}",
+                    game.config.side_names().join(", ")
+                )));
+            }
+            let (yaml, text) = engine::views::side_view(&game, &side)?;
+            print(match format {
+                Format::Text => &text,
+                Format::Yaml => &yaml,
+            })?;
+        }
+        Command::Report { dir, record } => {
+            let game = engine::game::Game::open(&dir)?;
+            print(&engine::views::report_text(
+                &game,
+                record.unwrap_or(game.last_seq()),
+            )?)?;
+        }
+        Command::Verify {
+            dir,
+            public_only,
+            player,
+            json: as_json,
+        } => {
+            let opts = engine::verify::Options {
+                player_files: player,
+                public_only,
+            };
+            match engine::verify::verify(&dir, &opts) {
+                Ok(t) => {
+                    if as_json {
+                        json(&serde_json::json!({"ok": true, "summary": t.summary()}))?
+                    } else {
+                        print(&format!("verified: {}\n", t.summary()))?
+                    }
+                }
+                Err(Error::Verify(f)) if as_json => {
+                    json(&serde_json::json!({"ok": false, "findings": f}))?;
+                    return Ok(exit::VERIFY_FAILED);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Command::Dice {
+            dir,
+            step,
+            label,
+            json: as_json,
+        } => {
+            let game = engine::game::Game::open(&dir)?;
+            match (step, label) {
+                (Some(step), Some(label)) => {
+                    print(&engine::dice_info::explain(&game, step, &label)?)?
+                }
+                (step, _) => {
+                    let lines = engine::dice_info::list(&game, step);
+                    if as_json {
+                        json(&lines)?
+                    } else {
+                        let mut s = String::new();
+                        for d in lines {
+                            let result = if d.result.is_empty() {
+                                String::new()
+                            } else {
+                                format!("  {}", d.result)
+                            };
+                            s.push_str(&format!(
+                                "step {} {}: d{} {:?}{result}\n",
+                                d.step, d.label, d.faces, d.values
+                            ));
+                        }
+                        print(&s)?;
+                    }
+                }
+            }
+        }
+        Command::Demo { system, keep } => {
+            let mut out = std::io::stdout().lock();
+            engine::demo::run(&system, keep.as_deref(), &mut out)?;
+        }
+    }
+    Ok(exit::OK)
 }

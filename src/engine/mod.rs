@@ -1,1 +1,99 @@
-//! The engine: game directory, steps, processing, views and audit. It knows no rule.
+//! The engine: game directory, steps, processing, views and audit. It knows no rule: every
+//! rule question goes through [`crate::systems::System`].
+
+pub mod config;
+pub mod demo;
+pub mod dice_info;
+pub mod dir;
+pub mod game;
+pub mod new;
+pub mod order;
+pub mod process;
+pub mod status;
+pub mod verify;
+pub mod views;
+
+use crate::yaml::Rejection;
+use std::fmt;
+use std::path::Path;
+
+/// Exit codes, documented in `pbem --help` and docs/cli.md.
+pub mod exit {
+    pub const OK: i32 = 0;
+    pub const FAILURE: i32 = 1;
+    pub const USAGE: i32 = 2;
+    pub const WAITING: i32 = 3;
+    pub const REJECTED: i32 = 4;
+    pub const VERIFY_FAILED: i32 = 5;
+}
+
+/// Everything that can stop a command, sorted by what the caller should do about it.
+#[derive(Debug)]
+pub enum Error {
+    /// The input (an order, a key, a file) was refused; nothing in the game changed.
+    Rejected(Vec<Rejection>),
+    /// The step cannot be resolved yet.
+    Waiting(String),
+    /// `verify` found discrepancies; each names the record and field.
+    Verify(Vec<String>),
+    /// Anything else: I/O, a damaged game directory, a bad command line value.
+    Fail(String),
+}
+
+impl Error {
+    pub fn io(path: &Path, e: std::io::Error) -> Error {
+        Error::Fail(format!("{}: {e}", path.display()))
+    }
+
+    pub fn reject(r: Rejection) -> Error {
+        Error::Rejected(vec![r])
+    }
+
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Error::Rejected(_) => exit::REJECTED,
+            Error::Waiting(_) => exit::WAITING,
+            Error::Verify(_) => exit::VERIFY_FAILED,
+            Error::Fail(_) => exit::FAILURE,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Rejected(rs) => {
+                writeln!(
+                    f,
+                    "rejected: {} problem{}",
+                    rs.len(),
+                    if rs.len() == 1 { "" } else { "s" }
+                )?;
+                for r in rs {
+                    writeln!(f, "{r}")?;
+                }
+                write!(f, "nothing was changed in the game")
+            }
+            Error::Waiting(m) => write!(f, "{m}"),
+            Error::Verify(fs) => {
+                writeln!(
+                    f,
+                    "verification FAILED: {} discrepanc{}",
+                    fs.len(),
+                    if fs.len() == 1 { "y" } else { "ies" }
+                )?;
+                for x in fs {
+                    writeln!(f, "  {x}")?;
+                }
+                Ok(())
+            }
+            Error::Fail(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+impl From<String> for Error {
+    fn from(s: String) -> Error {
+        Error::Fail(s)
+    }
+}

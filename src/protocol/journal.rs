@@ -1,1 +1,121 @@
-//! Journal records (being written).
+//! Journal records: the public, append-only, hash-chained history of a game.
+//!
+//! Record `seq` lives in `journal/NNNNNN.yaml`; its hash is SHA-256 of the file's bytes and the
+//! next record names it in `prev`. The hash of the newest record is the journal head that views
+//! print and orders sign as their basis, so a host showing two players different histories is
+//! caught by the players themselves. A record holds no secret.
+
+use super::dice::Roll;
+use super::hash::{Hash32, Transcript, sha256};
+use serde::{Deserialize, Serialize};
+
+/// Format marker of every record.
+pub const JOURNAL_FORMAT: &str = "journal/1";
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Record {
+    pub pbem: String,
+    pub game: String,
+    pub seq: u64,
+    /// Hash of the previous record's file; absent only on the genesis record.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prev: Option<Hash32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub genesis: Option<Genesis>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<StepRecord>,
+    /// Hash of the public view of the state after this record.
+    pub public_state: Hash32,
+    /// The step that is open after this record and the host's commitment to its seed; absent
+    /// once the game is over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<NextStep>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Genesis {
+    pub system: String,
+    pub scenario: String,
+    pub dice: String,
+    /// Seats in seat order with their public keys (OpenSSH form).
+    pub seats: Vec<SeatKey>,
+    pub host_key: String,
+    /// Commitment to the host's game key, which seeds sealed draws (revealed at conclusion).
+    pub game_key_commit: Hash32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatKey {
+    pub side: String,
+    pub key: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NextStep {
+    pub step: u64,
+    pub title: String,
+    pub waiting_for: Vec<String>,
+    pub host_commit: Hash32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StepRecord {
+    pub number: u64,
+    pub title: String,
+    /// Every order used, in seat order.
+    pub orders: Vec<OrderEntry>,
+    pub host_reveal: Hash32,
+    pub seed: Hash32,
+    pub dice_algorithm: String,
+    pub dice: Vec<Roll>,
+    /// Keyed hash of the sealed transcript of this step (docs/dice.md, "Sealed draws").
+    pub sealed_commit: Hash32,
+    pub events: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OrderEntry {
+    pub side: String,
+    /// SHA-256 of the normalised signed document.
+    pub hash: Hash32,
+    pub entropy: Hash32,
+    /// Earlier orders of this side for this step that this one replaced, oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replaced: Vec<Hash32>,
+}
+
+/// The seed the host reveals for step `n`, derived from its secret master seed so that a crashed
+/// run recomputes the same value.
+pub fn host_seed(master: &Hash32, step: u64) -> Hash32 {
+    Transcript::new("pbem-host-seed-v1")
+        .hash(master)
+        .u64(step)
+        .finish()
+}
+
+/// Binding, hiding commitment to the sealed transcript of a step: keyed by the secret game key.
+pub fn sealed_commit(game_key: &Hash32, step: u64, sealed_yaml: &str) -> Hash32 {
+    Transcript::new("pbem-sealed-v1")
+        .hash(game_key)
+        .u64(step)
+        .str(sealed_yaml)
+        .finish()
+}
+
+/// The hash a record is known by (and the journal head, for the newest one).
+pub fn record_hash(file_bytes: &[u8]) -> Hash32 {
+    sha256(file_bytes)
+}
+
+/// File name of record `seq` inside `journal/`.
+pub fn file_name(seq: u64) -> String {
+    format!("{seq:06}.yaml")
+}

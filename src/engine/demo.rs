@@ -1,0 +1,173 @@
+//! `pbem demo SYSTEM`: a whole scripted game in a temporary directory, with fresh keys, signed
+//! orders, processing, reports, views, and a final audit.
+
+use super::game::Game;
+use super::new::{NewGame, create};
+use super::order::{self, ORDER_FORMAT};
+use super::verify::{self, Options};
+use super::{Error, process, views};
+use crate::protocol::hash::Hash32;
+use crate::protocol::keys::SecretKey;
+use std::io::Write;
+use std::path::Path;
+
+mod script {
+    include!(concat!(env!("OUT_DIR"), "/demo_orders.rs"));
+}
+
+/// The scripted orders body of `side` for `step`, if the script has one.
+pub fn scripted(system: &str, step: u64, side: &str) -> Option<&'static str> {
+    let name = format!("{step:02}-{side}.yaml");
+    script::DEMO_ORDERS
+        .iter()
+        .find(|(s, n, _)| *s == system && *n == name)
+        .map(|(_, _, text)| *text)
+}
+
+/// Systems that have a demo script.
+pub fn systems_with_script() -> Vec<&'static str> {
+    let mut v: Vec<&str> = script::DEMO_ORDERS.iter().map(|(s, _, _)| *s).collect();
+    v.dedup();
+    v
+}
+
+/// A complete order document: the header for this game and step, then the scripted body.
+pub fn order_document(game: &Game, side: &str, body: &str) -> Result<String, Error> {
+    let step = game
+        .open_step()
+        .ok_or_else(|| Error::Fail("the game is over".into()))?;
+    let entropy = Hash32::random().map_err(|e| Error::Fail(e.to_string()))?;
+    let mut doc = format!(
+        "pbem: {ORDER_FORMAT}\ngame: {}\nstep: {}\nside: {side}\nbasis: {}\nentropy: {entropy}\n",
+        game.config.id,
+        step.step,
+        game.head()
+    );
+    let body = body.trim_end();
+    let meaningful = body
+        .lines()
+        .any(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
+    if !meaningful || body.trim() == "{}" {
+        doc.push_str("orders: {}\n");
+    } else {
+        doc.push_str("orders:\n");
+        for line in body.lines() {
+            doc.push_str(&format!("  {line}\n").replace("  \n", "\n"));
+        }
+    }
+    Ok(doc)
+}
+
+/// Plays the script; writes progress to `out`. Keeps the game in `keep` when given.
+pub fn run(system: &str, keep: Option<&Path>, out: &mut dyn Write) -> Result<(), Error> {
+    let w = |out: &mut dyn Write, s: String| {
+        out.write_all(s.as_bytes())
+            .map_err(|e| Error::Fail(e.to_string()))
+    };
+    if !systems_with_script().contains(&system) {
+        return Err(Error::Fail(format!(
+            "no demo script for {system:?}; demos exist for: {}",
+            systems_with_script().join(", ")
+        )));
+    }
+    let tmp = tempfile::tempdir().map_err(|e| Error::Fail(format!("temporary directory: {e}")))?;
+    let base = keep
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| tmp.path().to_path_buf());
+    let keys_dir = base.join("keys");
+    std::fs::create_dir_all(&keys_dir).map_err(|e| Error::io(&keys_dir, e))?;
+    let sides = crate::systems::by_id(system)?.sides();
+    let mut keys = Vec::new();
+    let mut seats = Vec::new();
+    for side in &sides {
+        let key = SecretKey::generate(&format!("{side} (demo)"))
+            .map_err(|e| Error::Fail(e.to_string()))?;
+        let path = keys_dir.join(side);
+        key.write(&path, None)
+            .map_err(|e| Error::Fail(e.to_string()))?;
+        seats.push((side.clone(), key.public()));
+        keys.push((side.clone(), key));
+    }
+    let game_dir = base.join("game");
+    let game = create(NewGame {
+        dir: game_dir.clone(),
+        system: system.into(),
+        scenario: None,
+        seats,
+        names: Vec::new(),
+        emails: Vec::new(),
+        id: Some(format!("{system}-demo")),
+        data: None,
+    })?;
+    w(
+        out,
+        format!(
+            "== pbem demo: {} in {}\n\n",
+            game.system.title(),
+            game_dir.display()
+        ),
+    )?;
+    let orders_dir = base.join("orders");
+    loop {
+        let game = Game::open(&game_dir)?;
+        let Some(step) = game.open_step().cloned() else {
+            break;
+        };
+        let mut complete = true;
+        for side in &step.waiting_for {
+            let Some(body) = scripted(system, step.step, side) else {
+                complete = false;
+                break;
+            };
+            let doc = order_document(&game, side, body)?;
+            let key = &keys
+                .iter()
+                .find(|(s, _)| s == side)
+                .expect("every side has a demo key")
+                .1;
+            let signed = order::sign(doc.as_bytes(), key)?;
+            let file = orders_dir.join(format!("{:02}-{side}.yaml", step.step));
+            super::dir::write_atomic(&file, &signed)?;
+            let accepted = order::submit(&game, &file, None)?;
+            w(
+                out,
+                format!(
+                    "{side} submitted step {} (order {})\n",
+                    step.step,
+                    accepted.hash.short()
+                ),
+            )?;
+        }
+        if !complete {
+            w(
+                out,
+                format!(
+                    "(the script ends at step {}: {})\n\n",
+                    step.step, step.title
+                ),
+            )?;
+            break;
+        }
+        let done =
+            process::process(&game_dir)?.ok_or_else(|| Error::Fail("nothing to process".into()))?;
+        let game = Game::open(&game_dir)?;
+        w(out, format!("\n{}\n", views::report_text(&game, done.seq)?))?;
+    }
+    let game = Game::open(&game_dir)?;
+    for side in game.config.side_names() {
+        let (_, text) = views::side_view(&game, &side)?;
+        w(out, format!("== view of {side}\n{text}\n"))?;
+    }
+    let tally = verify::verify(
+        &game_dir,
+        &Options {
+            player_files: Vec::new(),
+            public_only: false,
+        },
+    )?;
+    w(out, format!("== pbem verify: OK ({})\n", tally.summary()))?;
+    if keep.is_some() {
+        w(out, format!("the game is kept in {}\n", game_dir.display()))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,210 @@
+//! `pbem new`: create a game directory with its host key, secrets, genesis record and views.
+
+use super::config::{CONFIG_FORMAT, GameConfig, Seat};
+use super::dir::{self, GameDir};
+use super::game::{Game, Secrets};
+use super::{Error, views};
+use crate::protocol::dice::DICE_ALGORITHM;
+use crate::protocol::hash::{Hash32, commitment, sha256};
+use crate::protocol::journal::{self, Genesis, JOURNAL_FORMAT, NextStep, Record, SeatKey};
+use crate::protocol::keys::{PublicKey, SecretKey};
+use crate::systems::{self, DataSource, Phase, Reader};
+use crate::yaml;
+use std::path::{Path, PathBuf};
+
+pub struct NewGame {
+    pub dir: PathBuf,
+    pub system: String,
+    pub scenario: Option<String>,
+    /// (side, public key)
+    pub seats: Vec<(String, PublicKey)>,
+    pub names: Vec<(String, String)>,
+    pub emails: Vec<(String, String)>,
+    pub id: Option<String>,
+    pub data: Option<PathBuf>,
+}
+
+/// Creates the game in a temporary sibling directory and renames it into place, so a crash
+/// never leaves a half-made game behind.
+pub fn create(req: NewGame) -> Result<Game, Error> {
+    let system = systems::by_id(&req.system)?;
+    let sides = system.sides();
+    for (side, _) in &req.seats {
+        if !sides.contains(side) {
+            return Err(Error::Fail(format!(
+                "--seat {side}=…: {} has no side {side:?}; its sides are: {}",
+                system.id(),
+                sides.join(", ")
+            )));
+        }
+    }
+    let mut seats = Vec::new();
+    for side in &sides {
+        let keys: Vec<&PublicKey> = req
+            .seats
+            .iter()
+            .filter(|(s, _)| s == side)
+            .map(|(_, k)| k)
+            .collect();
+        let key = match keys.as_slice() {
+            [k] => (*k).clone(),
+            [] => {
+                return Err(Error::Fail(format!(
+                    "no key for side {side:?}: add --seat {side}=PATH/TO/KEY.pub (sides of {}: {})",
+                    system.id(),
+                    sides.join(", ")
+                )));
+            }
+            _ => {
+                return Err(Error::Fail(format!(
+                    "side {side:?} is given more than one --seat"
+                )));
+            }
+        };
+        let lookup = |list: &Vec<(String, String)>| {
+            list.iter()
+                .find(|(s, _)| s == side)
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default()
+        };
+        seats.push(Seat {
+            side: side.clone(),
+            name: lookup(&req.names),
+            key,
+            email: lookup(&req.emails),
+        });
+    }
+    let scenarios = system.scenarios();
+    let scenario = match &req.scenario {
+        Some(s) if scenarios.iter().any(|(n, _)| n == s) => s.clone(),
+        Some(s) => {
+            let names: Vec<&str> = scenarios.iter().map(|(n, _)| n.as_str()).collect();
+            return Err(Error::Fail(format!(
+                "{} has no scenario {s:?}; scenarios: {}",
+                system.id(),
+                names.join(", ")
+            )));
+        }
+        None => scenarios
+            .first()
+            .map(|(n, _)| n.clone())
+            .unwrap_or_else(|| "standard".into()),
+    };
+    if req.dir.exists()
+        && std::fs::read_dir(&req.dir)
+            .map(|mut d| d.next().is_some())
+            .unwrap_or(true)
+    {
+        return Err(Error::Fail(format!(
+            "{}: already exists and is not empty; pick a new directory",
+            req.dir.display()
+        )));
+    }
+    let rand = |what: &str| Hash32::random().map_err(|e| Error::Fail(format!("{what}: {e}")));
+    let id = match &req.id {
+        Some(id) => validate_id(id)?,
+        None => format!("{}-{}", system.id(), &rand("game id")?.hex()[..8]),
+    };
+
+    let parent = req
+        .dir
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+    let staging = tempfile::Builder::new()
+        .prefix(".pbem-new-")
+        .tempdir_in(parent)
+        .map_err(|e| Error::io(parent, e))?;
+    let gd = GameDir::new(staging.path());
+
+    let host = SecretKey::generate(&format!("pbem host of {id}"))
+        .map_err(|e| Error::Fail(e.to_string()))?;
+    std::fs::create_dir_all(gd.host()).map_err(|e| Error::io(&gd.host(), e))?;
+    host.write(&gd.host_key(), None)
+        .map_err(|e| Error::Fail(e.to_string()))?;
+    let secrets = Secrets {
+        master: rand("host seed")?,
+        game_key: rand("game key")?,
+    };
+    dir::write_private(&gd.secrets(), yaml::to_string(&secrets).as_bytes())?;
+
+    let data = DataSource {
+        overrides: req.data.clone(),
+    };
+    let state = system.initial_state(&scenario, &data)?;
+    dir::write_private(&gd.state(0), state.as_bytes())?;
+    let public = system.view(&state, &Reader::Public)?;
+    let next = match system.phase(&state)? {
+        Phase::Waiting { title, sides } => NextStep {
+            step: 1,
+            title,
+            waiting_for: sides,
+            host_commit: commitment(&journal::host_seed(&secrets.master, 1)),
+        },
+        Phase::Finished(_) => {
+            return Err(Error::Fail("the scenario is over before it starts".into()));
+        }
+    };
+    let config = GameConfig {
+        pbem: CONFIG_FORMAT.into(),
+        id: id.clone(),
+        system: system.id().into(),
+        scenario: scenario.clone(),
+        seats: seats.clone(),
+        host_key: host.public(),
+    };
+    let genesis = Record {
+        pbem: JOURNAL_FORMAT.into(),
+        game: id.clone(),
+        seq: 0,
+        prev: None,
+        genesis: Some(Genesis {
+            system: system.id().into(),
+            scenario,
+            dice: DICE_ALGORITHM.into(),
+            seats: seats
+                .iter()
+                .map(|s| SeatKey {
+                    side: s.side.clone(),
+                    key: s.key.openssh(),
+                })
+                .collect(),
+            host_key: host.public().openssh(),
+            game_key_commit: commitment(&secrets.game_key),
+        }),
+        step: None,
+        public_state: sha256(public.yaml.as_bytes()),
+        next: Some(next),
+    };
+    dir::write_atomic(&gd.record(0), yaml::to_string(&genesis).as_bytes())?;
+    for sub in [gd.inbox(), gd.outbox()] {
+        std::fs::create_dir_all(&sub).map_err(|e| Error::io(&sub, e))?;
+    }
+    dir::write_atomic(&gd.config(), yaml::to_string(&config).as_bytes())?;
+
+    let staged = staging.keep();
+    if req.dir.exists() {
+        std::fs::remove_dir(&req.dir).map_err(|e| Error::io(&req.dir, e))?;
+    }
+    std::fs::rename(&staged, &req.dir).map_err(|e| Error::io(&req.dir, e))?;
+    let game = Game::open(&req.dir)?;
+    views::refresh(&game)?;
+    Ok(game)
+}
+
+/// Game ids go into file contents, mail subjects and hashes: keep them to a safe alphabet.
+fn validate_id(id: &str) -> Result<String, Error> {
+    let ok = !id.is_empty()
+        && id.len() <= 64
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.');
+    if ok {
+        Ok(id.to_string())
+    } else {
+        Err(Error::Fail(format!(
+            "--id {id:?}: use 1 to 64 characters from A-Z, a-z, 0-9, '-', '_' and '.'"
+        )))
+    }
+}

@@ -1,0 +1,254 @@
+//! `pbem process`: resolve the open step once every order it waits for is in.
+//!
+//! Crash safety: everything a step produces is written under new names first (host state,
+//! sealed transcript, used orders, events), and the journal record is written last; the record
+//! is the commit point. A run that dies earlier leaves the game before the step, and running
+//! again recomputes the very same files, since the host seed is derived and the dice are a
+//! function of the seed. Reports and views are derived from the journal and are rewritten.
+
+use super::dir;
+use super::game::Game;
+use super::order;
+use super::{Error, views};
+use crate::protocol::dice::{DICE_ALGORITHM, Dice, step_seed};
+use crate::protocol::hash::{Hash32, commitment, sha256};
+use crate::protocol::journal::{self, JOURNAL_FORMAT, NextStep, OrderEntry, Record, StepRecord};
+use crate::systems::{Phase, Reader};
+use crate::yaml;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Events of one record, public and per side, kept host-side (private ones may name secrets).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StepEvents {
+    pub public: Vec<String>,
+    pub private: BTreeMap<String, Vec<String>>,
+}
+
+/// What `process` did.
+pub struct Processed {
+    pub seq: u64,
+    pub step: u64,
+    pub title: String,
+    pub head: Hash32,
+    pub next: Option<NextStep>,
+    pub outcome: Option<String>,
+}
+
+/// Orders of the open step, as read from the inbox, in seat order.
+pub struct StepOrders {
+    pub docs: BTreeMap<String, String>,
+    pub entries: Vec<OrderEntry>,
+    pub raw: Vec<(String, Vec<u8>, Option<Vec<u8>>)>,
+}
+
+/// Reads and re-checks the inbox orders of the open step; lists the sides still missing.
+pub fn collect(game: &Game, step: &NextStep) -> Result<Result<StepOrders, Vec<String>>, Error> {
+    let state = game.state()?;
+    let mut missing = Vec::new();
+    let mut out = StepOrders {
+        docs: BTreeMap::new(),
+        entries: Vec::new(),
+        raw: Vec::new(),
+    };
+    for side in game.config.side_names() {
+        if !step.waiting_for.contains(&side) {
+            continue;
+        }
+        let path = game.dir.inbox_order(step.step, &side);
+        if !path.exists() {
+            missing.push(side);
+            continue;
+        }
+        let sig_path = game.dir.inbox_sig(step.step, &side);
+        let env = order::open(&path, sig_path.exists().then_some(sig_path.as_path()))?;
+        let header = order::check(game, &env, step.step, &game.head(), &state)?;
+        if header.side != side {
+            return Err(Error::Fail(format!(
+                "{}: holds an order of side {}",
+                path.display(),
+                header.side
+            )));
+        }
+        let replaced_path = game.dir.inbox_replaced(step.step, &side);
+        let replaced: Vec<Hash32> = if replaced_path.exists() {
+            yaml::parse(
+                &dir::read_text(&replaced_path)?,
+                &replaced_path.display().to_string(),
+            )
+            .map_err(|r| Error::Fail(r.to_string()))?
+        } else {
+            Vec::new()
+        };
+        out.entries.push(OrderEntry {
+            side: side.clone(),
+            hash: env.signed.document_hash(),
+            entropy: header
+                .entropy
+                .parse()
+                .map_err(|e: crate::protocol::hash::BadHex| Error::Fail(e.to_string()))?,
+            replaced,
+        });
+        out.raw.push((side.clone(), env.raw, env.raw_sig));
+        out.docs.insert(side, env.text);
+    }
+    Ok(if missing.is_empty() {
+        Ok(out)
+    } else {
+        Err(missing)
+    })
+}
+
+/// Resolves the open step of the game in `root`.
+pub fn process(root: &Path) -> Result<Option<Processed>, Error> {
+    let game = Game::open(root)?;
+    let _lock = game.dir.lock()?;
+    let game = Game::open(root)?;
+    let Some(step) = game.open_step().cloned() else {
+        return Ok(None);
+    };
+    let orders = match collect(&game, &step)? {
+        Ok(o) => o,
+        Err(missing) => {
+            return Err(Error::Waiting(format!(
+                "step {} ({}) is waiting for orders from: {}",
+                step.step,
+                step.title,
+                missing.join(", ")
+            )));
+        }
+    };
+    let secrets = game.secrets()?;
+    let reveal = journal::host_seed(&secrets.master, step.step);
+    if commitment(&reveal) != step.host_commit {
+        return Err(Error::Fail(format!(
+            "{}: the host seed does not match the commitment published for step {}; host/secrets.yaml is damaged",
+            game.dir.secrets().display(),
+            step.step
+        )));
+    }
+    let seats: Vec<(String, Option<Hash32>)> = game
+        .config
+        .side_names()
+        .into_iter()
+        .map(|side| {
+            let e = orders
+                .entries
+                .iter()
+                .find(|o| o.side == side)
+                .map(|o| o.entropy);
+            (side, e)
+        })
+        .collect();
+    let seed = step_seed(&game.config.id, step.step, &reveal, &seats);
+    let state = game.state()?;
+    let mut dice = Dice::new(seed, secrets.game_key);
+    let res = game.system.resolve(&state, &orders.docs, &mut dice)?;
+    let transcript = dice.finish().map_err(|faults| {
+        Error::Fail(format!("defect in the rules code: {}", faults.join("; ")))
+    })?;
+    let seq = game.last_seq() + 1;
+    let public = game.system.view(&res.state, &Reader::Public)?;
+    let sealed_yaml = yaml::to_string(&transcript.sealed);
+    let (next, outcome) = match game.system.phase(&res.state)? {
+        Phase::Waiting { title, sides } => (
+            Some(NextStep {
+                step: step.step + 1,
+                title,
+                waiting_for: sides,
+                host_commit: commitment(&journal::host_seed(&secrets.master, step.step + 1)),
+            }),
+            None,
+        ),
+        Phase::Finished(o) => (None, Some(o.summary)),
+    };
+    let record = Record {
+        pbem: JOURNAL_FORMAT.into(),
+        game: game.config.id.clone(),
+        seq,
+        prev: Some(game.head()),
+        genesis: None,
+        step: Some(StepRecord {
+            number: step.step,
+            title: step.title.clone(),
+            orders: orders.entries.clone(),
+            host_reveal: reveal,
+            seed,
+            dice_algorithm: DICE_ALGORITHM.into(),
+            dice: transcript.public.clone(),
+            sealed_commit: journal::sealed_commit(&secrets.game_key, step.step, &sealed_yaml),
+            events: res.public.clone(),
+            outcome: outcome.clone(),
+        }),
+        public_state: sha256(public.yaml.as_bytes()),
+        next: next.clone(),
+    };
+
+    // Everything under new names first; the journal record last.
+    dir::write_private(&game.dir.state(seq), res.state.as_bytes())?;
+    dir::write_private(&game.dir.sealed(seq), sealed_yaml.as_bytes())?;
+    let events = StepEvents {
+        public: res.public,
+        private: res.private,
+    };
+    dir::write_private(
+        &events_path(&game, seq),
+        yaml::to_string(&events).as_bytes(),
+    )?;
+    for (side, raw, raw_sig) in &orders.raw {
+        dir::write_private(&game.dir.used_order(seq, side), raw)?;
+        if let Some(s) = raw_sig {
+            dir::write_private(&game.dir.used_sig(seq, side), s)?;
+        }
+    }
+    let record_bytes = yaml::to_string(&record);
+    dir::write_atomic(&game.dir.record(seq), record_bytes.as_bytes())?;
+    let head = journal::record_hash(record_bytes.as_bytes());
+
+    clear_inbox(&game, step.step)?;
+    let game = Game::open(root)?;
+    views::write_report(&game, seq)?;
+    views::refresh(&game)?;
+    Ok(Some(Processed {
+        seq,
+        step: step.step,
+        title: step.title,
+        head,
+        next,
+        outcome,
+    }))
+}
+
+pub fn events_path(game: &Game, seq: u64) -> std::path::PathBuf {
+    game.dir
+        .host()
+        .join("events")
+        .join(format!("{seq:06}.yaml"))
+}
+
+/// Reads the events of record `seq` (none for genesis).
+pub fn read_events(game: &Game, seq: u64) -> Result<StepEvents, Error> {
+    let path = events_path(game, seq);
+    if !path.exists() {
+        return Ok(StepEvents::default());
+    }
+    yaml::parse(&dir::read_text(&path)?, &path.display().to_string())
+        .map_err(|r| Error::Fail(r.to_string()))
+}
+
+/// Removes the inbox files of a processed step (they are kept in host/orders/).
+fn clear_inbox(game: &Game, step: u64) -> Result<(), Error> {
+    let prefix = format!("{step:06}-");
+    let inbox = game.dir.inbox();
+    let Ok(entries) = std::fs::read_dir(&inbox) else {
+        return Ok(());
+    };
+    for entry in entries.flatten() {
+        if entry.file_name().to_string_lossy().starts_with(&prefix) {
+            std::fs::remove_file(entry.path()).map_err(|e| Error::io(&entry.path(), e))?;
+        }
+    }
+    Ok(())
+}

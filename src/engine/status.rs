@@ -1,0 +1,88 @@
+//! `pbem status`: where the game stands, for people and for scripts.
+
+use super::Error;
+use super::game::Game;
+use serde::Serialize;
+
+#[derive(Debug, Serialize)]
+pub struct Status {
+    pub game: String,
+    pub system: String,
+    pub scenario: String,
+    pub record: u64,
+    pub head: String,
+    /// The open step, absent when the game is over.
+    pub step: Option<u64>,
+    pub title: Option<String>,
+    /// Sides whose orders for the open step are still missing.
+    pub waiting_for: Vec<String>,
+    /// Sides whose orders for the open step are in.
+    pub received: Vec<String>,
+    pub finished: bool,
+    pub outcome: Option<String>,
+}
+
+pub fn status(game: &Game) -> Result<Status, Error> {
+    let next = game.open_step();
+    let mut waiting = Vec::new();
+    let mut received = Vec::new();
+    if let Some(n) = next {
+        for side in &n.waiting_for {
+            if game.dir.inbox_order(n.step, side).exists() {
+                received.push(side.clone());
+            } else {
+                waiting.push(side.clone());
+            }
+        }
+    }
+    let outcome = game.last().step.as_ref().and_then(|s| s.outcome.clone());
+    Ok(Status {
+        game: game.config.id.clone(),
+        system: game.config.system.clone(),
+        scenario: game.config.scenario.clone(),
+        record: game.last_seq(),
+        head: game.head().hex(),
+        step: next.map(|n| n.step),
+        title: next.map(|n| n.title.clone()),
+        waiting_for: waiting,
+        received,
+        finished: next.is_none(),
+        outcome,
+    })
+}
+
+impl Status {
+    pub fn text(&self) -> String {
+        let mut s = format!(
+            "game {} ({}, scenario {})\n",
+            self.game, self.system, self.scenario
+        );
+        s.push_str(&format!(
+            "journal head {} (record {})\n",
+            self.head, self.record
+        ));
+        match (self.step, &self.title) {
+            (Some(step), Some(title)) => {
+                s.push_str(&format!("open step {step}: {title}\n"));
+                s.push_str(&format!(
+                    "waiting for: {}\n",
+                    if self.waiting_for.is_empty() {
+                        "nobody (ready to process)".to_string()
+                    } else {
+                        self.waiting_for.join(", ")
+                    }
+                ));
+                if !self.received.is_empty() {
+                    s.push_str(&format!("received: {}\n", self.received.join(", ")));
+                }
+            }
+            _ => {
+                s.push_str("the game is over\n");
+                if let Some(o) = &self.outcome {
+                    s.push_str(&format!("result: {o}\n"));
+                }
+            }
+        }
+        s
+    }
+}

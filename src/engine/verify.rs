@@ -1,0 +1,543 @@
+//! `pbem verify`: the audit of DESIGN section 2, offline, failing on any discrepancy with the
+//! record and field where it is.
+//!
+//! - public (anyone, journal + game.yaml): hash chain, host commitments against reveals, step
+//!   seeds, every public die.
+//! - player (with the player's own order files and receipts): each order is in the journal with
+//!   the same hash and entropy; each receipt is signed by the host key and matches the journal.
+//! - host (when host/ is present): every stored order's signature and binding, every receipt,
+//!   the host secrets against their commitments, and a replay of every step from the stored
+//!   states, checking state, dice, sealed draws, events and the current views.
+
+use super::dir;
+use super::game::{Game, Secrets};
+use super::order;
+use super::process::read_events;
+use super::{Error, views};
+use crate::protocol::dice::{Dice, replay_public, step_seed};
+use crate::protocol::envelope::{self, ORDER_NAMESPACE};
+use crate::protocol::hash::{Hash32, commitment, sha256};
+use crate::protocol::journal::{self, Record};
+use crate::systems::Reader;
+use crate::yaml;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// What was checked, for the summary line.
+#[derive(Debug, Default)]
+pub struct Tally {
+    pub records: usize,
+    pub dice: usize,
+    pub orders: usize,
+    pub receipts: usize,
+    pub replayed_steps: usize,
+    pub sealed_draws: usize,
+    pub player_files: usize,
+}
+
+pub struct Options {
+    /// Player-level evidence: order files (signed, or with .sig beside them) and receipts.
+    pub player_files: Vec<PathBuf>,
+    /// Skip the host-level checks even when host/ is present.
+    pub public_only: bool,
+}
+
+pub fn verify(root: &Path, opts: &Options) -> Result<Tally, Error> {
+    let game = Game::open_for_audit(root)?;
+    let mut findings = Vec::new();
+    let mut tally = Tally::default();
+    let records = read_records(&game, &mut findings);
+    tally.records = records.len();
+    check_public(&game, &records, &mut findings, &mut tally);
+    for file in &opts.player_files {
+        check_player_file(&game, &records, file, &mut findings);
+        tally.player_files += 1;
+    }
+    if !opts.public_only && game.is_host() && findings.is_empty() {
+        check_host(&game, &records, &mut findings, &mut tally);
+    }
+    if findings.is_empty() {
+        Ok(tally)
+    } else {
+        Err(Error::Verify(findings))
+    }
+}
+
+fn rec_name(seq: u64) -> String {
+    format!("journal/{}", journal::file_name(seq))
+}
+
+/// Reads the journal as a verifier: a damaged record is a finding, not a crash.
+fn read_records(game: &Game, findings: &mut Vec<String>) -> Vec<(Record, Hash32)> {
+    let mut out = Vec::new();
+    for seq in 0.. {
+        let path = game.dir.record(seq);
+        if !path.exists() {
+            break;
+        }
+        let name = rec_name(seq);
+        let bytes = match std::fs::read(&path) {
+            Ok(b) => b,
+            Err(e) => {
+                findings.push(format!("{name}: cannot read: {e}"));
+                break;
+            }
+        };
+        let text = String::from_utf8_lossy(&bytes).to_string();
+        match yaml::parse::<Record>(&text, &name) {
+            Ok(r) => out.push((r, journal::record_hash(&bytes))),
+            Err(r) => {
+                findings.push(format!("{r}"));
+                break;
+            }
+        }
+    }
+    out
+}
+
+fn check_public(
+    game: &Game,
+    records: &[(Record, Hash32)],
+    findings: &mut Vec<String>,
+    tally: &mut Tally,
+) {
+    let sides = game.config.side_names();
+    for (i, (rec, _)) in records.iter().enumerate() {
+        let name = rec_name(i as u64);
+        if rec.seq != i as u64 {
+            findings.push(format!("{name}: seq: says {}, expected {i}", rec.seq));
+        }
+        if rec.game != game.config.id {
+            findings.push(format!(
+                "{name}: game: says {:?}, game.yaml says {:?}",
+                rec.game, game.config.id
+            ));
+        }
+        if i == 0 {
+            check_genesis(game, rec, &name, findings);
+            continue;
+        }
+        let (prev, prev_hash) = &records[i - 1];
+        if rec.prev != Some(*prev_hash) {
+            findings.push(format!(
+                "{name}: prev: says {}, but the hash of {} is {prev_hash}",
+                rec.prev
+                    .map(|h| h.hex())
+                    .unwrap_or_else(|| "nothing".into()),
+                rec_name(i as u64 - 1)
+            ));
+        }
+        let Some(st) = &rec.step else {
+            findings.push(format!(
+                "{name}: step: missing (only the genesis record may omit it)"
+            ));
+            continue;
+        };
+        let Some(opened) = &prev.next else {
+            findings.push(format!("{name}: follows a record that closed the game"));
+            continue;
+        };
+        if st.number != opened.step {
+            findings.push(format!(
+                "{name}: step.number: says {}, the open step was {}",
+                st.number, opened.step
+            ));
+        }
+        if commitment(&st.host_reveal) != opened.host_commit {
+            findings.push(format!(
+                "{name}: step.host_reveal: does not match the commitment {} published in {}",
+                opened.host_commit,
+                rec_name(i as u64 - 1)
+            ));
+        }
+        for o in &st.orders {
+            if !opened.waiting_for.contains(&o.side) {
+                findings.push(format!(
+                    "{name}: step.orders: an order of {}, but the step waited for {}",
+                    o.side,
+                    opened.waiting_for.join(", ")
+                ));
+            }
+        }
+        for w in &opened.waiting_for {
+            if !st.orders.iter().any(|o| &o.side == w) {
+                findings.push(format!(
+                    "{name}: step.orders: no order of {w}, which the step waited for"
+                ));
+            }
+        }
+        let seats: Vec<(String, Option<Hash32>)> = sides
+            .iter()
+            .map(|s| {
+                (
+                    s.clone(),
+                    st.orders.iter().find(|o| &o.side == s).map(|o| o.entropy),
+                )
+            })
+            .collect();
+        let seed = step_seed(&game.config.id, st.number, &st.host_reveal, &seats);
+        if seed != st.seed {
+            findings.push(format!(
+                "{name}: step.seed: says {}, recomputed {seed}",
+                st.seed
+            ));
+        }
+        let mut labels = std::collections::BTreeSet::new();
+        for (k, roll) in st.dice.iter().enumerate() {
+            tally.dice += 1;
+            if !labels.insert(roll.label.clone()) {
+                findings.push(format!(
+                    "{name}: step.dice[{k}]: label {} appears twice",
+                    roll.label
+                ));
+            }
+            let (values, _) = replay_public(&seed, &roll.label, roll.values.len(), roll.faces);
+            if values != roll.values {
+                findings.push(format!(
+                    "{name}: step.dice[{k}] ({}): journal says {:?}, recomputed {:?}",
+                    roll.label, roll.values, values
+                ));
+            }
+        }
+    }
+}
+
+fn check_genesis(game: &Game, rec: &Record, name: &str, findings: &mut Vec<String>) {
+    let Some(g) = &rec.genesis else {
+        findings.push(format!("{name}: genesis: missing"));
+        return;
+    };
+    if rec.prev.is_some() {
+        findings.push(format!(
+            "{name}: prev: the genesis record has no predecessor"
+        ));
+    }
+    if g.host_key != game.config.host_key.openssh() {
+        findings.push(format!(
+            "{name}: genesis.host_key: differs from host_key in game.yaml"
+        ));
+    }
+    if g.system != game.config.system {
+        findings.push(format!(
+            "{name}: genesis.system: {:?}, game.yaml says {:?}",
+            g.system, game.config.system
+        ));
+    }
+    let seats: Vec<(String, String)> = game
+        .config
+        .seats
+        .iter()
+        .map(|s| (s.side.clone(), s.key.openssh()))
+        .collect();
+    let recorded: Vec<(String, String)> = g
+        .seats
+        .iter()
+        .map(|s| (s.side.clone(), s.key.clone()))
+        .collect();
+    if seats != recorded {
+        findings.push(format!(
+            "{name}: genesis.seats: sides or keys differ from game.yaml"
+        ));
+    }
+}
+
+/// Where the journal used or replaced an order with this hash: (record, side, step, entropy).
+fn find_order(
+    records: &[(Record, Hash32)],
+    hash: &Hash32,
+) -> Option<(u64, String, u64, Hash32, bool)> {
+    records.iter().find_map(|(r, _)| {
+        let st = r.step.as_ref()?;
+        st.orders.iter().find_map(|o| {
+            if &o.hash == hash {
+                Some((r.seq, o.side.clone(), st.number, o.entropy, false))
+            } else if o.replaced.contains(hash) {
+                Some((r.seq, o.side.clone(), st.number, o.entropy, true))
+            } else {
+                None
+            }
+        })
+    })
+}
+
+fn check_player_file(
+    game: &Game,
+    records: &[(Record, Hash32)],
+    file: &Path,
+    findings: &mut Vec<String>,
+) {
+    let name = file.display().to_string();
+    let Ok(bytes) = std::fs::read(file) else {
+        findings.push(format!("{name}: cannot read"));
+        return;
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    if text.contains("pbem: receipt/") {
+        match order::open_receipt(game, &bytes, &name) {
+            Err(e) => findings.push(e),
+            Ok(r) => match find_order(records, &r.order) {
+                Some((_, side, step, entropy, _)) if side == r.side && step == r.step && entropy == r.entropy => {}
+                Some((seq, ..)) => findings.push(format!("{name}: the receipt's order is in {} with other side, step or entropy", rec_name(seq))),
+                None if pending(game, &r.order) => {}
+                None => findings.push(format!(
+                    "{name}: the host signed a receipt for order {} (step {}, {}) but the journal never used or replaced it",
+                    r.order, r.step, r.side
+                )),
+            },
+        }
+        return;
+    }
+    let sig = PathBuf::from(format!("{name}.sig"));
+    let env = match order::open(file, sig.exists().then_some(sig.as_path())) {
+        Ok(x) => x,
+        Err(e) => {
+            findings.push(format!("{e}"));
+            return;
+        }
+    };
+    let hash = env.signed.document_hash();
+    match find_order(records, &hash) {
+        Some(_) => {}
+        None if pending(game, &hash) => {}
+        None => findings.push(format!(
+            "{name}: order {hash} is not in the journal (neither used nor replaced)"
+        )),
+    }
+}
+
+/// Is an order with this hash waiting in the inbox for the open step?
+fn pending(game: &Game, hash: &Hash32) -> bool {
+    let Some(step) = game.open_step() else {
+        return false;
+    };
+    step.waiting_for.iter().any(|side| {
+        let p = game.dir.inbox_order(step.step, side);
+        let s = game.dir.inbox_sig(step.step, side);
+        order::open(&p, s.exists().then_some(s.as_path()))
+            .map(|e| e.signed.document_hash() == *hash)
+            .unwrap_or(false)
+    })
+}
+
+fn check_host(
+    game: &Game,
+    records: &[(Record, Hash32)],
+    findings: &mut Vec<String>,
+    tally: &mut Tally,
+) {
+    let secrets: Secrets = match game.secrets() {
+        Ok(s) => s,
+        Err(e) => {
+            findings.push(format!("host/secrets.yaml: {e}"));
+            return;
+        }
+    };
+    if let Some(g) = &records[0].0.genesis
+        && commitment(&secrets.game_key) != g.game_key_commit
+    {
+        findings.push("host/secrets.yaml: game_key: does not match genesis.game_key_commit".into());
+    }
+    // State 0 is the scenario's starting state; its public view must match genesis.
+    let mut state = match dir::read_text(&game.dir.state(0)) {
+        Ok(s) => s,
+        Err(e) => {
+            findings.push(format!("host/state/000000.yaml: {e}"));
+            return;
+        }
+    };
+    check_public_state(game, &state, &records[0].0, findings);
+    for i in 1..records.len() {
+        let (rec, _) = &records[i];
+        let (_, prev_hash) = &records[i - 1];
+        let name = rec_name(rec.seq);
+        let Some(st) = &rec.step else { continue };
+        if journal::host_seed(&secrets.master, st.number) != st.host_reveal {
+            findings.push(format!(
+                "{name}: step.host_reveal: not derived from the host's master seed"
+            ));
+        }
+        let mut docs = BTreeMap::new();
+        for o in &st.orders {
+            let path = game.dir.used_order(rec.seq, &o.side);
+            let sig = game.dir.used_sig(rec.seq, &o.side);
+            let fname = format!("host/orders/{:06}-{}.yaml", rec.seq, o.side);
+            let env = match order::open(&path, sig.exists().then_some(sig.as_path())) {
+                Ok(env) => env,
+                Err(e) => {
+                    findings.push(format!("{fname}: {e}"));
+                    continue;
+                }
+            };
+            tally.orders += 1;
+            if env.signed.document_hash() != o.hash {
+                findings.push(format!(
+                    "{fname}: its hash {} differs from {name} step.orders ({})",
+                    env.signed.document_hash(),
+                    o.hash
+                ));
+            }
+            let Some(seat) = game.config.seat(&o.side) else {
+                continue;
+            };
+            if let Err(e) = envelope::verify(&env.signed, &seat.key, ORDER_NAMESPACE) {
+                findings.push(format!("{fname}: signature: {e}"));
+            }
+            match yaml::parse::<order::Header>(&env.text, &fname) {
+                Ok(h) => {
+                    let mut bad = Vec::new();
+                    if h.game != game.config.id {
+                        bad.push("game");
+                    }
+                    if h.step != st.number {
+                        bad.push("step");
+                    }
+                    if h.side != o.side {
+                        bad.push("side");
+                    }
+                    if h.basis != prev_hash.hex() {
+                        bad.push("basis");
+                    }
+                    if h.entropy.parse::<Hash32>().ok() != Some(o.entropy) {
+                        bad.push("entropy");
+                    }
+                    if !bad.is_empty() {
+                        findings.push(format!(
+                            "{fname}: binding: {} do not match {name}",
+                            bad.join(", ")
+                        ));
+                    }
+                }
+                Err(r) => findings.push(r.to_string()),
+            }
+            docs.insert(o.side.clone(), env.text);
+        }
+        // Replay the step.
+        let mut dice = Dice::new(st.seed, secrets.game_key);
+        match game.system.resolve(&state, &docs, &mut dice) {
+            Err(e) => findings.push(format!("{name}: replay failed: {e}")),
+            Ok(res) => {
+                tally.replayed_steps += 1;
+                let stored = dir::read_text(&game.dir.state(rec.seq)).unwrap_or_default();
+                if stored != res.state {
+                    findings.push(format!(
+                        "host/state/{:06}.yaml: differs from the replay of {name}",
+                        rec.seq
+                    ));
+                }
+                let t = dice.transcript().clone();
+                if t.public != st.dice {
+                    findings.push(format!(
+                        "{name}: step.dice: differ from the dice of the replay"
+                    ));
+                }
+                let sealed_yaml = yaml::to_string(&t.sealed);
+                tally.sealed_draws += t.sealed.len();
+                if journal::sealed_commit(&secrets.game_key, st.number, &sealed_yaml)
+                    != st.sealed_commit
+                {
+                    findings.push(format!(
+                        "{name}: step.sealed_commit: does not match the replayed sealed draws"
+                    ));
+                }
+                if dir::read_text(&game.dir.sealed(rec.seq)).ok().as_deref()
+                    != Some(sealed_yaml.as_str())
+                {
+                    findings.push(format!(
+                        "host/sealed/{:06}.yaml: differs from the replayed sealed draws",
+                        rec.seq
+                    ));
+                }
+                if res.public != st.events {
+                    findings.push(format!(
+                        "{name}: step.events: differ from the events of the replay"
+                    ));
+                }
+                if let Ok(ev) = read_events(game, rec.seq)
+                    && ev.private != res.private
+                {
+                    findings.push(format!(
+                        "host/events/{:06}.yaml: private events differ from the replay",
+                        rec.seq
+                    ));
+                }
+                check_public_state(game, &res.state, rec, findings);
+                state = res.state;
+            }
+        }
+    }
+    check_receipts(game, records, findings, tally);
+    for side in game.config.side_names() {
+        if let Ok((yaml, _)) = views::side_view(game, &side) {
+            let path = game.dir.views(&side).join("view.yaml");
+            if dir::read_text(&path).ok().as_deref() != Some(yaml.as_str()) {
+                findings.push(format!(
+                    "views/{side}/view.yaml: differs from the view the journal and state give"
+                ));
+            }
+        }
+    }
+}
+
+fn check_public_state(game: &Game, state: &str, rec: &Record, findings: &mut Vec<String>) {
+    match game.system.view(state, &Reader::Public) {
+        Ok(v) if sha256(v.yaml.as_bytes()) == rec.public_state => {}
+        Ok(_) => findings.push(format!(
+            "{}: public_state: does not match the public view of the state",
+            rec_name(rec.seq)
+        )),
+        Err(e) => findings.push(format!("{}: state unreadable: {e}", rec_name(rec.seq))),
+    }
+}
+
+fn check_receipts(
+    game: &Game,
+    records: &[(Record, Hash32)],
+    findings: &mut Vec<String>,
+    tally: &mut Tally,
+) {
+    let Ok(entries) = std::fs::read_dir(game.dir.receipts()) else {
+        return;
+    };
+    let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    paths.sort();
+    for path in paths {
+        tally.receipts += 1;
+        let name = format!(
+            "host/receipts/{}",
+            path.file_name()
+                .map(|n| n.to_string_lossy().to_string())
+                .unwrap_or_default()
+        );
+        let Ok(bytes) = std::fs::read(&path) else {
+            findings.push(format!("{name}: cannot read"));
+            continue;
+        };
+        match order::open_receipt(game, &bytes, &name) {
+            Err(e) => findings.push(e),
+            Ok(r) => {
+                let known = find_order(records, &r.order).is_some() || pending(game, &r.order);
+                if !known {
+                    findings.push(format!(
+                        "{name}: receipt for order {} that the journal neither used nor replaced",
+                        r.order
+                    ));
+                }
+            }
+        }
+    }
+}
+
+impl Tally {
+    pub fn summary(&self) -> String {
+        format!(
+            "{} records, {} public dice, {} orders, {} receipts, {} steps replayed, {} sealed draws, {} player files",
+            self.records,
+            self.dice,
+            self.orders,
+            self.receipts,
+            self.replayed_steps,
+            self.sealed_draws,
+            self.player_files
+        )
+    }
+}

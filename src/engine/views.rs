@@ -1,0 +1,226 @@
+//! Per-side views and public reports. Both are derived: a view is the system's view of the
+//! newest state for that reader, wrapped in a header with the journal head; a report is a
+//! journal record made readable plus the public view. Neither holds anything the reader may
+//! not know, so they can be regenerated at any time and must come out byte-identical.
+
+use super::Error;
+use super::dir;
+use super::game::Game;
+use super::process::read_events;
+use crate::protocol::journal::Record;
+use crate::systems::Reader;
+use serde::Serialize;
+
+#[derive(Serialize)]
+struct ViewHeader<'a> {
+    pbem: &'static str,
+    game: &'a str,
+    system: &'a str,
+    side: &'a str,
+    /// Journal head: the `basis` of your next order.
+    head: String,
+    record: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    step: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    step_title: Option<&'a str>,
+    waiting_for: Vec<String>,
+    you_must_submit: bool,
+    events: Vec<String>,
+}
+
+/// The view of `side` after the newest record, as (yaml, text).
+pub fn side_view(game: &Game, side: &str) -> Result<(String, String), Error> {
+    let seq = game.last_seq();
+    let state = game.state()?;
+    let rendered = game.system.view(&state, &Reader::Side(side.to_string()))?;
+    let ev = read_events(game, seq)?;
+    let mut events = ev.public.clone();
+    if let Some(mine) = ev.private.get(side) {
+        events.extend(mine.iter().map(|e| format!("(only you) {e}")));
+    }
+    let next = game.open_step();
+    let waiting: Vec<String> = next.map(|n| n.waiting_for.clone()).unwrap_or_default();
+    let header = ViewHeader {
+        pbem: "view/1",
+        game: &game.config.id,
+        system: &game.config.system,
+        side,
+        head: game.head().hex(),
+        record: seq,
+        step: next.map(|n| n.step),
+        step_title: next.map(|n| n.title.as_str()),
+        you_must_submit: waiting.iter().any(|s| s == side),
+        waiting_for: waiting.clone(),
+        events: events.clone(),
+    };
+    let yaml = format!(
+        "{}board:\n{}",
+        crate::yaml::to_string(&header),
+        indent(&rendered.yaml)
+    );
+    let mut text = String::new();
+    text.push_str(&format!(
+        "pbem view: game {} ({}), side {side}\n",
+        game.config.id,
+        game.system.title()
+    ));
+    text.push_str(&format!(
+        "journal head: {}  (the basis of your next order)\n",
+        game.head()
+    ));
+    text.push_str(&status_line(game, side));
+    text.push_str(&events_block(&events));
+    text.push('\n');
+    text.push_str(&rendered.text);
+    Ok((yaml, text))
+}
+
+fn status_line(game: &Game, side: &str) -> String {
+    match game.open_step() {
+        Some(n) => {
+            let you = if n.waiting_for.iter().any(|s| s == side) {
+                "  <- your orders are needed"
+            } else {
+                ""
+            };
+            format!(
+                "open step {}: {}; waiting for {}{you}\n",
+                n.step,
+                n.title,
+                n.waiting_for.join(", ")
+            )
+        }
+        None => "the game is over\n".to_string(),
+    }
+}
+
+fn events_block(events: &[String]) -> String {
+    if events.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from("\nwhat happened:\n");
+    for e in events {
+        s.push_str(&format!("  - {e}\n"));
+    }
+    s
+}
+
+fn indent(text: &str) -> String {
+    text.lines()
+        .map(|l| {
+            if l.is_empty() {
+                "\n".to_string()
+            } else {
+                format!("  {l}\n")
+            }
+        })
+        .collect()
+}
+
+/// The public report of record `seq`.
+pub fn report_text(game: &Game, seq: u64) -> Result<String, Error> {
+    let (record, hash) = game
+        .records
+        .iter()
+        .find(|(r, _)| r.seq == seq)
+        .ok_or_else(|| Error::Fail(format!("there is no journal record {seq}")))?;
+    let state = dir::read_text(&game.dir.state(seq))?;
+    let public = game.system.view(&state, &Reader::Public)?;
+    let mut s = String::new();
+    s.push_str(&format!(
+        "pbem report: game {} ({}), record {seq}\n",
+        game.config.id,
+        game.system.title()
+    ));
+    s.push_str(&format!("record hash: {hash}\n"));
+    s.push_str(&record_summary(record));
+    match &record.next {
+        Some(n) => s.push_str(&format!(
+            "next: step {} ({}), waiting for {}\n",
+            n.step,
+            n.title,
+            n.waiting_for.join(", ")
+        )),
+        None => s.push_str("the game is over\n"),
+    }
+    s.push('\n');
+    s.push_str(&public.text);
+    Ok(s)
+}
+
+fn record_summary(record: &Record) -> String {
+    let mut s = String::new();
+    if let Some(g) = &record.genesis {
+        s.push_str(&format!(
+            "game created: {} scenario {}; dice {}\n",
+            g.system, g.scenario, g.dice
+        ));
+        for seat in &g.seats {
+            s.push_str(&format!("  seat {}: {}\n", seat.side, seat.key));
+        }
+    }
+    if let Some(st) = &record.step {
+        s.push_str(&format!("step {}: {}\n", st.number, st.title));
+        for o in &st.orders {
+            s.push_str(&format!(
+                "  order of {}: {} (entropy {})\n",
+                o.side,
+                o.hash,
+                o.entropy.short()
+            ));
+            for r in &o.replaced {
+                s.push_str(&format!("    replaced earlier order {r}\n"));
+            }
+        }
+        s.push_str(&format!(
+            "  host reveal {}\n  step seed {}\n",
+            st.host_reveal, st.seed
+        ));
+        s.push_str(&events_block(&st.events));
+        if !st.dice.is_empty() {
+            s.push_str(&format!(
+                "\ndice ({}; recompute any with `pbem dice`):\n",
+                st.dice_algorithm
+            ));
+            for d in &st.dice {
+                let vals: Vec<String> = d.values.iter().map(|v| v.to_string()).collect();
+                let result = if d.result.is_empty() {
+                    String::new()
+                } else {
+                    format!("  {}", d.result)
+                };
+                s.push_str(&format!(
+                    "  {}: d{} [{}]{result}\n",
+                    d.label,
+                    d.faces,
+                    vals.join(", ")
+                ));
+            }
+        }
+        if let Some(o) = &st.outcome {
+            s.push_str(&format!("\nresult: {o}\n"));
+        }
+    }
+    s
+}
+
+pub fn write_report(game: &Game, seq: u64) -> Result<(), Error> {
+    dir::write_atomic(&game.dir.report(seq), report_text(game, seq)?.as_bytes())
+}
+
+/// Rewrites every side's view (and any report missing after a crash) from the journal.
+pub fn refresh(game: &Game) -> Result<(), Error> {
+    for (record, _) in &game.records {
+        if !game.dir.report(record.seq).exists() {
+            write_report(game, record.seq)?;
+        }
+    }
+    for side in game.config.side_names() {
+        let (yaml, text) = side_view(game, &side)?;
+        let dir = game.dir.views(&side);
+        dir::write_atomic(&dir.join("view.yaml"), yaml.as_bytes())?;
+        dir::write_atomic(&dir.join("view.txt"), text.as_bytes())?;
+    }
+    Ok(())
+}

@@ -1,0 +1,158 @@
+//! Drives the real `pbem` binary in temporary directories, as a host and two players would.
+#![allow(dead_code)]
+
+use assert_cmd::Command;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+pub struct Table {
+    pub tmp: tempfile::TempDir,
+    pub game: PathBuf,
+}
+
+pub fn pbem() -> Command {
+    Command::cargo_bin("pbem").expect("the pbem binary is built")
+}
+
+/// Runs pbem with `args`; returns (exit code, stdout, stderr).
+pub fn run(args: &[&str]) -> (i32, String, String) {
+    let out = pbem().args(args).output().expect("pbem runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+pub fn ok(args: &[&str]) -> String {
+    let (code, out, err) = run(args);
+    assert_eq!(code, 0, "pbem {args:?} failed:\n{out}\n{err}");
+    out
+}
+
+impl Table {
+    /// A fresh kummen game with keys for both sides in `keys/`.
+    pub fn kummen() -> Table {
+        let tmp = tempfile::tempdir().unwrap();
+        let keys = tmp.path().join("keys");
+        std::fs::create_dir_all(&keys).unwrap();
+        for side in ["mercenary", "beeler"] {
+            ok(&[
+                "keygen",
+                "--out",
+                keys.join(side).to_str().unwrap(),
+                "--comment",
+                side,
+            ]);
+        }
+        let game = tmp.path().join("game");
+        ok(&[
+            "new",
+            game.to_str().unwrap(),
+            "--system",
+            "kummen",
+            "--id",
+            "kummen-test",
+            "--seat",
+            &format!("mercenary={}", keys.join("mercenary.pub").display()),
+            "--seat",
+            &format!("beeler={}", keys.join("beeler.pub").display()),
+        ]);
+        Table { tmp, game }
+    }
+
+    pub fn dir(&self) -> &str {
+        self.game.to_str().unwrap()
+    }
+
+    pub fn key(&self, side: &str) -> PathBuf {
+        self.tmp.path().join("keys").join(side)
+    }
+
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.tmp.path().join(name)
+    }
+
+    pub fn status(&self) -> serde_json::Value {
+        serde_json::from_str(&ok(&["status", self.dir(), "--json"])).unwrap()
+    }
+
+    pub fn step(&self) -> u64 {
+        self.status()["step"].as_u64().unwrap()
+    }
+
+    pub fn head(&self) -> String {
+        self.status()["head"].as_str().unwrap().to_string()
+    }
+
+    /// An unsigned order document for the open step with the given `orders:` block.
+    pub fn order(&self, side: &str, orders_block: &str) -> String {
+        format!(
+            "pbem: order/1\ngame: kummen-test\nstep: {}\nside: {side}\nbasis: {}\nentropy: auto\n{orders_block}",
+            self.step(),
+            self.head()
+        )
+    }
+
+    /// Writes `doc` to a file, signs it with `side`'s key and returns the signed file.
+    pub fn signed(&self, side: &str, name: &str, doc: &str) -> PathBuf {
+        let plain = self.path(&format!("{name}.plain.yaml"));
+        std::fs::write(&plain, doc).unwrap();
+        let signed = self.path(&format!("{name}.yaml"));
+        ok(&[
+            "sign",
+            plain.to_str().unwrap(),
+            "--key",
+            self.key(side).to_str().unwrap(),
+            "-o",
+            signed.to_str().unwrap(),
+        ]);
+        signed
+    }
+
+    pub fn submit(&self, file: &Path) -> (i32, String, String) {
+        run(&["submit", self.dir(), file.to_str().unwrap()])
+    }
+
+    /// Signs and submits `orders: {}` (or the given block) for every side the step waits for,
+    /// then processes the step.
+    pub fn play_step(&self, blocks: &[(&str, &str)]) -> String {
+        let st = self.status();
+        for side in st["waiting_for"].as_array().unwrap() {
+            let side = side.as_str().unwrap();
+            let block = blocks
+                .iter()
+                .find(|(s, _)| *s == side)
+                .map(|(_, b)| *b)
+                .unwrap_or("orders: {}\n");
+            let f = self.signed(
+                side,
+                &format!("s{}-{side}", self.step()),
+                &self.order(side, block),
+            );
+            let (code, out, err) = self.submit(&f);
+            assert_eq!(code, 0, "submit failed:\n{out}\n{err}");
+        }
+        ok(&["process", self.dir()])
+    }
+}
+
+/// Every file under `dir` with its bytes: to prove a rejected input changed nothing.
+pub fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.file_name().is_some_and(|n| n != "lock") {
+                out.insert(
+                    p.strip_prefix(dir).unwrap().to_path_buf(),
+                    std::fs::read(&p).unwrap(),
+                );
+            }
+        }
+    }
+    out
+}
