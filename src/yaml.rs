@@ -164,10 +164,15 @@ fn first_line(s: &str) -> String {
     }
 }
 
-/// Serialises `T` as YAML. Our types hold only maps with ordered keys, so equal values always
-/// give equal bytes.
+/// Serialises `T` as YAML for storage or hashing. Our types hold only maps with ordered keys,
+/// so equal values always give equal bytes. A failure is an error, never a placeholder text.
+pub fn encode<T: Serialize>(value: &T) -> Result<String, String> {
+    serde_saphyr::to_string(value).map_err(|e| format!("cannot write YAML: {e}"))
+}
+
+/// Serialises `T` as YAML for display only (templates, messages): a failure shows as a comment.
 pub fn to_string<T: Serialize>(value: &T) -> String {
-    serde_saphyr::to_string(value).unwrap_or_else(|e| format!("# serialisation failed: {e}\n"))
+    encode(value).unwrap_or_else(|e| format!("# {e}\n"))
 }
 
 /// Finds the line and column (both 1-based) of the value at `path`; `None` if the path does not

@@ -127,7 +127,7 @@ pub fn create(req: NewGame) -> Result<Game, Error> {
         master: rand("host seed")?,
         game_key: rand("game key")?,
     };
-    dir::write_private(&gd.secrets(), yaml::to_string(&secrets).as_bytes())?;
+    dir::write_private(&gd.secrets(), yaml::encode(&secrets)?.as_bytes())?;
 
     let data = DataSource {
         overrides: req.data.clone(),
@@ -177,11 +177,11 @@ pub fn create(req: NewGame) -> Result<Game, Error> {
         public_state: sha256(public.yaml.as_bytes()),
         next: Some(next),
     };
-    dir::write_atomic(&gd.record(0), yaml::to_string(&genesis).as_bytes())?;
+    dir::write_atomic(&gd.record(0), yaml::encode(&genesis)?.as_bytes())?;
     for sub in [gd.inbox(), gd.outbox()] {
         std::fs::create_dir_all(&sub).map_err(|e| Error::io(&sub, e))?;
     }
-    dir::write_atomic(&gd.config(), yaml::to_string(&config).as_bytes())?;
+    dir::write_atomic(&gd.config(), yaml::encode(&config)?.as_bytes())?;
 
     let staged = staging.keep();
     if req.dir.exists() {

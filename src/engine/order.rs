@@ -285,7 +285,7 @@ pub fn submit(game: &Game, file: &Path, sig: Option<&Path>) -> Result<Accepted, 
                 Vec::new()
             };
             list.push(old_hash);
-            dir::write_atomic(&list_path, yaml::to_string(&list).as_bytes())?;
+            dir::write_atomic(&list_path, yaml::encode(&list)?.as_bytes())?;
             replaced = Some(old_hash);
         }
     }
@@ -313,12 +313,8 @@ pub fn submit(game: &Game, file: &Path, sig: Option<&Path>) -> Result<Accepted, 
     };
     let host =
         SecretKey::load(&game.dir.host_key(), None).map_err(|e| Error::Fail(e.to_string()))?;
-    let signed = envelope::sign(
-        yaml::to_string(&receipt).as_bytes(),
-        &host,
-        RECEIPT_NAMESPACE,
-    )
-    .map_err(|e| Error::Fail(e.to_string()))?;
+    let signed = envelope::sign(yaml::encode(&receipt)?.as_bytes(), &host, RECEIPT_NAMESPACE)
+        .map_err(|e| Error::Fail(e.to_string()))?;
     let receipt_path = game.dir.receipts().join(format!(
         "{:06}-{}-{}.yaml",
         step.step,

@@ -151,7 +151,7 @@ pub fn process(root: &Path) -> Result<Option<Processed>, Error> {
     })?;
     let seq = game.last_seq() + 1;
     let public = game.system.view(&res.state, &Reader::Public)?;
-    let sealed_yaml = yaml::to_string(&transcript.sealed);
+    let sealed_yaml = yaml::encode(&transcript.sealed)?;
     let (next, outcome) = match game.system.phase(&res.state)? {
         Phase::Waiting { title, sides } => (
             Some(NextStep {
@@ -193,17 +193,14 @@ pub fn process(root: &Path) -> Result<Option<Processed>, Error> {
         public: res.public,
         private: res.private,
     };
-    dir::write_private(
-        &events_path(&game, seq),
-        yaml::to_string(&events).as_bytes(),
-    )?;
+    dir::write_private(&events_path(&game, seq), yaml::encode(&events)?.as_bytes())?;
     for (side, raw, raw_sig) in &orders.raw {
         dir::write_private(&game.dir.used_order(seq, side), raw)?;
         if let Some(s) = raw_sig {
             dir::write_private(&game.dir.used_sig(seq, side), s)?;
         }
     }
-    let record_bytes = yaml::to_string(&record);
+    let record_bytes = yaml::encode(&record)?;
     dir::write_atomic(&game.dir.record(seq), record_bytes.as_bytes())?;
     let head = journal::record_hash(record_bytes.as_bytes());
 

@@ -430,23 +430,8 @@ fn check_host(
                         "{name}: step.dice: differ from the dice of the replay"
                     ));
                 }
-                let sealed_yaml = yaml::to_string(&t.sealed);
                 tally.sealed_draws += t.sealed.len();
-                if journal::sealed_commit(&secrets.game_key, st.number, &sealed_yaml)
-                    != st.sealed_commit
-                {
-                    findings.push(format!(
-                        "{name}: step.sealed_commit: does not match the replayed sealed draws"
-                    ));
-                }
-                if dir::read_text(&game.dir.sealed(rec.seq)).ok().as_deref()
-                    != Some(sealed_yaml.as_str())
-                {
-                    findings.push(format!(
-                        "host/sealed/{:06}.yaml: differs from the replayed sealed draws",
-                        rec.seq
-                    ));
-                }
+                check_sealed(game, rec.seq, st, &secrets.game_key, &t.sealed, findings);
                 if res.public != st.events {
                     findings.push(format!(
                         "{name}: step.events: differ from the events of the replay"
@@ -475,6 +460,40 @@ fn check_host(
                 ));
             }
         }
+    }
+}
+
+/// The stored sealed transcript must carry the journal's commitment (computed over the bytes as
+/// stored, so a change in how YAML is written never breaks an old game) and hold exactly the
+/// draws the replay made.
+fn check_sealed(
+    game: &Game,
+    seq: u64,
+    st: &crate::protocol::journal::StepRecord,
+    game_key: &Hash32,
+    replayed: &[crate::protocol::dice::SealedDraw],
+    findings: &mut Vec<String>,
+) {
+    let name = format!("host/sealed/{seq:06}.yaml");
+    let stored = match dir::read_text(&game.dir.sealed(seq)) {
+        Ok(t) => t,
+        Err(e) => {
+            findings.push(format!("{name}: {e}"));
+            return;
+        }
+    };
+    if journal::sealed_commit(game_key, st.number, &stored) != st.sealed_commit {
+        findings.push(format!(
+            "{name}: does not match step.sealed_commit of {}",
+            rec_name(seq)
+        ));
+    }
+    match yaml::parse::<Vec<crate::protocol::dice::SealedDraw>>(&stored, &name) {
+        Ok(draws) if draws == replayed => {}
+        Ok(_) => findings.push(format!(
+            "{name}: differs from the sealed draws of the replay"
+        )),
+        Err(r) => findings.push(r.to_string()),
     }
 }
 

@@ -56,7 +56,7 @@ pub fn side_view(game: &Game, side: &str) -> Result<(String, String), Error> {
     };
     let yaml = format!(
         "{}board:\n{}",
-        crate::yaml::to_string(&header),
+        crate::yaml::encode(&header)?,
         indent(&rendered.yaml)
     );
     let mut text = String::new();

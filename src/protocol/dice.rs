@@ -156,6 +156,11 @@ impl Dice {
     /// Rolls `count` public dice with `faces` faces for the event `label`.
     pub fn roll(&mut self, label: &str, count: usize, faces: u32) -> Vec<u32> {
         self.claim(label);
+        if faces == 0 {
+            self.faults.push(format!(
+                "dice label {label:?}: a die needs at least one face"
+            ));
+        }
         let values = Stream::new(&public_stream_key(&self.step_seed, label)).dice(count, faces);
         self.transcript.public.push(Roll {
             label: label.to_string(),
@@ -192,7 +197,15 @@ impl Dice {
     /// A sealed uniform index in `0..range` (e.g. which counter comes out of a cup).
     pub fn sealed_index(&mut self, label: &str, range: usize, note: impl Into<String>) -> usize {
         self.claim(label);
-        let range32 = u32::try_from(range.max(1)).unwrap_or(u32::MAX);
+        let range32 = match u32::try_from(range) {
+            Ok(0) | Err(_) => {
+                self.faults.push(format!(
+                    "sealed label {label:?}: cannot draw from a range of {range}"
+                ));
+                1
+            }
+            Ok(n) => n,
+        };
         let mut s = Stream::new(&sealed_stream_key(&self.game_key, &self.step_seed, label));
         let v = s.below(range32);
         self.transcript.sealed.push(SealedDraw {
@@ -210,6 +223,11 @@ impl Dice {
         let mut s = Stream::new(&sealed_stream_key(&self.game_key, &self.step_seed, label));
         let mut range = Vec::new();
         let mut values = Vec::new();
+        if u32::try_from(items.len()).is_err() {
+            self.faults
+                .push(format!("sealed label {label:?}: too many items to shuffle"));
+            return;
+        }
         for i in (1..items.len()).rev() {
             let n = u32::try_from(i + 1).unwrap_or(u32::MAX);
             let j = s.below(n);
@@ -287,6 +305,14 @@ mod tests {
         d.d6("x");
         d.d6("x");
         assert_eq!(d.finish().unwrap_err().len(), 1);
+    }
+
+    #[test]
+    fn an_empty_range_is_reported_as_a_defect() {
+        let mut d = Dice::new(seed(), Hash32::default());
+        d.roll("zero", 1, 0);
+        d.sealed_index("empty cup", 0, "");
+        assert_eq!(d.finish().unwrap_err().len(), 2);
     }
 
     #[test]

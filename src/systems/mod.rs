@@ -219,7 +219,7 @@ impl<R: Rules> System for R {
         Rules::scenarios(self)
     }
     fn initial_state(&self, scenario: &str, data: &DataSource) -> Result<String, String> {
-        Rules::initial_state(self, scenario, data).map(|s| yaml::to_string(&s))
+        yaml::encode(&Rules::initial_state(self, scenario, data)?)
     }
     fn phase(&self, state: &str) -> Result<Phase, String> {
         Ok(Rules::phase(self, &load_state(state)?))
@@ -248,7 +248,7 @@ impl<R: Rules> System for R {
     }
     fn default_orders(&self, state: &str, side: &str) -> Result<String, String> {
         let state: R::State = load_state(state)?;
-        Ok(yaml::to_string(&Rules::default_orders(self, &state, side)))
+        yaml::encode(&Rules::default_orders(self, &state, side))
     }
     fn resolve(
         &self,
@@ -265,7 +265,7 @@ impl<R: Rules> System for R {
         }
         let res = Rules::resolve(self, &st, &typed, dice)?;
         Ok(Resolution {
-            state: yaml::to_string(&res.state),
+            state: yaml::encode(&res.state)?,
             public: res.public,
             private: res.private,
         })
@@ -274,7 +274,7 @@ impl<R: Rules> System for R {
         let st: R::State = load_state(state)?;
         let view = Rules::view(self, &st, reader);
         Ok(RenderedView {
-            yaml: yaml::to_string(&view),
+            yaml: yaml::encode(&view)?,
             text: Rules::render(self, &view),
         })
     }
