@@ -1,0 +1,667 @@
+//! The stand-in map and counters (games/kummen/*.yaml): their format, loading and validation.
+//!
+//! Both files are copied into the game state at creation, so a game replays from its state
+//! alone even if the data files change later.
+
+use crate::kit::hex::{Hex, HexGrid};
+use crate::systems::DataSource;
+use crate::yaml::{self, FieldPath, Rejection};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+pub const MAP_YAML: &str = include_str!("../../../games/kummen/map.yaml");
+pub const COUNTERS_YAML: &str = include_str!("../../../games/kummen/counters.yaml");
+
+/// The two seats, in seat order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    Mercenary,
+    Beeler,
+}
+
+impl Side {
+    pub const BOTH: [Side; 2] = [Side::Mercenary, Side::Beeler];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Mercenary => "mercenary",
+            Side::Beeler => "beeler",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Side> {
+        match s {
+            "mercenary" => Some(Side::Mercenary),
+            "beeler" => Some(Side::Beeler),
+            _ => None,
+        }
+    }
+
+    pub fn other(self) -> Side {
+        match self {
+            Side::Mercenary => Side::Beeler,
+            Side::Beeler => Side::Mercenary,
+        }
+    }
+
+    /// Prefix of this side's opaque tokens (`M#3`, `B#17`).
+    pub fn token_prefix(self) -> &'static str {
+        match self {
+            Side::Mercenary => "M",
+            Side::Beeler => "B",
+        }
+    }
+}
+
+/// One value per side.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PerSide<T> {
+    pub mercenary: T,
+    pub beeler: T,
+}
+
+impl<T> PerSide<T> {
+    pub fn get(&self, side: Side) -> &T {
+        match side {
+            Side::Mercenary => &self.mercenary,
+            Side::Beeler => &self.beeler,
+        }
+    }
+    pub fn get_mut(&mut self, side: Side) -> &mut T {
+        match side {
+            Side::Mercenary => &mut self.mercenary,
+            Side::Beeler => &mut self.beeler,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Terrain {
+    Clear,
+    Forest,
+    River,
+    Highland,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Control {
+    Mercenary,
+    Beeler,
+    Neutral,
+}
+
+impl Control {
+    pub fn of(side: Side) -> Control {
+        match side {
+            Side::Mercenary => Control::Mercenary,
+            Side::Beeler => Control::Beeler,
+        }
+    }
+    pub fn side(self) -> Option<Side> {
+        match self {
+            Control::Mercenary => Some(Side::Mercenary),
+            Control::Beeler => Some(Side::Beeler),
+            Control::Neutral => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BaseAttack {
+    pub attack: u32,
+    pub count: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Base {
+    pub name: String,
+    pub hex: Hex,
+    pub bp: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_attack: Option<BaseAttack>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub home: Option<Side>,
+    pub control: Control,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub nuba: bool,
+}
+
+/// The map as the file gives it (and as the state keeps it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Map {
+    #[serde(default)]
+    pub stand_in: bool,
+    pub grid: HexGrid,
+    pub default_terrain: Terrain,
+    #[serde(default)]
+    pub forest: Vec<Hex>,
+    #[serde(default)]
+    pub highland: Vec<Hex>,
+    #[serde(default)]
+    pub rivers: Vec<Vec<Hex>>,
+    pub bases: Vec<Base>,
+    pub supply_hexes: Vec<Hex>,
+}
+
+// Base names the rules refer to (2.1.4, 4.4.2, 15.1, 15.2).
+pub const EX10: &str = "EX-10";
+pub const ZAKUI: &str = "Zakui";
+pub const EX9: &str = "EX-9";
+pub const EX7: &str = "EX-7";
+pub const EX6: &str = "EX-6";
+pub const ZOMM: &str = "Zomm Village";
+pub const RAMO: &str = "Ramo Temple";
+pub const PALACE: &str = "Kanjelman Palace";
+
+impl Map {
+    pub fn terrain(&self, h: Hex) -> Terrain {
+        if self.rivers.iter().any(|r| r.contains(&h)) {
+            Terrain::River
+        } else if self.forest.contains(&h) {
+            Terrain::Forest
+        } else if self.highland.contains(&h) {
+            Terrain::Highland
+        } else {
+            self.default_terrain
+        }
+    }
+
+    /// Whether a step from `a` to `b` follows a river chain (5.6, default A2).
+    pub fn along_river(&self, a: Hex, b: Hex) -> bool {
+        self.rivers.iter().any(|r| {
+            r.windows(2)
+                .any(|w| (w[0] == a && w[1] == b) || (w[0] == b && w[1] == a))
+        })
+    }
+
+    pub fn base_at(&self, h: Hex) -> Option<&Base> {
+        self.bases.iter().find(|b| b.hex == h)
+    }
+
+    pub fn base_named(&self, name: &str) -> Option<&Base> {
+        self.bases.iter().find(|b| b.name == name)
+    }
+
+    /// The hex of a base the rules name; validation guarantees it exists.
+    pub fn hex_of(&self, name: &str) -> Hex {
+        self.base_named(name)
+            .map(|b| b.hex)
+            .unwrap_or(Hex { col: 0, row: 1 })
+    }
+
+    /// A side's home base hex (2.1.4).
+    pub fn home(&self, side: Side) -> Hex {
+        self.bases
+            .iter()
+            .find(|b| b.home == Some(side))
+            .map(|b| b.hex)
+            .unwrap_or(Hex { col: 0, row: 1 })
+    }
+
+    pub fn is_nuba(&self, h: Hex) -> bool {
+        self.base_at(h).is_some_and(|b| b.nuba)
+    }
+
+    /// Semantic checks; each error names the field path.
+    fn validate(&self) -> Vec<(FieldPath, String)> {
+        let mut errs = Vec::new();
+        let root = FieldPath::root();
+        if let Err(e) = self.grid.validate() {
+            errs.push((root.at("grid"), e));
+            return errs;
+        }
+        let on_map = |h: Hex| self.grid.contains(h);
+        for (name, list) in [("forest", &self.forest), ("highland", &self.highland)] {
+            for (i, h) in list.iter().enumerate() {
+                if !on_map(*h) {
+                    errs.push((root.at(name).at(i), format!("hex {h} is off the map")));
+                }
+            }
+        }
+        for (ri, river) in self.rivers.iter().enumerate() {
+            for (i, h) in river.iter().enumerate() {
+                let p = root.at("rivers").at(ri).at(i);
+                if !on_map(*h) {
+                    errs.push((p, format!("hex {h} is off the map")));
+                } else if i > 0 && !self.grid.adjacent(river[i - 1], *h) {
+                    errs.push((
+                        p,
+                        format!("river hexes {} and {h} are not adjacent", river[i - 1]),
+                    ));
+                }
+            }
+        }
+        let mut seen = BTreeSet::new();
+        for (i, b) in self.bases.iter().enumerate() {
+            let p = root.at("bases").at(i);
+            if !on_map(b.hex) {
+                errs.push((p.at("hex"), format!("hex {} is off the map", b.hex)));
+            }
+            if !seen.insert(b.hex) {
+                errs.push((p.at("hex"), format!("two bases in hex {}", b.hex)));
+            }
+            if let Some(ba) = b.base_attack
+                && ba.count == 0
+            {
+                errs.push((p.at("base_attack").at("count"), "must be at least 1".into()));
+            }
+        }
+        for name in [EX10, ZAKUI, EX9, EX7, EX6, ZOMM, RAMO, PALACE] {
+            if self.base_named(name).is_none() {
+                errs.push((
+                    root.at("bases"),
+                    format!("the rules need a base named {name:?} (2.1.4, 15)"),
+                ));
+            }
+        }
+        for side in Side::BOTH {
+            let n = self.bases.iter().filter(|b| b.home == Some(side)).count();
+            if n != 1 {
+                errs.push((
+                    root.at("bases"),
+                    format!("exactly one base must be the {} home (2.1.4)", side.name()),
+                ));
+            }
+        }
+        if self
+            .base_named(EX10)
+            .is_some_and(|b| b.home != Some(Side::Mercenary))
+        {
+            errs.push((
+                root.at("bases"),
+                "EX-10 must be the mercenary home (2.1.4)".into(),
+            ));
+        }
+        if self
+            .base_named(PALACE)
+            .is_some_and(|b| b.home != Some(Side::Beeler))
+        {
+            errs.push((
+                root.at("bases"),
+                "the palace must be the beeler home (2.1.4)".into(),
+            ));
+        }
+        if self.supply_hexes.len() != 2 {
+            errs.push((
+                root.at("supply_hexes"),
+                "exactly two river hexes lie on the supply line (2.3.2)".into(),
+            ));
+        }
+        for (i, h) in self.supply_hexes.iter().enumerate() {
+            if !on_map(*h) {
+                errs.push((
+                    root.at("supply_hexes").at(i),
+                    format!("hex {h} is off the map"),
+                ));
+            } else if self.base_at(*h).is_some() {
+                errs.push((
+                    root.at("supply_hexes").at(i),
+                    format!("{h} is a base; the supply hexes are not bases (2.3.2)"),
+                ));
+            }
+        }
+        errs
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Class {
+    At,
+    Soldier,
+    Heli,
+}
+
+/// Named units with special rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    Kanyu,
+    Kiriko,
+    BlueAt,
+    StrikeDog,
+    ProtoOne,
+}
+
+impl Role {
+    /// Blue AT, Strike Dog and Proto One are the PS (2.2.2).
+    pub fn is_ps(self) -> bool {
+        matches!(self, Role::BlueAt | Role::StrikeDog | Role::ProtoOne)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Values {
+    pub attack: u32,
+    pub defense: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnitType {
+    pub side: Side,
+    pub class: Class,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<Role>,
+    pub attack: u32,
+    pub defense: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boosted: Option<Values>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MixLine {
+    #[serde(rename = "type")]
+    pub kind: String,
+    #[serde(default)]
+    pub id: Option<String>,
+    #[serde(default)]
+    pub prefix: Option<String>,
+    #[serde(default)]
+    pub count: Option<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReinforcementTable {
+    pub cup: Vec<u32>,
+    pub heli: Vec<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CountersFile {
+    #[serde(default)]
+    pub stand_in: bool,
+    pub types: BTreeMap<String, UnitType>,
+    pub units: Vec<MixLine>,
+    pub merc_reinforcement: ReinforcementTable,
+    pub offensive_markers: Vec<u32>,
+}
+
+/// The counters as the state keeps them: types, and every unit id with its type.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Counters {
+    pub types: BTreeMap<String, UnitType>,
+    /// Unit id -> type name.
+    pub units: BTreeMap<String, String>,
+    pub merc_reinforcement: ReinforcementTable,
+    pub offensive_markers: Vec<u32>,
+}
+
+impl CountersFile {
+    fn compile(&self) -> (Counters, Vec<(FieldPath, String)>) {
+        let mut errs = Vec::new();
+        let root = FieldPath::root();
+        let mut units = BTreeMap::new();
+        for (name, t) in &self.types {
+            if t.class == Class::Heli && t.side != Side::Mercenary {
+                errs.push((
+                    root.at("types").at(name.as_str()).at("side"),
+                    "only the mercenary side has helis (2.2.1)".into(),
+                ));
+            }
+            if let Some(role) = t.role {
+                let want = match role {
+                    Role::Kanyu | Role::Kiriko => Side::Mercenary,
+                    _ => Side::Beeler,
+                };
+                if t.side != want || t.class != Class::At {
+                    errs.push((
+                        root.at("types").at(name.as_str()).at("role"),
+                        format!("{role:?} must be a {} AT (2.2.2)", want.name()),
+                    ));
+                }
+            }
+        }
+        for (i, line) in self.units.iter().enumerate() {
+            let p = root.at("units").at(i);
+            if !self.types.contains_key(&line.kind) {
+                errs.push((
+                    p.at("type"),
+                    format!(
+                        "unknown unit type {:?}; known: {}",
+                        line.kind,
+                        self.types.keys().cloned().collect::<Vec<_>>().join(", ")
+                    ),
+                ));
+                continue;
+            }
+            let ids: Vec<String> = match (&line.id, &line.prefix, line.count) {
+                (Some(id), None, None) => vec![id.clone()],
+                (None, Some(prefix), Some(n)) => {
+                    (1..=n).map(|k| format!("{prefix}{k:02}")).collect()
+                }
+                _ => {
+                    errs.push((p, "give either `id`, or `prefix` and `count`".into()));
+                    continue;
+                }
+            };
+            for id in ids {
+                if id.is_empty()
+                    || !id
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+                {
+                    errs.push((
+                        p.clone(),
+                        format!("unit id {id:?} may hold only letters, digits, - and _"),
+                    ));
+                } else if units.insert(id.clone(), line.kind.clone()).is_some() {
+                    errs.push((p.clone(), format!("unit id {id} is defined twice")));
+                }
+            }
+        }
+        let counters = Counters {
+            types: self.types.clone(),
+            units,
+            merc_reinforcement: self.merc_reinforcement.clone(),
+            offensive_markers: self.offensive_markers.clone(),
+        };
+        for role in [
+            Role::Kanyu,
+            Role::Kiriko,
+            Role::BlueAt,
+            Role::StrikeDog,
+            Role::ProtoOne,
+        ] {
+            let n = counters
+                .units
+                .keys()
+                .filter(|id| counters.role(id) == Some(role))
+                .count();
+            if n != 1 {
+                errs.push((
+                    root.at("units"),
+                    format!("there must be exactly one {role:?} unit, not {n} (2.2.2)"),
+                ));
+            }
+        }
+        // 15.1, 15.2: the setup draws 13 mercenary and 22 beeler units and places 2 helis.
+        let plain = |side: Side| {
+            counters
+                .units
+                .keys()
+                .filter(|id| {
+                    counters.side(id) == Some(side)
+                        && counters.role(id).is_none()
+                        && counters.class(id) != Some(Class::Heli)
+                })
+                .count()
+        };
+        if plain(Side::Mercenary) < 13 {
+            errs.push((
+                root.at("units"),
+                "the mercenary cup needs at least 13 ATs and soldiers for setup (15.1)".into(),
+            ));
+        }
+        if plain(Side::Beeler) < 22 {
+            errs.push((
+                root.at("units"),
+                "the beeler cup needs at least 22 ATs and soldiers for setup (15.2)".into(),
+            ));
+        }
+        let helis = counters
+            .units
+            .keys()
+            .filter(|id| counters.class(id) == Some(Class::Heli))
+            .count();
+        if helis < 2 {
+            errs.push((
+                root.at("units"),
+                "at least 2 helis are placed at setup (15.1)".into(),
+            ));
+        }
+        for (name, col) in [
+            ("cup", &self.merc_reinforcement.cup),
+            ("heli", &self.merc_reinforcement.heli),
+        ] {
+            if col.len() != 6 {
+                errs.push((
+                    root.at("merc_reinforcement").at(name),
+                    "one entry per die face 1-6 (4.4.3)".into(),
+                ));
+            }
+        }
+        if self.offensive_markers.len() != 7 {
+            errs.push((
+                root.at("offensive_markers"),
+                "there are 7 general-offensive markers (4.5.2)".into(),
+            ));
+        }
+        for (i, v) in self.offensive_markers.iter().enumerate() {
+            if !(8..=11).contains(v) {
+                errs.push((
+                    root.at("offensive_markers").at(i),
+                    format!("{v} is not a turn from 8 to 11 (14.1.2)"),
+                ));
+            }
+        }
+        (counters, errs)
+    }
+}
+
+impl Counters {
+    pub fn unit_type(&self, id: &str) -> Option<&UnitType> {
+        self.units.get(id).and_then(|t| self.types.get(t))
+    }
+    pub fn side(&self, id: &str) -> Option<Side> {
+        self.unit_type(id).map(|t| t.side)
+    }
+    pub fn class(&self, id: &str) -> Option<Class> {
+        self.unit_type(id).map(|t| t.class)
+    }
+    pub fn role(&self, id: &str) -> Option<Role> {
+        self.unit_type(id).and_then(|t| t.role)
+    }
+    pub fn is_ps(&self, id: &str) -> bool {
+        self.role(id).is_some_and(Role::is_ps)
+    }
+    /// The unit with this role, if the mix has one.
+    pub fn with_role(&self, role: Role) -> Option<String> {
+        self.units
+            .keys()
+            .find(|id| self.role(id) == Some(role))
+            .cloned()
+    }
+}
+
+fn rejections(errs: Vec<(FieldPath, String)>, text: &str, origin: &str) -> Result<(), String> {
+    if errs.is_empty() {
+        return Ok(());
+    }
+    Err(errs
+        .into_iter()
+        .map(|(path, msg)| {
+            Rejection::new(origin, msg)
+                .at_field(text, &path)
+                .to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("\n"))
+}
+
+/// Loads and validates map.yaml and counters.yaml (built in, or the user's replacements).
+pub fn load(data: &DataSource) -> Result<(Map, Counters), String> {
+    let (map_text, map_origin) = data.load("kummen", "map.yaml", MAP_YAML)?;
+    let map: Map = yaml::parse(&map_text, &map_origin).map_err(|r| r.to_string())?;
+    rejections(map.validate(), &map_text, &map_origin)?;
+    let (c_text, c_origin) = data.load("kummen", "counters.yaml", COUNTERS_YAML)?;
+    let file: CountersFile = yaml::parse(&c_text, &c_origin).map_err(|r| r.to_string())?;
+    let (counters, errs) = file.compile();
+    rejections(errs, &c_text, &c_origin)?;
+    Ok((map, counters))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn h(s: &str) -> Hex {
+        Hex::parse(s).unwrap()
+    }
+
+    #[test]
+    fn built_in_stand_in_data_loads() {
+        let (map, counters) = load(&DataSource::default()).unwrap();
+        assert!(map.stand_in);
+        assert_eq!(map.home(Side::Mercenary), h("B08"));
+        assert_eq!(map.home(Side::Beeler), h("O06"));
+        assert_eq!(counters.units.len(), 2 + 18 + 10 + 6 + 3 + 14 + 22);
+        assert_eq!(counters.role("M-KANYU"), Some(Role::Kanyu));
+    }
+
+    #[test]
+    fn supply_hexes_are_river_along_the_chain_2_3_2() {
+        let (map, _) = load(&DataSource::default()).unwrap();
+        assert_eq!(map.terrain(h("C08")), Terrain::River);
+        assert!(map.along_river(h("C08"), h("D07")));
+        assert!(map.along_river(h("B08"), h("C08")));
+        assert!(!map.along_river(h("C08"), h("E07")));
+        assert_eq!(map.terrain(h("A01")), Terrain::Forest);
+        assert_eq!(map.terrain(h("H08")), Terrain::Highland);
+        assert_eq!(map.terrain(h("J07")), Terrain::Clear);
+    }
+
+    #[test]
+    fn bad_map_is_rejected_with_file_field_and_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let bad = MAP_YAML.replace("hex: G10", "hex: Z10");
+        std::fs::write(dir.path().join("map.yaml"), bad).unwrap();
+        let ds = DataSource {
+            overrides: Some(dir.path().to_path_buf()),
+        };
+        let err = load(&ds).unwrap_err();
+        assert!(err.contains("map.yaml"), "{err}");
+        assert!(err.contains("Z10"), "{err}");
+
+        let bad = MAP_YAML.replace("{name: EX-9, hex: G10", "{name: EX-9, hex: Q10");
+        std::fs::write(dir.path().join("map.yaml"), bad).unwrap();
+        let err = load(&ds).unwrap_err();
+        assert!(err.contains("bases[2].hex"), "{err}");
+        assert!(err.contains("off the map"), "{err}");
+    }
+
+    #[test]
+    fn bad_counters_are_rejected_with_the_field() {
+        let dir = tempfile::tempdir().unwrap();
+        let bad = COUNTERS_YAML.replace("[8, 9, 9, 10, 10, 10, 11]", "[8, 9, 9, 10, 10, 10, 12]");
+        std::fs::write(dir.path().join("counters.yaml"), bad).unwrap();
+        let ds = DataSource {
+            overrides: Some(dir.path().to_path_buf()),
+        };
+        let err = load(&ds).unwrap_err();
+        assert!(err.contains("counters.yaml"), "{err}");
+        assert!(err.contains("offensive_markers[6]"), "{err}");
+    }
+}
