@@ -1,48 +1,108 @@
-//! Placeholder while the kummen system is written.
+//! Armored Trooper VOTOMS, Kummen campaign: two players, `mercenary` and `beeler`.
+//!
+//! The rulebook (Japanese) is the authority; rule numbers are cited in comments. The map and
+//! counters are stand-ins (games/kummen/). A turn takes three steps (docs/kummen.md): B1 (beeler
+//! movement, mercenary heli reaction by standing triggers, first combat), M1 (mercenary movement
+//! and survey), B2 (beeler reaction, heli triggers, second combat, turn end and the next turn's
+//! reinforcement). Step 1 is setup: both sides may send standing policies.
+
+pub mod combat;
+pub mod control;
+pub mod data;
+pub mod end;
+pub mod movement;
+pub mod orders;
+pub mod reaction;
+pub mod reinforce;
+pub mod setup;
+pub mod state;
+pub mod steps;
+pub mod survey;
+pub mod template;
+pub mod view;
+
+#[cfg(test)]
+mod tests;
+
 use super::*;
+pub use orders::Orders;
+pub use state::State;
+pub use view::View;
+
 pub struct Kummen;
+
 impl Rules for Kummen {
-    type State = ();
-    type Orders = ();
-    type View = ();
+    type State = State;
+    type Orders = Orders;
+    type View = View;
+
     fn id(&self) -> &'static str {
         "kummen"
     }
+
     fn title(&self) -> &'static str {
-        ""
+        "Armored Trooper VOTOMS: the Kummen campaign (stand-in map and counters)"
     }
+
     fn sides(&self) -> &'static [&'static str] {
         &["mercenary", "beeler"]
     }
+
     fn scenarios(&self) -> Vec<(String, String)> {
-        vec![]
+        vec![(
+            setup::SCENARIO.to_string(),
+            "the full campaign (15); stand-in map and counters, see games/kummen/".to_string(),
+        )]
     }
-    fn initial_state(&self, _: &str, _: &DataSource) -> Result<(), String> {
-        Err("x".into())
+
+    fn initial_state(&self, scenario: &str, data: &DataSource) -> Result<State, String> {
+        setup::initial_state(scenario, data)
     }
-    fn phase(&self, _: &()) -> Phase {
+
+    fn phase(&self, state: &State) -> Phase {
+        if let Some(e) = &state.ending {
+            let mut scores = BTreeMap::new();
+            scores.insert("mercenary".to_string(), state.vp.mercenary);
+            scores.insert("beeler".to_string(), state.vp.beeler);
+            return Phase::Finished(Outcome {
+                winner: e.winner.map(|s| s.name().to_string()),
+                summary: e.summary.clone(),
+                scores,
+            });
+        }
+        let (title, sides) = view::step_title(state);
         Phase::Waiting {
-            title: String::new(),
-            sides: vec![],
+            title,
+            sides: sides.iter().map(|s| s.name().to_string()).collect(),
         }
     }
-    fn check(&self, _: &(), _: &str, _: &()) -> Vec<Problem> {
-        vec![]
+
+    fn check(&self, state: &State, side: &str, orders: &Orders) -> Vec<Problem> {
+        steps::check(state, side, orders)
     }
-    fn default_orders(&self, _: &(), _: &str) {}
+
+    fn default_orders(&self, _state: &State, _side: &str) -> Orders {
+        Orders::default()
+    }
+
     fn resolve(
         &self,
-        _: &(),
-        _: &BTreeMap<String, ()>,
-        _: &mut Dice,
-    ) -> Result<Resolution<()>, String> {
-        Err("x".into())
+        state: &State,
+        orders: &BTreeMap<String, Orders>,
+        dice: &mut Dice,
+    ) -> Result<Resolution<State>, String> {
+        steps::resolve(state, orders, dice)
     }
-    fn view(&self, _: &(), _: &Reader) {}
-    fn render(&self, _: &()) -> String {
-        String::new()
+
+    fn view(&self, state: &State, reader: &Reader) -> View {
+        view::view(state, reader)
     }
-    fn template(&self, _: &(), _: &str) -> String {
-        String::new()
+
+    fn render(&self, view: &View) -> String {
+        view::render(view)
+    }
+
+    fn template(&self, state: &State, side: &str) -> String {
+        template::template(state, side)
     }
 }

@@ -1,0 +1,284 @@
+//! Reaction phases (7): mercenary helis by standing triggers (7.2) and beeler reaction moves
+//! with reaction points (7.3).
+
+use super::data::{Class, Role, Side};
+use super::movement::{self, Allowance, Phase};
+use super::orders::{MoveOrder, TriggerPhase};
+use super::state::{Log, State};
+use crate::protocol::dice::Dice;
+use crate::yaml::FieldPath;
+
+/// 7.2: mercenary helis at EX-10 that are active and have not moved this turn react by the
+/// standing triggers (policy D14), in the order listed. `second` is phase 7b, else phase 3.
+pub fn heli_reaction(state: &mut State, log: &mut Log, second: bool) {
+    let phase = if second { "p7b" } else { "p3" };
+    let tag = state.label_prefix(phase);
+    let triggers = state.policy.mercenary.heli_triggers.clone();
+    let live: Vec<_> = triggers
+        .iter()
+        .filter(|t| match t.phase {
+            TriggerPhase::Both => true,
+            TriggerPhase::First => !second,
+            TriggerPhase::Second => second,
+        })
+        .collect();
+    if live.is_empty() {
+        log.public(format!("{tag}: no mercenary heli reaction (7.2)"));
+        return;
+    }
+    // 7.2.3: a face-up beeler unit in EX-10 grounds every heli.
+    if movement::home_blocked(state) {
+        log.public(format!(
+            "{tag}: a face-up beeler unit is in EX-10: no heli may react (7.2.3)"
+        ));
+        return;
+    }
+    let ex10 = state.map.home(Side::Mercenary);
+    let mut any = false;
+    let mut ph = Phase::new(state, Side::Mercenary, None, log, phase);
+    for t in live {
+        let target = t.when_beeler_in.iter().copied().find(|h| {
+            ph.state.side_units_in(*h, Side::Beeler).len() >= t.min_units.max(1) as usize
+        });
+        let Some(target) = target else { continue };
+        let mut cargo = t.cargo.iter();
+        for _ in 0..t.helis {
+            // 7.2.2, 5.11.1, 5.11.2: active helis at EX-10 not moved this turn, by id.
+            let heli = ph
+                .state
+                .side_units_in(ex10, Side::Mercenary)
+                .into_iter()
+                .find(|id| {
+                    ph.state.is_heli(id) && ph.state.unit(id).is_some_and(|u| u.face_up && !u.moved)
+                });
+            let Some(heli) = heli else {
+                ph.log.public(format!(
+                    "{}: no heli left at EX-10 for the reaction to {target}",
+                    ph.tag
+                ));
+                break;
+            };
+            let Some((path, cost)) = movement::heli_route(ph.state, ex10, target) else {
+                ph.log.public(format!(
+                    "{}: {target} is out of heli reach from EX-10 (5.3, 5.11.4)",
+                    ph.tag
+                ));
+                break;
+            };
+            // 7.2.4, 5.11.5: the next listed cargo still at EX-10 and not yet carried.
+            let load = cargo
+                .by_ref()
+                .filter_map(|c| ph.state.find_own(Side::Mercenary, c))
+                .find(|c| {
+                    ph.state.hex_of(c) == Some(ex10)
+                        && matches!(ph.state.class_of(c), Some(Class::At | Class::Soldier))
+                        && ph.state.role_of(c) != Some(Role::Kiriko)
+                        && !ph.moved.contains(c)
+                });
+            let _ = cost;
+            ph.fly(&heli, ex10, &path, load.as_deref(), "reaction, 7.2");
+            any = true;
+        }
+    }
+    if !any {
+        ph.log
+            .public(format!("{}: no heli trigger fired (7.2)", ph.tag));
+    }
+}
+
+/// 7.3: beeler reaction. All reveals first (7.3.2), then moves of face-up units at 1 RP each
+/// (7.3.3), 3 MP or one adjacent hex of up to 4 (7.3.5, 7.3.6), leaving a hex with face-up
+/// mercenary units only if enough face-up units stay to pin them (7.3.4).
+pub fn beeler_reaction(
+    state: &mut State,
+    reveal: &[String],
+    react: &[MoveOrder],
+    dice: Option<&mut Dice>,
+    log: &mut Log,
+) -> Vec<crate::systems::Problem> {
+    let mut ph = Phase::new(state, Side::Beeler, dice, log, "p7a");
+    let root = FieldPath::root().at("orders");
+    for (i, id) in reveal.iter().enumerate() {
+        ph.flip_up_by_rule(id, &root.at("reveal").at(i), "7.3.2");
+    }
+    for (i, m) in react.iter().enumerate() {
+        let p = root.at("react").at(i);
+        let Some((id, start)) = ph.own_unit(&m.unit, &p.at("unit")) else {
+            continue;
+        };
+        if !ph.state.unit(&id).is_some_and(|u| u.face_up) {
+            ph.problem(
+                p.at("unit"),
+                "7.3.3",
+                format!("{id} is face-down; only face-up units react"),
+                "a face-up unit, or list it under `reveal` first (7.3.2)",
+            );
+            continue;
+        }
+        if ph.state.rp == 0 {
+            ph.problem(
+                p.at("unit"),
+                "7.3.3",
+                format!("no reaction points left to move {}", m.unit),
+                "at most as many reaction moves as RP",
+            );
+            continue;
+        }
+        let enemies = ph.state.active_face_up(start, Side::Mercenary).len();
+        if enemies > 0 {
+            let staying = ph
+                .state
+                .active_face_up(start, Side::Beeler)
+                .into_iter()
+                .filter(|u| *u != id)
+                .count();
+            if staying < enemies {
+                ph.problem(
+                    p.at("unit"),
+                    "7.3.4",
+                    format!(
+                        "{id} may leave {start} only if {enemies} face-up beeler units stay to pin the {enemies} face-up mercenary units; {staying} would stay"
+                    ),
+                    "move another unit in first (chained reaction) or leave this one",
+                );
+                continue;
+            }
+        }
+        if ph.ground_move(m, &p, Allowance::Reaction) {
+            ph.state.rp -= 1;
+        }
+    }
+    let rp = ph.state.rp;
+    let tag = ph.tag.clone();
+    let problems = std::mem::take(&mut ph.problems);
+    drop(ph);
+    log.public(format!("{tag}: beeler reaction done, {rp} RP left (7.3.3)"));
+    problems
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::orders::HeliTrigger;
+    use super::super::setup;
+    use super::super::state::Place;
+    use super::*;
+    use crate::kit::hex::Hex;
+    use crate::systems::DataSource;
+
+    fn h(s: &str) -> Hex {
+        Hex::parse(s).unwrap()
+    }
+
+    fn blank() -> State {
+        let mut s = setup::initial_state("campaign", &DataSource::default()).unwrap();
+        for id in s.units.keys().cloned().collect::<Vec<_>>() {
+            s.set_off_map(&id, Place::Stock, true);
+        }
+        s.cups = Default::default();
+        s
+    }
+
+    fn trigger(hex: &str, cargo: &[&str]) -> HeliTrigger {
+        HeliTrigger {
+            when_beeler_in: vec![h(hex)],
+            min_units: 1,
+            helis: 1,
+            cargo: cargo.iter().map(|c| c.to_string()).collect(),
+            phase: TriggerPhase::Both,
+        }
+    }
+
+    #[test]
+    fn heli_trigger_flies_with_cargo_flipped_face_up_7_2_5_11_5() {
+        let mut s = blank();
+        s.set_hex("M-H01", h("B08"));
+        s.place_face_down(&["M-AT01".to_string()], h("B08"));
+        s.place_face_down(&["B-SO01".to_string()], h("E07"));
+        s.policy.mercenary.heli_triggers = vec![trigger("E07", &["M-AT01"])];
+        let mut log = Log::default();
+        heli_reaction(&mut s, &mut log, false);
+        assert_eq!(s.hex_of("M-H01"), Some(h("E07")));
+        assert_eq!(s.hex_of("M-AT01"), Some(h("E07")));
+        assert!(s.unit("M-AT01").unwrap().face_up);
+        assert!(s.unit("M-H01").unwrap().moved);
+    }
+
+    #[test]
+    fn no_heli_reacts_with_a_face_up_beeler_unit_in_ex10_7_2_3() {
+        let mut s = blank();
+        s.set_hex("M-H01", h("B08"));
+        s.set_hex("B-AT01", h("B08"));
+        s.place_face_down(&["B-SO01".to_string()], h("E07"));
+        s.policy.mercenary.heli_triggers = vec![trigger("E07", &[])];
+        let mut log = Log::default();
+        heli_reaction(&mut s, &mut log, false);
+        assert_eq!(s.hex_of("M-H01"), Some(h("B08")));
+        assert!(log.public.iter().any(|e| e.contains("7.2.3")));
+    }
+
+    #[test]
+    fn a_heli_that_moved_this_turn_does_not_react_again_5_11_1() {
+        let mut s = blank();
+        s.set_hex("M-H01", h("B08"));
+        s.units.get_mut("M-H01").unwrap().moved = true;
+        s.place_face_down(&["B-SO01".to_string()], h("E07"));
+        s.policy.mercenary.heli_triggers = vec![trigger("E07", &[])];
+        let mut log = Log::default();
+        heli_reaction(&mut s, &mut log, true);
+        assert_eq!(s.hex_of("M-H01"), Some(h("B08")));
+    }
+
+    #[test]
+    fn reaction_costs_one_rp_and_3_mp_or_one_hex_of_4_7_3() {
+        let mut s = blank();
+        s.rp = 2;
+        s.set_hex("B-AT01", h("J07"));
+        s.set_hex("B-AT02", h("J07"));
+        // J07 -> J08 -> I08 (highland 3): 4 MP over two hexes: refused (7.3.5).
+        let long = MoveOrder {
+            unit: "B-AT01".into(),
+            path: vec![h("J08"), h("I08")],
+        };
+        // J07 -> K08 (forest 3) ... a single hex of 3 is fine; M hex +1 would be 4, also fine.
+        let one = MoveOrder {
+            unit: "B-AT02".into(),
+            path: vec![h("K08")],
+        };
+        let mut log = Log::default();
+        let p = beeler_reaction(&mut s, &[], &[long, one], None, &mut log);
+        assert_eq!(p.len(), 1, "{p:?}");
+        assert_eq!(p[0].rule.as_deref(), Some("7.3.5"));
+        assert_eq!(s.rp, 1);
+        assert_eq!(s.hex_of("B-AT02"), Some(h("K08")));
+    }
+
+    #[test]
+    fn pinning_needs_as_many_face_up_units_to_stay_7_3_4() {
+        let mut s = blank();
+        s.rp = 5;
+        s.set_hex("M-AT01", h("J07"));
+        s.set_hex("B-AT01", h("J07"));
+        s.set_hex("B-AT02", h("J06"));
+        let leave = MoveOrder {
+            unit: "B-AT01".into(),
+            path: vec![h("J08")],
+        };
+        let mut log = Log::default();
+        let p = beeler_reaction(
+            &mut s.clone(),
+            &[],
+            std::slice::from_ref(&leave),
+            None,
+            &mut log,
+        );
+        assert_eq!(p[0].rule.as_deref(), Some("7.3.4"));
+        // Chained reaction: B-AT02 comes in first, then B-AT01 may leave.
+        let come = MoveOrder {
+            unit: "B-AT02".into(),
+            path: vec![h("J07")],
+        };
+        let p = beeler_reaction(&mut s, &[], &[come, leave], None, &mut log);
+        assert!(p.is_empty(), "{p:?}");
+        assert_eq!(s.hex_of("B-AT01"), Some(h("J08")));
+    }
+}

@@ -1,0 +1,279 @@
+//! Turn start (T0) and the reinforcement phase (4): beeler first, then mercenary (4.1).
+
+use super::control;
+use super::data::{self, Control, Side};
+use super::state::{Log, Place, State, token_label};
+use crate::protocol::dice::Dice;
+
+/// T0: helis may move again this turn (default A4). Stage changes (12.3) come with stages.
+pub fn turn_start(state: &mut State, log: &mut Log) {
+    for u in state.units.values_mut() {
+        u.moved = false;
+    }
+    log.public(format!("turn {} begins", state.turn));
+}
+
+/// Phase 1 for both sides.
+pub fn reinforcement_phase(state: &mut State, dice: &mut Dice, log: &mut Log) {
+    beeler(state, dice, log);
+    mercenary(state, dice, log);
+}
+
+/// Base points of the bases `side` controls (4.3.1, 4.4.4).
+pub fn base_points(state: &State, side: Side) -> u32 {
+    state
+        .map
+        .bases
+        .iter()
+        .filter(|b| state.control_of(b.hex) == Control::of(side))
+        .map(|b| b.bp)
+        .sum()
+}
+
+/// 4.3: each BP buys one unit from the cup (face-down into the palace, 4.3.4) or 2 RP (RP capped
+/// at 9, 4.3.5); unused BP are lost (4.3.3). Policy D1: buy RP until `rp_target`, then units;
+/// once the cup is empty the rest become RP (4.2, default A55).
+fn beeler(state: &mut State, dice: &mut Dice, log: &mut Log) {
+    let bp = base_points(state, Side::Beeler);
+    let target = state.policy.beeler.rp_target.min(9);
+    let mut to_rp = 0;
+    let mut to_units = 0usize;
+    let mut rp = state.rp;
+    let cup = state.cups.beeler.len();
+    for _ in 0..bp {
+        if rp < target || to_units >= cup {
+            to_rp += 1;
+            rp = (rp + 2).min(9);
+        } else {
+            to_units += 1;
+        }
+    }
+    let palace = state.map.home(Side::Beeler);
+    let label = format!("{}/beeler-reinforce/cup", state.label_prefix("p1"));
+    let drawn = state
+        .cups
+        .beeler
+        .draw_many(dice, &label, to_units, "beeler reinforcement (4.3.4)");
+    let tokens = state.place_face_down(&drawn, palace);
+    let before = state.rp;
+    state.rp = rp;
+    log.public(format!(
+        "reinforcement: beeler has {bp} BP (4.3.1): {} units face-down into the palace ({palace}){}, {to_rp} BP to RP ({before} -> {} RP, 4.3.5)",
+        drawn.len(),
+        if tokens.is_empty() {
+            String::new()
+        } else {
+            format!(" as {}", tokens.join(", "))
+        },
+        state.rp
+    ));
+    if !drawn.is_empty() {
+        let pairs: Vec<String> = tokens
+            .iter()
+            .zip(&drawn)
+            .map(|(t, id)| format!("{t}={id}"))
+            .collect();
+        log.private(
+            Side::Beeler,
+            format!("reinforcement: you drew {} (4.3.4)", pairs.join(", ")),
+        );
+    }
+}
+
+/// 4.4: flip acted helis at EX-10 (4.4.1); supply check (4.4.2); 1D Cup + 1D Heli on the
+/// reinforcement table (4.4.3); VP for half the BP of controlled bases (4.4.4).
+fn mercenary(state: &mut State, dice: &mut Dice, log: &mut Log) {
+    let ex10 = state.map.home(Side::Mercenary);
+    let acted: Vec<String> = state
+        .side_units_in(ex10, Side::Mercenary)
+        .into_iter()
+        .filter(|id| state.is_heli(id) && state.unit(id).is_some_and(|u| !u.face_up))
+        .collect();
+    for h in &acted {
+        if let Some(u) = state.units.get_mut(h) {
+            u.face_up = true;
+        }
+    }
+    if !acted.is_empty() {
+        log.public(format!(
+            "reinforcement: helis {} at EX-10 are active again (4.4.1)",
+            acted.join(", ")
+        ));
+    }
+    // 4.4.2: EX-10, Zakui and the two river hexes; any beeler-controlled hex cuts supply.
+    let mut line = vec![(data::EX10.to_string(), ex10, state.control_of(ex10))];
+    let supply: Vec<_> = state.map.supply_hexes.clone();
+    for h in supply {
+        line.push((h.label(), h, control::supply_hex(state, h)));
+    }
+    let zakui = state.map.hex_of(data::ZAKUI);
+    line.push((data::ZAKUI.to_string(), zakui, state.control_of(zakui)));
+    let cut: Vec<String> = line
+        .iter()
+        .filter(|(_, _, c)| *c == Control::Beeler)
+        .map(|(n, h, _)| {
+            if n == &h.label() {
+                n.clone()
+            } else {
+                format!("{n} ({h})")
+            }
+        })
+        .collect();
+    if cut.is_empty() {
+        let prefix = state.label_prefix("p1/merc-reinforce");
+        let cup_label = format!("{prefix}/cup");
+        let heli_label = format!("{prefix}/heli");
+        let cup_die = dice.d6(&cup_label);
+        let heli_die = dice.d6(&heli_label);
+        let table = &state.counters.merc_reinforcement;
+        let n_units = table.cup.get(cup_die as usize - 1).copied().unwrap_or(0) as usize;
+        let n_helis = table.heli.get(heli_die as usize - 1).copied().unwrap_or(0) as usize;
+        let drawn = state.cups.mercenary.draw_many(
+            dice,
+            &format!("{prefix}/draw"),
+            n_units,
+            "mercenary reinforcement (4.4.3)",
+        );
+        let tokens = state.place_face_down(&drawn, ex10);
+        let helis: Vec<String> = state
+            .off_map(Side::Mercenary, Place::Stock)
+            .into_iter()
+            .filter(|id| state.is_heli(id))
+            .take(n_helis)
+            .collect();
+        for h in &helis {
+            state.set_hex(h, ex10);
+            if let Some(u) = state.units.get_mut(h) {
+                u.face_up = true;
+                u.moved = false;
+            }
+        }
+        dice.set_result(
+            &cup_label,
+            format!("Cup {cup_die}: {n_units} units, {} drawn", drawn.len()),
+        );
+        dice.set_result(
+            &heli_label,
+            format!("Heli {heli_die}: {n_helis} helis, {} placed", helis.len()),
+        );
+        log.public(format!(
+            "reinforcement: mercenary supply line open (4.4.2); Cup {cup_die} -> {} units face-down in EX-10 ({ex10}){}; Heli {heli_die} -> helis {} (4.4.3)",
+            drawn.len(),
+            if tokens.is_empty() {
+                String::new()
+            } else {
+                format!(" as {}", tokens.join(", "))
+            },
+            if helis.is_empty() {
+                "none".to_string()
+            } else {
+                helis.join(", ")
+            }
+        ));
+        if !drawn.is_empty() {
+            let pairs: Vec<String> = drawn
+                .iter()
+                .map(|id| {
+                    let t = state.unit(id).and_then(|u| u.token).unwrap_or(0);
+                    format!("{}={id}", token_label(Side::Mercenary, t))
+                })
+                .collect();
+            log.private(
+                Side::Mercenary,
+                format!("reinforcement: you drew {} (4.4.3)", pairs.join(", ")),
+            );
+        }
+    } else {
+        log.public(format!(
+            "reinforcement: mercenary supply line cut by beeler control of {}: no reinforcements (4.4.2)",
+            cut.join(", ")
+        ));
+    }
+    let bp = base_points(state, Side::Mercenary);
+    let vp = i64::from(bp / 2);
+    state.vp.mercenary += vp;
+    log.public(format!(
+        "reinforcement: mercenary controls {bp} BP: +{vp} VP (4.4.4)"
+    ));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::setup;
+    use super::*;
+    use crate::kit::hex::Hex;
+    use crate::protocol::hash::Hash32;
+    use crate::systems::DataSource;
+
+    fn h(s: &str) -> Hex {
+        Hex::parse(s).unwrap()
+    }
+
+    fn fresh() -> State {
+        setup::initial_state("campaign", &DataSource::default()).unwrap()
+    }
+
+    #[test]
+    fn beeler_spends_every_bp_on_units_by_default_4_3_2() {
+        let mut s = fresh();
+        let mut d = Dice::new(Hash32([1; 32]), Hash32([2; 32]));
+        let mut log = Log::default();
+        beeler(&mut s, &mut d, &mut log);
+        // Stand-in: palace 3 + EX-7 1 + EX-6 2 + Zomm 1 + Ramo 2 = 9 BP.
+        assert_eq!(s.side_units_in(h("O06"), Side::Beeler).len(), 9);
+        assert_eq!(s.rp, 0);
+        assert!(
+            s.units_in(h("O06"))
+                .iter()
+                .all(|id| !s.unit(id).unwrap().face_up)
+        );
+    }
+
+    #[test]
+    fn beeler_rp_target_buys_rp_first_and_caps_at_9_4_3_5() {
+        let mut s = fresh();
+        s.policy.beeler.rp_target = 9;
+        let mut d = Dice::new(Hash32([1; 32]), Hash32([2; 32]));
+        let mut log = Log::default();
+        beeler(&mut s, &mut d, &mut log);
+        assert_eq!(s.rp, 9);
+        // 5 BP buy RP (0,2,4,6,8 -> 10 capped 9), the other 4 draw units.
+        assert_eq!(s.side_units_in(h("O06"), Side::Beeler).len(), 4);
+    }
+
+    #[test]
+    fn supply_cut_by_beeler_in_a_river_hex_4_4_2() {
+        let mut s = fresh();
+        s.set_hex("B-SO01", h("C08"));
+        s.cups.beeler.take("B-SO01");
+        let mut d = Dice::new(Hash32([1; 32]), Hash32([2; 32]));
+        let mut log = Log::default();
+        mercenary(&mut s, &mut d, &mut log);
+        assert!(
+            log.public.iter().any(|e| e.contains("cut")),
+            "{:?}",
+            log.public
+        );
+        assert!(d.transcript().public.is_empty());
+        // VP is still scored (A27): EX-10 3 + Zakui 2 + EX-9 1 = 6 BP -> 3 VP.
+        assert_eq!(s.vp.mercenary, 3);
+    }
+
+    #[test]
+    fn supply_open_rolls_cup_and_heli_dice_4_4_3() {
+        let mut s = fresh();
+        let mut d = Dice::new(Hash32([5; 32]), Hash32([2; 32]));
+        let mut log = Log::default();
+        mercenary(&mut s, &mut d, &mut log);
+        let t = d.finish().unwrap();
+        assert_eq!(t.public.len(), 2);
+        let cup = t.public[0].values[0] as usize;
+        let heli = t.public[1].values[0] as usize;
+        let want_units = [1, 1, 2, 2, 3, 3][cup - 1];
+        let want_helis = [0, 0, 1, 1, 1, 2][heli - 1];
+        let at = s.side_units_in(h("B08"), Side::Mercenary);
+        assert_eq!(at.iter().filter(|id| s.is_heli(id)).count(), want_helis);
+        assert_eq!(at.iter().filter(|id| !s.is_heli(id)).count(), want_units);
+        assert_eq!(t.sealed.len(), want_units);
+    }
+}

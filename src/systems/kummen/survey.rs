@@ -1,0 +1,232 @@
+//! Survey phase (8): mercenary face-up ATs and soldiers search hexes holding face-down beeler
+//! units; each success flips one of them face-up.
+
+use super::data::{Class, Side};
+use super::orders::SurveyOrder;
+use super::state::{Log, State, token_label};
+use crate::protocol::dice::Dice;
+use crate::systems::Problem;
+use crate::yaml::FieldPath;
+use std::collections::BTreeSet;
+
+/// A survey order made concrete: the hex, the rolling units and the token order to flip.
+pub struct Plan {
+    pub hex: crate::kit::hex::Hex,
+    pub units: Vec<String>,
+    pub targets: Vec<String>,
+}
+
+/// Units that may survey in a hex (8.1, 8.2): face-up mercenary ATs and soldiers.
+pub fn eligible(state: &State, hex: crate::kit::hex::Hex) -> Vec<String> {
+    state
+        .active_face_up(hex, Side::Mercenary)
+        .into_iter()
+        .filter(|id| matches!(state.class_of(id), Some(Class::At | Class::Soldier)))
+        .collect()
+}
+
+/// Checks survey orders against the state after mercenary movement.
+pub fn plan(state: &State, orders: &[SurveyOrder]) -> (Vec<Plan>, Vec<Problem>) {
+    let mut plans = Vec::new();
+    let mut problems = Vec::new();
+    let root = FieldPath::root().at("orders").at("survey");
+    let mut seen = BTreeSet::new();
+    for (i, o) in orders.iter().enumerate() {
+        let p = root.at(i);
+        if !seen.insert(o.hex) {
+            problems.push(Problem::new(
+                p.at("hex"),
+                "8.1",
+                format!("{} is surveyed twice", o.hex),
+                "each hex once",
+            ));
+            continue;
+        }
+        let can = eligible(state, o.hex);
+        let hidden = state.face_down_in(o.hex, Side::Beeler);
+        if can.is_empty() || hidden.is_empty() {
+            problems.push(Problem::new(
+                p.at("hex"),
+                "8.1",
+                format!(
+                    "no survey in {}: it needs a face-up mercenary AT or soldier and a face-down beeler unit (after your moves)",
+                    o.hex
+                ),
+                "a hex with both",
+            ));
+            continue;
+        }
+        let units = match &o.units {
+            None => can.clone(),
+            Some(list) => {
+                let mut ok = Vec::new();
+                for (k, u) in list.iter().enumerate() {
+                    if !can.contains(u) {
+                        problems.push(Problem::new(
+                            p.at("units").at(k),
+                            "8.2",
+                            format!("{u} cannot survey in {}", o.hex),
+                            format!("one of {}", can.join(", ")),
+                        ));
+                    } else if !ok.contains(u) {
+                        ok.push(u.clone());
+                    }
+                }
+                ok
+            }
+        };
+        let tokens: Vec<String> = hidden.iter().map(|id| state.public_name(id)).collect();
+        for (k, t) in o.targets.iter().enumerate() {
+            if !tokens.contains(t) {
+                let mut sorted = tokens.clone();
+                sorted.sort();
+                problems.push(Problem::new(
+                    p.at("targets").at(k),
+                    "8.5",
+                    format!("{t} is not a face-down beeler token in {}", o.hex),
+                    format!("one of {}", sorted.join(", ")),
+                ));
+            }
+        }
+        plans.push(Plan {
+            hex: o.hex,
+            units,
+            targets: o.targets.clone(),
+        });
+    }
+    (plans, problems)
+}
+
+/// 8.4, 8.5: 1D per surveying unit (soldier 1-5, AT 1-3); each success flips one face-down
+/// beeler unit: the listed tokens first, then the lowest token numbers. Surplus successes are
+/// lost (A29).
+pub fn run(state: &mut State, plans: &[Plan], dice: &mut Dice, log: &mut Log) {
+    let tag = state.label_prefix("p6");
+    if plans.is_empty() {
+        log.public(format!("{tag}: no survey"));
+    }
+    for pl in plans {
+        let mut successes = 0;
+        for u in &pl.units {
+            let label = format!("{tag}/survey/{}/{u}", pl.hex);
+            let need = if state.class_of(u) == Some(Class::Soldier) {
+                5
+            } else {
+                3
+            };
+            let d = dice.d6(&label);
+            let ok = d <= need;
+            dice.set_result(
+                &label,
+                format!("need 1-{need}: {}", if ok { "success" } else { "failure" }),
+            );
+            log.public(format!(
+                "{tag}: {u} surveys {}: 1D = {d}, needs 1-{need}: {} (8.4)",
+                pl.hex,
+                if ok { "success" } else { "failure" }
+            ));
+            if ok {
+                successes += 1;
+            }
+        }
+        for _ in 0..successes {
+            let mut hidden: Vec<(u32, String)> = state
+                .face_down_in(pl.hex, Side::Beeler)
+                .into_iter()
+                .map(|id| (state.unit(&id).and_then(|u| u.token).unwrap_or(0), id))
+                .collect();
+            hidden.sort();
+            let pick = pl
+                .targets
+                .iter()
+                .find_map(|t| {
+                    hidden
+                        .iter()
+                        .find(|(n, _)| token_label(Side::Beeler, *n) == *t)
+                })
+                .or_else(|| hidden.first())
+                .map(|(_, id)| id.clone());
+            let Some(id) = pick else { break };
+            if let Some(ev) = state.reveal(&id) {
+                log.public(format!("{tag}: survey success: {ev} (8.5)"));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::setup;
+    use super::super::state::Place;
+    use super::*;
+    use crate::kit::hex::Hex;
+    use crate::protocol::hash::Hash32;
+    use crate::systems::DataSource;
+
+    fn h(s: &str) -> Hex {
+        Hex::parse(s).unwrap()
+    }
+
+    fn blank() -> State {
+        let mut s = setup::initial_state("campaign", &DataSource::default()).unwrap();
+        for id in s.units.keys().cloned().collect::<Vec<_>>() {
+            s.set_off_map(&id, Place::Stock, true);
+        }
+        s.cups = Default::default();
+        s
+    }
+
+    fn order(hex: &str, targets: &[&str]) -> SurveyOrder {
+        SurveyOrder {
+            hex: h(hex),
+            units: None,
+            targets: targets.iter().map(|t| t.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn survey_needs_a_face_up_at_or_soldier_and_a_face_down_enemy_8_1_8_2() {
+        let mut s = blank();
+        s.place_face_down(&["B-SO01".to_string()], h("K07"));
+        s.place_face_down(&["M-AT01".to_string()], h("K07"));
+        let (_, p) = plan(&s, &[order("K07", &[])]);
+        assert_eq!(p[0].rule.as_deref(), Some("8.1"));
+        s.set_hex("M-H01", h("K07"));
+        let (_, p) = plan(&s, &[order("K07", &[])]);
+        assert_eq!(p.len(), 1, "a heli cannot survey (8.2)");
+        s.reveal("M-AT01");
+        let (pl, p) = plan(&s, &[order("K07", &[])]);
+        assert!(p.is_empty());
+        assert_eq!(pl[0].units, vec!["M-AT01".to_string()]);
+    }
+
+    #[test]
+    fn successes_flip_the_listed_token_first_8_5() {
+        // A soldier succeeds on 1-5: try seeds until one succeeds, then check which unit flipped.
+        for seed in 0..30u8 {
+            let mut s = blank();
+            s.place_face_down(&["B-SO01".to_string(), "B-SO02".to_string()], h("K07"));
+            s.set_hex("M-SO01", h("K07"));
+            let (pl, p) = plan(&s, &[order("K07", &["B#2"])]);
+            assert!(p.is_empty(), "{p:?}");
+            let mut d = Dice::new(Hash32([seed; 32]), Hash32([0; 32]));
+            let mut log = Log::default();
+            run(&mut s, &pl, &mut d, &mut log);
+            if log.public.iter().any(|e| e.contains("success:")) {
+                assert!(s.unit("B-SO02").unwrap().face_up, "B#2 was listed first");
+                assert!(!s.unit("B-SO01").unwrap().face_up);
+                return;
+            }
+        }
+        panic!("no seed gave a success");
+    }
+
+    #[test]
+    fn unknown_target_token_is_refused_8_5() {
+        let mut s = blank();
+        s.place_face_down(&["B-SO01".to_string()], h("K07"));
+        s.set_hex("M-SO01", h("K07"));
+        let (_, p) = plan(&s, &[order("K07", &["B#9"])]);
+        assert_eq!(p[0].path.to_string(), "orders.survey[0].targets[0]");
+    }
+}

@@ -1,0 +1,211 @@
+//! Order skeletons: the `orders:` block for the current step with the legal choices as comments.
+
+use super::data::{Class, Side};
+use super::movement::{self, GROUND_MP, HELI_MP};
+use super::orders::RetreatWhen;
+use super::state::{Place, State, Step};
+use super::{survey, view};
+use crate::kit::hex::Hex;
+
+fn unit_line(state: &State, id: &str, hex: Hex) -> String {
+    let u = state.unit(id);
+    let face = match u {
+        Some(u) if state.is_heli(id) && u.face_up && !u.moved => "active".to_string(),
+        Some(u) if state.is_heli(id) && u.face_up => "moved this turn".to_string(),
+        Some(_) if state.is_heli(id) => "acted".to_string(),
+        Some(u) if u.face_up => "face-up".to_string(),
+        Some(_) => format!("face-down as {}", state.public_name(id)),
+        None => String::new(),
+    };
+    let v = state.values(id);
+    let base = state
+        .map
+        .base_at(hex)
+        .map(|b| format!(" ({})", b.name))
+        .unwrap_or_default();
+    format!(
+        "  #   {id:<10} {hex}{base} {}-{} {face}",
+        v.attack, v.defense
+    )
+}
+
+fn policy_lines(state: &State, side: Side) -> Vec<String> {
+    let p = state.policy.get(side);
+    let mut v = vec![
+        "  policy: {}".to_string(),
+        "  # Standing policy (kept until you change it), now:".to_string(),
+    ];
+    if side == Side::Beeler {
+        v.push(format!(
+            "  #   rp_target: {}        # 4.3.2: buy 2 RP per BP until RP reach this (0-9), the rest draws units",
+            p.rp_target
+        ));
+    }
+    let order: Vec<String> = p.hex_order.iter().map(|h| h.label()).collect();
+    v.push(format!(
+        "  #   hex_order: [{}]      # 9.4: combat hexes you resolve first as phase player; then label order",
+        order.join(", ")
+    ));
+    let r = match p.retreat {
+        RetreatWhen::Never => "never",
+        RetreatWhen::Outnumbered => "outnumbered",
+        RetreatWhen::TwoToOne => "two_to_one",
+    };
+    v.push(format!(
+        "  #   retreat: {r}   # 9.11: never | outnumbered (fewer face-up units) | two_to_one"
+    ));
+    if side == Side::Mercenary {
+        v.push(format!(
+            "  #   heli_triggers:   # 7.2: now {} trigger(s); fired in phases 3 and 7b after beeler moves",
+            p.heli_triggers.len()
+        ));
+        v.push("  #     - {when_beeler_in: [E07, G10], min_units: 1, helis: 1, cargo: [M-AT01], phase: both}".into());
+    }
+    v
+}
+
+/// The skeleton. serde-saphyr limits comment lines before the first key of a mapping, so every
+/// block starts with a key and the explanations follow it.
+pub fn template(state: &State, side_name: &str) -> String {
+    let Some(side) = Side::parse(side_name) else {
+        return format!(
+            "orders: {{}}\n  # no side {side_name:?} in kummen (mercenary or beeler)\n"
+        );
+    };
+    let (title, asked) = view::step_title(state);
+    if !asked.contains(&side) || state.step == Step::Over {
+        return format!(
+            "orders: {{}}\n  # {title}\n  # the {} side has nothing to send in this step\n",
+            side.name()
+        );
+    }
+    let own: Vec<(String, Hex)> = state
+        .units
+        .iter()
+        .filter(|(id, u)| state.side_of(id) == Some(side) && u.place == Place::Map)
+        .filter_map(|(id, u)| u.hex.map(|h| (id.clone(), h)))
+        .collect();
+    let mut sorted = own.clone();
+    sorted.sort_by(|a, b| (a.1, &a.0).cmp(&(b.1, &b.0)));
+    let title_line = format!("  # {title}");
+    let mut out = vec!["orders:".to_string()];
+    match state.step {
+        Step::Setup | Step::Over => {
+            out.extend(policy_lines(state, side));
+            out.insert(2, title_line);
+            out.insert(
+                3,
+                "  # Setup has no choices (15): only standing policies.".into(),
+            );
+            return out.join("\n") + "\n";
+        }
+        Step::B1 | Step::M1 => {
+            out.push("  actions: []".into());
+            out.push(title_line);
+            out.push(format!(
+                "  # Your units on the map (each moves once, {GROUND_MP} MP; helis {HELI_MP} MP, once per turn):"
+            ));
+            for (id, h) in &sorted {
+                out.push(unit_line(state, id, *h));
+            }
+            out.push("  # Costs (5.4-5.7): clear 1, forest 3, highland 3, river 2 (1 along the river), +1 entering a hex with enemy units.".into());
+            out.push("  # Name a unit by its id or by its token (e.g. B#17 / M#9). Actions run in the order listed:".into());
+            out.push(
+                "  #   - move: {unit: ID, path: [HEX, HEX]}   # the hexes entered, in order".into(),
+            );
+            out.push(
+                "  #   - flip_up: ID                          # 5.2: one of your face-down units"
+                    .into(),
+            );
+            out.push(format!(
+                "  #   - hide: [ID, ID]                        # 5.2: face-up units in your home {}, hidden together",
+                state.map.home(side)
+            ));
+            if side == Side::Beeler {
+                out.push("  # Entering a hex with mercenary units ends the move (5.9.2); entering Nuba (H08) flips face-up (11.2).".into());
+                let hexes: Vec<String> = state
+                    .occupied_hexes()
+                    .into_iter()
+                    .filter(|h| !state.map.is_nuba(*h))
+                    .filter(|h| {
+                        state
+                            .side_units_in(*h, Side::Beeler)
+                            .iter()
+                            .any(|id| state.class_of(id) == Some(Class::Soldier))
+                    })
+                    .filter(|h| {
+                        state
+                            .side_units_in(*h, Side::Beeler)
+                            .iter()
+                            .any(|id| state.unit(id).is_some_and(|u| u.face_up))
+                    })
+                    .map(|h| h.label())
+                    .collect();
+                out.push("  hide_at_start: []".into());
+                out.push(format!(
+                    "  # 5.9.1: first, hide face-up units in a hex with your soldier (not Nuba): {}",
+                    if hexes.is_empty() {
+                        "no such hex now".to_string()
+                    } else {
+                        hexes.join(", ")
+                    }
+                ));
+                out.push("  #   - {hex: M11, units: [B-AT01]}".into());
+            } else {
+                out.push("  # A move ends on entering a hex with a face-up beeler unit (5.10.1); face-down ones can be passed (5.10.2).".into());
+                let helis: Vec<String> = own
+                    .iter()
+                    .filter(|(id, _)| state.is_heli(id))
+                    .filter(|(id, _)| state.unit(id).is_some_and(|u| u.face_up && !u.moved))
+                    .map(|(id, _)| id.clone())
+                    .collect();
+                out.push(format!(
+                    "  # Helis that may fly: {} (9 MP, 1 per hex, +1 and stop entering a hex with beeler units; 5.11)",
+                    if helis.is_empty() {
+                        "none".into()
+                    } else {
+                        helis.join(", ")
+                    }
+                ));
+                out.push("  #   - heli: {heli: M-H01, path: [HEX, HEX], cargo: M-AT01}   # cargo optional, an AT/soldier in the heli's hex".into());
+                let mut hexes: Vec<String> = Vec::new();
+                for h in state.occupied_hexes() {
+                    if !survey::eligible(state, h).is_empty()
+                        && !state.face_down_in(h, Side::Beeler).is_empty()
+                    {
+                        hexes.push(h.label());
+                    }
+                }
+                out.push("  survey: []".into());
+                out.push(format!(
+                    "  # Survey (8), judged after your moves; hexes where you could survey now: {}",
+                    if hexes.is_empty() {
+                        "none".into()
+                    } else {
+                        hexes.join(", ")
+                    }
+                ));
+                out.push("  #   - {hex: K07, units: [M-AT01], targets: [B#3]}   # units: default all face-up ATs/soldiers there".into());
+            }
+        }
+        Step::B2 => {
+            out.push("  react: []".into());
+            out.push(title_line);
+            out.push(format!(
+                "  # Reaction (7.3): {} RP; each move costs 1 RP; 3 MP, or one adjacent hex costing up to 4.",
+                state.rp
+            ));
+            out.push("  # Leaving a hex with face-up mercenary units needs as many face-up units staying (7.3.4).".into());
+            out.push("  #   - {unit: ID, path: [HEX]}".into());
+            for (id, h) in &sorted {
+                if movement::movable(state, side).iter().any(|(m, _)| m == id) {
+                    out.push(unit_line(state, id, *h));
+                }
+            }
+            out.push("  reveal: []".into());
+            out.push("  # Only face-up units react; list face-down ones here to flip them first (7.3.2).".into());
+        }
+    }
+    out.extend(policy_lines(state, side));
+    out.join("\n") + "\n"
+}

@@ -1,0 +1,150 @@
+//! The hidden-information property for kummen (DESIGN 3): two states that differ only in what a
+//! side may not know give that side (and the public) byte-identical views, and resolving the
+//! same step on them gives identical public events.
+
+use pbem::protocol::dice::Dice;
+use pbem::protocol::hash::Hash32;
+use pbem::systems::kummen::data::Side;
+use pbem::systems::kummen::state::{Place, permute_hidden};
+use pbem::systems::kummen::{Kummen, Orders, State};
+use pbem::systems::{DataSource, Reader, Rules};
+use pbem::yaml;
+use proptest::prelude::*;
+use std::collections::BTreeMap;
+
+fn dice(seed: u64, step: u64) -> Dice {
+    let mut a = [0u8; 32];
+    a[..8].copy_from_slice(&seed.to_le_bytes());
+    a[8..16].copy_from_slice(&step.to_le_bytes());
+    Dice::new(Hash32(a), Hash32([0xa5; 32]))
+}
+
+fn orders(text: &str) -> Orders {
+    yaml::parse(text, "test orders").unwrap()
+}
+
+fn resolve(state: &State, sent: &[(Side, Orders)], seed: u64, n: u64) -> (State, Vec<String>) {
+    let mut map = BTreeMap::new();
+    for (side, o) in sent {
+        let p = Kummen.check(state, side.name(), o);
+        assert!(p.is_empty(), "{p:?}");
+        map.insert(side.name().to_string(), o.clone());
+    }
+    let mut d = dice(seed, n);
+    let r = Kummen.resolve(state, &map, &mut d).unwrap();
+    assert!(d.finish().is_ok());
+    (r.state, r.public)
+}
+
+/// Setup with a mercenary heli trigger on I07 (where the B1 orders below move a token).
+fn after_setup(seed: u64) -> State {
+    let s = Kummen
+        .initial_state("campaign", &DataSource::default())
+        .unwrap();
+    let m = orders("policy: {heli_triggers: [{when_beeler_in: [I07], helis: 1}]}\n");
+    resolve(
+        &s,
+        &[(Side::Mercenary, m), (Side::Beeler, Orders::default())],
+        seed,
+        1,
+    )
+    .0
+}
+
+/// A state after `depth` steps (0: after setup; 1: after B1; 2: after M1) with moves that keep
+/// units hidden.
+fn game(seed: u64, depth: u8) -> State {
+    let mut s = after_setup(seed);
+    if depth >= 1 {
+        let b = orders(
+            "actions:\n  - move: {unit: 'B#17', path: [J07, I07]}\n  - move: {unit: 'B#15', path: [I10, H10]}\n",
+        );
+        s = resolve(&s, &[(Side::Beeler, b)], seed, 2).0;
+    }
+    if depth >= 2 {
+        let m = orders("actions:\n  - move: {unit: 'M#9', path: [F07]}\n");
+        s = resolve(&s, &[(Side::Mercenary, m)], seed, 3).0;
+    }
+    s
+}
+
+fn hidden_count(s: &State, side: Side) -> usize {
+    s.units
+        .iter()
+        .filter(|(id, u)| {
+            s.side_of(id) == Some(side) && u.place == Place::Map && !u.face_up && !s.is_heli(id)
+        })
+        .count()
+        + s.cups.get(side).len()
+}
+
+/// A permutation of 0..n from random sort keys.
+fn permutation(keys: &[u64], n: usize) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..n).collect();
+    idx.sort_by_key(|&i| (keys.get(i).copied().unwrap_or(0), i));
+    idx
+}
+
+fn views(s: &State, reader: &Reader) -> (String, String) {
+    let v = Kummen.view(s, reader);
+    (yaml::to_string(&v), Kummen.render(&v))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn opponent_and_public_views_ignore_hidden_identities(
+        seed in any::<u64>(),
+        depth in 0u8..3,
+        keys in proptest::collection::vec(any::<u64>(), 80),
+    ) {
+        let s = game(seed, depth);
+        for side in Side::BOTH {
+            let perm = permutation(&keys, hidden_count(&s, side));
+            let p = permute_hidden(&s, side, &perm).expect("a permutation of the hidden slots");
+            for reader in [Reader::Side(side.other().name().into()), Reader::Public] {
+                prop_assert_eq!(views(&s, &reader), views(&p, &reader));
+            }
+        }
+    }
+
+    #[test]
+    fn resolving_a_step_on_permuted_identities_gives_the_same_public_record(
+        seed in any::<u64>(),
+        keys in proptest::collection::vec(any::<u64>(), 80),
+    ) {
+        // Beeler's B1 on two worlds that differ only in beeler's hidden identities; the orders
+        // name ids, mapped so that the same tokens move.
+        let s = after_setup(seed);
+        let perm = permutation(&keys, hidden_count(&s, Side::Beeler));
+        let p = permute_hidden(&s, Side::Beeler, &perm).expect("a permutation of the hidden slots");
+        let b1 = |st: &State| {
+            let id = |t: &str| st.find_own(Side::Beeler, t).unwrap();
+            orders(&format!(
+                "actions:\n  - move: {{unit: {}, path: [J07, I07]}}\n  - move: {{unit: {}, path: [I10, H10]}}\n",
+                id("B#17"),
+                id("B#15")
+            ))
+        };
+        let (sa, ea) = resolve(&s, &[(Side::Beeler, b1(&s))], seed, 2);
+        let (sb, eb) = resolve(&p, &[(Side::Beeler, b1(&p))], seed, 2);
+        prop_assert_eq!(&ea, &eb);
+        for reader in [Reader::Side("mercenary".into()), Reader::Public] {
+            prop_assert_eq!(views(&sa, &reader), views(&sb, &reader));
+        }
+        // Roles swapped: mercenary's M1 on worlds that differ in mercenary's hidden identities.
+        let perm = permutation(&keys, hidden_count(&sa, Side::Mercenary));
+        let pa = permute_hidden(&sa, Side::Mercenary, &perm).expect("a permutation of the hidden slots");
+        let m1 = |st: &State| {
+            let id = st.find_own(Side::Mercenary, "M#9").unwrap();
+            orders(&format!("actions:\n  - move: {{unit: {id}, path: [F07]}}\n"))
+        };
+        let (ta, fa) = resolve(&sa, &[(Side::Mercenary, m1(&sa))], seed, 3);
+        let (tb, fb) = resolve(&pa, &[(Side::Mercenary, m1(&pa))], seed, 3);
+        prop_assert_eq!(&fa, &fb);
+        for reader in [Reader::Side("beeler".into()), Reader::Public] {
+            prop_assert_eq!(views(&ta, &reader), views(&tb, &reader));
+        }
+    }
+}
