@@ -30,6 +30,21 @@ fn keygen_writes_a_private_key_only_its_owner_can_read_and_a_pub_line() {
 }
 
 #[test]
+fn keygen_creates_a_missing_key_folder_private_to_its_owner() {
+    let tmp = tempfile::tempdir().unwrap();
+    let key = tmp.path().join(".pbem/alice");
+    ok(&["keygen", "--out", key.to_str().unwrap()]);
+    assert!(key.exists() && tmp.path().join(".pbem/alice.pub").exists());
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(tmp.path().join(".pbem"))
+        .unwrap()
+        .permissions()
+        .mode()
+        & 0o777;
+    assert_eq!(mode, 0o700);
+}
+
+#[test]
 fn new_creates_the_game_directory_of_design_section_5() {
     let t = Table::kummen();
     for path in [
@@ -83,6 +98,22 @@ fn template_binds_game_step_side_and_basis_and_carries_fresh_entropy() {
     };
     assert_eq!(entropy(&a).len(), "entropy: ".len() + 64);
     assert_ne!(entropy(&a), entropy(&b));
+}
+
+#[test]
+fn output_to_a_bare_file_name_lands_in_the_current_directory() {
+    let t = Table::kummen();
+    let out = common::pbem()
+        .current_dir(t.tmp.path())
+        .args(["template", t.dir(), "--side", "beeler", "-o", "t.yaml"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(t.path("t.yaml").exists());
 }
 
 #[test]
@@ -320,25 +351,14 @@ fn game_with_ssh_keygen_key(passphrase: &str) -> (Table, std::path::PathBuf) {
         key.to_str().unwrap(),
     ]);
     let game = t.path("game2");
-    ok(&[
-        "new",
-        game.to_str().unwrap(),
-        "--system",
-        "kummen",
-        "--id",
-        "kummen-test",
-        "--seat",
-        &format!("mercenary={}.pub", t.key("mercenary").display()),
-        "--seat",
-        &format!("beeler={}.pub", key.display()),
-    ]);
+    let beeler_pub = t.path("id_ed25519.pub");
+    new_kummen(&game, &t.path("keys/mercenary.pub"), &beeler_pub);
     let moved = Table { tmp: t.tmp, game };
     (moved, key)
 }
 
-#[test]
-fn a_detached_signature_made_by_ssh_keygen_is_accepted() {
-    let (t, key) = game_with_ssh_keygen_key("");
+/// An order for beeler signed by the real ssh-keygen in `namespace`, as orders.yaml + .sig.
+fn detached_order(t: &Table, key: &std::path::Path, namespace: &str) -> std::path::PathBuf {
     let doc = t
         .order("beeler", "orders: {}\n")
         .replace("entropy: auto", &format!("entropy: {}", "ab".repeat(32)));
@@ -348,12 +368,19 @@ fn a_detached_signature_made_by_ssh_keygen_is_accepted() {
         "-Y",
         "sign",
         "-n",
-        "pbem",
+        namespace,
         "-f",
         key.to_str().unwrap(),
         f.to_str().unwrap(),
     ]);
     assert!(t.path("orders.yaml.sig").exists());
+    f
+}
+
+#[test]
+fn a_detached_signature_made_by_ssh_keygen_is_accepted() {
+    let (t, key) = game_with_ssh_keygen_key("");
+    let f = detached_order(&t, &key, "pbem");
     let (code, out, err) = t.submit(&f);
     assert_eq!(code, 0, "{out}{err}");
 }
@@ -361,20 +388,7 @@ fn a_detached_signature_made_by_ssh_keygen_is_accepted() {
 #[test]
 fn a_detached_signature_in_another_namespace_is_rejected() {
     let (t, key) = game_with_ssh_keygen_key("");
-    let doc = t
-        .order("beeler", "orders: {}\n")
-        .replace("entropy: auto", &format!("entropy: {}", "ab".repeat(32)));
-    let f = t.path("orders.yaml");
-    std::fs::write(&f, doc).unwrap();
-    ssh_keygen(&[
-        "-Y",
-        "sign",
-        "-n",
-        "git",
-        "-f",
-        key.to_str().unwrap(),
-        f.to_str().unwrap(),
-    ]);
+    let f = detached_order(&t, &key, "git");
     assert_rejected(&t, &f, &["namespace"]);
 }
 

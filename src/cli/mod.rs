@@ -190,8 +190,42 @@ pub fn main() -> i32 {
     }
 }
 
+/// Standard output that stops quietly when the reader goes away (`pbem report | head`): the
+/// rest of the output is dropped, which is what a pipeline's reader asked for.
+struct Stdout {
+    closed: bool,
+}
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if !self.closed {
+            match std::io::stdout().lock().write_all(buf) {
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => self.closed = true,
+                other => other?,
+            }
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        if self.closed {
+            return Ok(());
+        }
+        match std::io::stdout().lock().flush() {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(())
+            }
+            other => other,
+        }
+    }
+}
+
+fn stdout() -> Stdout {
+    Stdout { closed: false }
+}
+
 fn print(s: &str) -> Result<(), Error> {
-    let mut out = std::io::stdout().lock();
+    let mut out = stdout();
     out.write_all(s.as_bytes())
         .and_then(|_| out.flush())
         .map_err(|e| Error::Fail(format!("stdout: {e}")))
@@ -212,11 +246,24 @@ fn write_or_print(out: Option<&Path>, bytes: &[u8]) -> Result<(), Error> {
     match out {
         Some(p) => engine::dir::write_atomic(p, bytes),
         None => {
-            let mut o = std::io::stdout().lock();
+            let mut o = stdout();
             o.write_all(bytes)
+                .and_then(|_| o.flush())
                 .map_err(|e| Error::Fail(format!("stdout: {e}")))
         }
     }
+}
+
+/// A new folder for keys, readable by its owner only (like ~/.ssh).
+fn create_private_dir(dir: &Path) -> Result<(), Error> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+            .map_err(|e| Error::io(dir, e))?;
+    }
+    Ok(())
 }
 
 fn key_error(e: keys::KeyError) -> Error {
@@ -233,6 +280,12 @@ fn run(cmd: Command) -> Result<i32, Error> {
             let pass =
                 keys::passphrase_from_env_or_file(passphrase_file.as_deref()).map_err(key_error)?;
             let key = SecretKey::generate(&comment).map_err(key_error)?;
+            if let Some(parent) = out
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty() && !p.exists())
+            {
+                create_private_dir(parent)?;
+            }
             key.write(&out, pass.as_deref()).map_err(key_error)?;
             print(&format!(
                 "wrote {} and {}.pub\n{}\n",
@@ -459,8 +512,12 @@ fn run(cmd: Command) -> Result<i32, Error> {
                                 format!("  {}", d.result)
                             };
                             s.push_str(&format!(
-                                "step {} {}: d{} {:?}{result}\n",
-                                d.step, d.label, d.faces, d.values
+                                "step {} {}: {}d{} {:?}{result}\n",
+                                d.step,
+                                d.label,
+                                d.values.len(),
+                                d.faces,
+                                d.values
                             ));
                         }
                         print(&s)?;
@@ -469,8 +526,7 @@ fn run(cmd: Command) -> Result<i32, Error> {
             }
         }
         Command::Demo { system, keep } => {
-            let mut out = std::io::stdout().lock();
-            engine::demo::run(&system, keep.as_deref(), &mut out)?;
+            engine::demo::run(&system, keep.as_deref(), &mut stdout())?;
         }
     }
     Ok(exit::OK)

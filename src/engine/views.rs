@@ -191,9 +191,9 @@ fn record_summary(record: &Record) -> String {
                     format!("  {}", d.result)
                 };
                 s.push_str(&format!(
-                    "  {}: d{} [{}]{result}\n",
+                    "  {}: {} [{}]{result}\n",
                     d.label,
-                    d.faces,
+                    d.notation(),
                     vals.join(", ")
                 ));
             }

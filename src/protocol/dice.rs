@@ -105,6 +105,13 @@ pub struct Roll {
     pub result: String,
 }
 
+impl Roll {
+    /// Dice notation of the roll, e.g. `2d6`.
+    pub fn notation(&self) -> String {
+        format!("{}d{}", self.values.len(), self.faces)
+    }
+}
+
 /// A sealed draw: a uniform index in `0..range` per value. Kept host-side until the game ends.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -30,6 +30,22 @@ pub fn ok(args: &[&str]) -> String {
     out
 }
 
+/// `pbem new` of a kummen game with id `kummen-test` and these public keys.
+pub fn new_kummen(game: &Path, mercenary_pub: &Path, beeler_pub: &Path) {
+    ok(&[
+        "new",
+        game.to_str().unwrap(),
+        "--system",
+        "kummen",
+        "--id",
+        "kummen-test",
+        "--seat",
+        &format!("mercenary={}", mercenary_pub.display()),
+        "--seat",
+        &format!("beeler={}", beeler_pub.display()),
+    ]);
+}
+
 impl Table {
     /// A fresh kummen game with keys for both sides in `keys/`.
     pub fn kummen() -> Table {
@@ -46,18 +62,7 @@ impl Table {
             ]);
         }
         let game = tmp.path().join("game");
-        ok(&[
-            "new",
-            game.to_str().unwrap(),
-            "--system",
-            "kummen",
-            "--id",
-            "kummen-test",
-            "--seat",
-            &format!("mercenary={}", keys.join("mercenary.pub").display()),
-            "--seat",
-            &format!("beeler={}", keys.join("beeler.pub").display()),
-        ]);
+        new_kummen(&game, &keys.join("mercenary.pub"), &keys.join("beeler.pub"));
         Table { tmp, game }
     }
 

@@ -849,30 +849,9 @@ impl CombatPhase<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::setup;
+    use super::super::fixtures::*;
     use super::*;
     use crate::protocol::hash::Hash32;
-    use crate::systems::DataSource;
-
-    fn h(s: &str) -> Hex {
-        Hex::parse(s).unwrap()
-    }
-
-    fn blank() -> State {
-        let mut s = setup::initial_state("campaign", &DataSource::default()).unwrap();
-        for id in s.units.keys().cloned().collect::<Vec<_>>() {
-            s.set_off_map(&id, Place::Stock, true);
-        }
-        s.cups = Default::default();
-        s
-    }
-
-    fn put(s: &mut State, id: &str, hex: &str, face_up: bool) {
-        s.set_hex(id, h(hex));
-        if !face_up {
-            s.place_face_down(&[id.to_string()], h(hex));
-        }
-    }
 
     fn ids(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()

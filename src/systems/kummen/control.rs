@@ -69,23 +69,8 @@ pub fn control_name(c: Control) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use super::super::setup;
-    use super::super::state::Place;
+    use super::super::fixtures::*;
     use super::*;
-    use crate::systems::DataSource;
-
-    fn h(s: &str) -> Hex {
-        Hex::parse(s).unwrap()
-    }
-
-    fn blank() -> State {
-        let mut s = setup::initial_state("campaign", &DataSource::default()).unwrap();
-        for id in s.units.keys().cloned().collect::<Vec<_>>() {
-            s.set_off_map(&id, Place::Stock, true);
-        }
-        s.cups = Default::default();
-        s
-    }
 
     #[test]
     fn one_side_present_controls_whatever_its_face_2_3_3_1() {

@@ -22,6 +22,8 @@ pub mod template;
 pub mod view;
 
 #[cfg(test)]
+mod fixtures;
+#[cfg(test)]
 mod tests;
 
 use super::*;

@@ -758,33 +758,9 @@ pub fn palace(state: &State) -> Hex {
 
 #[cfg(test)]
 mod tests {
+    use super::super::fixtures::*;
     use super::super::orders::MoveOrder;
-    use super::super::setup;
     use super::*;
-    use crate::systems::DataSource;
-
-    fn h(s: &str) -> Hex {
-        Hex::parse(s).unwrap()
-    }
-
-    fn blank() -> State {
-        let mut s = setup::initial_state("campaign", &DataSource::default()).unwrap();
-        // Take everything off the map: tests place what they need.
-        for id in s.units.keys().cloned().collect::<Vec<_>>() {
-            s.set_off_map(&id, Place::Stock, true);
-        }
-        s.cups = Default::default();
-        s
-    }
-
-    fn put(s: &mut State, id: &str, hex: &str, face_up: bool) {
-        s.set_hex(id, h(hex));
-        if face_up {
-            s.reveal(id);
-        } else {
-            s.place_face_down(&[id.to_string()], h(hex));
-        }
-    }
 
     fn mv(s: &mut State, side: Side, unit: &str, path: &[&str]) -> Vec<Problem> {
         let mut log = Log::default();

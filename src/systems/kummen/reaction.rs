@@ -158,25 +158,9 @@ pub fn beeler_reaction(
 
 #[cfg(test)]
 mod tests {
+    use super::super::fixtures::*;
     use super::super::orders::HeliTrigger;
-    use super::super::setup;
-    use super::super::state::Place;
     use super::*;
-    use crate::kit::hex::Hex;
-    use crate::systems::DataSource;
-
-    fn h(s: &str) -> Hex {
-        Hex::parse(s).unwrap()
-    }
-
-    fn blank() -> State {
-        let mut s = setup::initial_state("campaign", &DataSource::default()).unwrap();
-        for id in s.units.keys().cloned().collect::<Vec<_>>() {
-            s.set_off_map(&id, Place::Stock, true);
-        }
-        s.cups = Default::default();
-        s
-    }
 
     fn trigger(hex: &str, cargo: &[&str]) -> HeliTrigger {
         HeliTrigger {

@@ -156,25 +156,9 @@ pub fn run(state: &mut State, plans: &[Plan], dice: &mut Dice, log: &mut Log) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::setup;
-    use super::super::state::Place;
+    use super::super::fixtures::*;
     use super::*;
-    use crate::kit::hex::Hex;
     use crate::protocol::hash::Hash32;
-    use crate::systems::DataSource;
-
-    fn h(s: &str) -> Hex {
-        Hex::parse(s).unwrap()
-    }
-
-    fn blank() -> State {
-        let mut s = setup::initial_state("campaign", &DataSource::default()).unwrap();
-        for id in s.units.keys().cloned().collect::<Vec<_>>() {
-            s.set_off_map(&id, Place::Stock, true);
-        }
-        s.cups = Default::default();
-        s
-    }
 
     fn order(hex: &str, targets: &[&str]) -> SurveyOrder {
         SurveyOrder {
