@@ -111,6 +111,7 @@ fn main() {
             &verify::Options {
                 player_files: vec![],
                 public_only: false,
+                full: true,
             },
         )
         .unwrap();

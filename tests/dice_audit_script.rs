@@ -178,6 +178,7 @@ fn fixture() -> Fixture {
             game_key_commit: commitment(&game_key),
         }),
         step: None,
+        conclusion: None,
         public_state: Hash32([0x40; 32]),
         next: Some(NextStep {
             step: 1,
@@ -247,6 +248,7 @@ fn fixture() -> Fixture {
                 events: vec!["- blue moves".into(), "two\nlines".into(), "x".repeat(120)],
                 outcome: last.then(|| "blue wins: 12 VP".into()),
             }),
+            conclusion: None,
             public_state: Hash32([0x40 + step as u8; 32]),
             next: (!last).then(|| NextStep {
                 step: step + 1,
@@ -507,5 +509,49 @@ fn the_script_refuses_yaml_outside_the_subset_pbem_writes_instead_of_guessing() 
     assert!(
         err.contains("000001.yaml:") && err.contains("unsupported YAML feature '&'"),
         "{err}"
+    );
+}
+
+/// The independent auditor agrees with pbem on a real game played through the engine, then
+/// concluded: every seed, die, host reveal and sealed draw (from the published archive).
+#[test]
+fn auditor_passes_a_real_concluded_demo_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let keep = tmp.path().join("demo");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .args(["demo", "kummen", "--keep"])
+        .arg(&keep)
+        .output()
+        .unwrap();
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+    let game = keep.join("game");
+    std::fs::remove_dir_all(game.join("host")).unwrap();
+    let out = std::process::Command::new("python3")
+        .arg("tools/dice_audit.py")
+        .arg(&game)
+        .arg("--json")
+        .output()
+        .expect("python3 runs (scripts/test.sh installs it)");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(report["concluded"], true, "{text}");
+    let sealed_steps = report["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["sealed"].is_array())
+        .count();
+    assert!(
+        sealed_steps > 0,
+        "the sealed transcripts were checked: {text}"
     );
 }

@@ -148,3 +148,23 @@ proptest! {
         }
     }
 }
+
+/// 4.5.4: once drawn, the general-offensive turn is the mercenary's secret until the game ends.
+#[test]
+fn the_drawn_offensive_turn_is_seen_by_the_mercenary_only_4_5_4() {
+    let mut s = after_setup(3);
+    s.turn = 7;
+    let with = |turn: u32| {
+        let mut t = s.clone();
+        t.offensive_turn = Some(turn);
+        t
+    };
+    for reader in [Reader::Side("beeler".into()), Reader::Public] {
+        let base = views(&with(8), &reader);
+        for turn in 9..=11 {
+            assert_eq!(views(&with(turn), &reader), base, "{reader:?} learns the offensive turn");
+        }
+    }
+    let merc = Reader::Side("mercenary".into());
+    assert_ne!(views(&with(8), &merc), views(&with(11), &merc), "the mercenary sees its marker");
+}

@@ -8,9 +8,11 @@ the block-style subset pbem writes (it stops with an error on anything else rath
     python3 tools/dice_audit.py GAME_DIR [--json] [--game-key HEX]
         Public audit of a game directory: reads game.yaml (game id, seat order) and every
         journal/NNNNNN.yaml; checks the hash chain, every host reveal against the commitment
-        published one record earlier, every step seed and every public die. With --game-key
-        (published by the host when the game is over) it also checks the game-key commitment
-        and every host/sealed/NNNNNN.yaml: its sealed commitment and its draws.
+        published one record earlier, every step seed and every public die. Once the game is
+        concluded (its last record reveals the master seed and game key, `pbem conclude`), it
+        also checks that the master seed derives every host reveal, the game-key commitment, and
+        every sealed transcript (archive/sealed/NNNNNN.yaml, or host/sealed/ for a host): its
+        sealed commitment and its draws. --game-key HEX does the sealed checks before that.
         --json prints the recomputed seeds and dice and the findings as one JSON object.
         Exit status: 0 all checks pass, 1 a check failed, 2 the input could not be read.
 
@@ -427,6 +429,18 @@ def audit(game_dir, game_key=None):
         raise YamlError(f"{journal}: no NNNNNN.yaml records")
     findings, steps = [], []
     report = {"game": game, "seats": seats, "records": len(names), "steps": steps}
+    # A concluded game's last record reveals the host's secrets.
+    last, _ = read_yaml(os.path.join(journal, names[-1]))
+    conclusion = last.get("conclusion") if isinstance(last, dict) else None
+    master = None
+    if conclusion is not None:
+        where = f"journal/{names[-1]}: conclusion"
+        master = _hex32(_field(conclusion, "master", where), f"{where}.master")
+        revealed = _hex32(_field(conclusion, "game_key", where), f"{where}.game_key")
+        if game_key is not None and game_key != revealed:
+            findings.append(f"{where}.game_key: differs from the --game-key given")
+        game_key = revealed
+        report["concluded"] = True
     prev_record, prev_hash = None, None
     for index, name in enumerate(names):
         where = f"journal/{name}"
@@ -453,6 +467,11 @@ def audit(game_dir, game_key=None):
             findings.append(f"{where}: prev: says {rec.get('prev')}, "
                             f"SHA-256 of journal/{names[index - 1]} is {prev_hash.hex()}")
         step = rec.get("step")
+        if step is not None and master is not None:
+            number = _int(_field(step, "number", where), f"{where}: step.number")
+            reveal = _hex32(_field(step, "host_reveal", where), f"{where}: step.host_reveal")
+            if host_seed(master, number) != reveal:
+                findings.append(f"{where}: step.host_reveal: not derived from the revealed master seed")
         if step is not None:
             steps.append(audit_step(game, seats, where, seq, step, prev_record, findings,
                                     game_dir, game_key))
@@ -506,8 +525,10 @@ def audit_step(game, seats, where, seq, st, prev_record, findings, game_dir, gam
 
 
 def audit_sealed(game_dir, game_key, where, seq, number, seed, st, findings):
-    path = os.path.join(game_dir, "host", "sealed", f"{seq:06}.yaml")
-    name = f"host/sealed/{seq:06}.yaml"
+    # A concluded game publishes archive/; the host itself has host/.
+    folder = "archive" if os.path.isdir(os.path.join(game_dir, "archive", "sealed")) else "host"
+    path = os.path.join(game_dir, folder, "sealed", f"{seq:06}.yaml")
+    name = f"{folder}/sealed/{seq:06}.yaml"
     draws, raw = read_yaml(path)
     if sealed_commit(game_key, number, raw) != _hex32(_field(st, "sealed_commit", where), where):
         findings.append(f"{where}: step.sealed_commit: does not match {name}")

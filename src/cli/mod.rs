@@ -136,9 +136,15 @@ enum Command {
         /// Your own order files and receipts, to check they are in the journal (player level).
         #[arg(long = "player", value_name = "FILE")]
         player: Vec<PathBuf>,
+        /// Require the full replay from genesis (host/, or the archive/ of a concluded game).
+        #[arg(long, conflicts_with = "public_only")]
+        full: bool,
         #[arg(long)]
         json: bool,
     },
+    /// After the game is over: publish the sealed archive (secrets, states, orders, sealed
+    /// draws) so anyone can run `verify --full`.
+    Conclude { dir: PathBuf },
     /// List the public dice, or explain how one die was derived (--step and --label).
     Dice {
         dir: PathBuf,
@@ -149,6 +155,20 @@ enum Command {
         label: Option<String>,
         #[arg(long)]
         json: bool,
+    },
+    /// Exact chance of an attack: `pbem odds kummen 9 4`, or with a game's units as one side
+    /// sees them: `pbem odds --game DIR --side beeler B#7 M-AT03`.
+    Odds {
+        /// ATTACK DEFENSE (numbers), or ATTACKER TARGET (unit ids or your own tokens) with --game;
+        /// without --game the first word is the system.
+        #[arg(num_args = 2..=3, required = true)]
+        words: Vec<String>,
+        /// A game directory whose units the question names.
+        #[arg(long, requires = "side")]
+        game: Option<PathBuf>,
+        /// The side asking: only what it may see is used.
+        #[arg(long, requires = "game")]
+        side: Option<String>,
     },
     /// Play a scripted game of a system in a temporary directory and verify it.
     Demo {
@@ -463,15 +483,54 @@ fn run(cmd: Command) -> Result<i32, Error> {
                 record.unwrap_or(game.last_seq()),
             )?)?;
         }
+        Command::Odds { words, game, side } => {
+            let answer = match (game, side) {
+                (Some(dir), Some(side)) => {
+                    let game = engine::game::Game::open(&dir)?;
+                    if game.config.seat(&side).is_none() {
+                        return Err(Error::Fail(format!(
+                            "no side {side:?}; sides: {}",
+                            game.config.side_names().join(", ")
+                        )));
+                    }
+                    let state = game.state()?;
+                    game.system
+                        .odds(Some(&state), &crate::systems::Reader::Side(side), &words)
+                }
+                _ => {
+                    let (system, rest) = words
+                        .split_first()
+                        .ok_or_else(|| Error::Fail("give a system and two values".into()))?;
+                    crate::systems::by_id(system)?.odds(None, &crate::systems::Reader::Public, rest)
+                }
+            };
+            print(&answer.map_err(Error::Fail)?)?;
+        }
+        Command::Conclude { dir } => {
+            let c = engine::conclude::conclude(&dir)?;
+            if c.already {
+                print(&format!(
+                    "already concluded (record {}, journal head {})\n",
+                    c.seq, c.head
+                ))?;
+            } else {
+                print(&format!(
+                    "concluded: record {} reveals the host secrets; archive/ holds {} files; journal head {}\n",
+                    c.seq, c.files, c.head
+                ))?;
+            }
+        }
         Command::Verify {
             dir,
             public_only,
             player,
+            full,
             json: as_json,
         } => {
             let opts = engine::verify::Options {
                 player_files: player,
                 public_only,
+                full,
             };
             match engine::verify::verify(&dir, &opts) {
                 Ok(t) => {

@@ -113,12 +113,10 @@ pub fn run(system: &str, keep: Option<&Path>, out: &mut dyn Write) -> Result<(),
         let Some(step) = game.open_step().cloned() else {
             break;
         };
-        let mut complete = true;
         for side in &step.waiting_for {
-            let Some(body) = scripted(system, step.step, side) else {
-                complete = false;
-                break;
-            };
+            // Past the end of the script, each side sends empty orders: its standing policies
+            // decide, as they would for a player who has nothing to change.
+            let body = scripted(system, step.step, side).unwrap_or("{}");
             let doc = order_document(&game, side, body)?;
             let key = &keys
                 .iter()
@@ -138,31 +136,33 @@ pub fn run(system: &str, keep: Option<&Path>, out: &mut dyn Write) -> Result<(),
                 ),
             )?;
         }
-        if !complete {
-            w(
-                out,
-                format!(
-                    "(the script ends at step {}: {})\n\n",
-                    step.step, step.title
-                ),
-            )?;
-            break;
-        }
         let done =
             process::process(&game_dir)?.ok_or_else(|| Error::Fail("nothing to process".into()))?;
         let game = Game::open(&game_dir)?;
-        w(out, format!("\n{}\n", views::report_text(&game, done.seq)?))?;
+        w(
+            out,
+            format!("\n{}\n", views::report_summary(&game, done.seq)?),
+        )?;
     }
     let game = Game::open(&game_dir)?;
     for side in game.config.side_names() {
         let (_, text) = views::side_view(&game, &side)?;
         w(out, format!("== view of {side}\n{text}\n"))?;
     }
+    let c = super::conclude::conclude(&game_dir)?;
+    w(
+        out,
+        format!(
+            "== pbem conclude: record {} publishes the sealed archive ({} files)\n",
+            c.seq, c.files
+        ),
+    )?;
     let tally = verify::verify(
         &game_dir,
         &Options {
             player_files: Vec::new(),
             public_only: false,
+            full: true,
         },
     )?;
     w(out, format!("== pbem verify: OK ({})\n", tally.summary()))?;

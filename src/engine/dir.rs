@@ -9,11 +9,29 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone)]
 pub struct GameDir {
     pub root: PathBuf,
+    /// Where the host-only files are read from: `host/`, or `archive/` once a concluded game's
+    /// sealed archive is what an auditor has.
+    host_root: PathBuf,
 }
 
 impl GameDir {
     pub fn new(root: impl Into<PathBuf>) -> GameDir {
-        GameDir { root: root.into() }
+        let root = root.into();
+        let host_root = root.join("host");
+        GameDir { root, host_root }
+    }
+
+    /// The same game, reading host-only files from the published archive.
+    pub fn from_archive(&self) -> GameDir {
+        GameDir {
+            root: self.root.clone(),
+            host_root: self.archive(),
+        }
+    }
+
+    /// The sealed archive `pbem conclude` publishes.
+    pub fn archive(&self) -> PathBuf {
+        self.root.join("archive")
     }
     pub fn config(&self) -> PathBuf {
         self.root.join("game.yaml")
@@ -34,6 +52,10 @@ impl GameDir {
     pub fn views(&self, side: &str) -> PathBuf {
         self.root.join("views").join(side)
     }
+    /// The view `side` was sent after journal record `seq`.
+    pub fn view_of_record(&self, side: &str, seq: u64) -> PathBuf {
+        self.views(side).join(format!("{seq:06}.yaml"))
+    }
     pub fn inbox(&self) -> PathBuf {
         self.root.join("inbox")
     }
@@ -50,7 +72,7 @@ impl GameDir {
         self.inbox().join(format!("{step:06}-{side}.replaced.yaml"))
     }
     pub fn host(&self) -> PathBuf {
-        self.root.join("host")
+        self.host_root.clone()
     }
     pub fn host_key(&self) -> PathBuf {
         self.host().join("host_key")

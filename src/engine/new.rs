@@ -174,6 +174,7 @@ pub fn create(req: NewGame) -> Result<Game, Error> {
             game_key_commit: commitment(&secrets.game_key),
         }),
         step: None,
+        conclusion: None,
         public_state: sha256(public.yaml.as_bytes()),
         next: Some(next),
     };

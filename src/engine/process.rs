@@ -182,6 +182,7 @@ pub fn process(root: &Path) -> Result<Option<Processed>, Error> {
             events: res.public.clone(),
             outcome: outcome.clone(),
         }),
+        conclusion: None,
         public_state: sha256(public.yaml.as_bytes()),
         next: next.clone(),
     };

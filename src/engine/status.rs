@@ -35,7 +35,11 @@ pub fn status(game: &Game) -> Result<Status, Error> {
             }
         }
     }
-    let outcome = game.last().step.as_ref().and_then(|s| s.outcome.clone());
+    let outcome = game
+        .records
+        .iter()
+        .rev()
+        .find_map(|(r, _)| r.step.as_ref().and_then(|s| s.outcome.clone()));
     Ok(Status {
         game: game.config.id.clone(),
         system: game.config.system.clone(),

@@ -33,13 +33,18 @@ pub struct Tally {
     pub replayed_steps: usize,
     pub sealed_draws: usize,
     pub player_files: usize,
+    pub views: usize,
+    /// Where the host-level checks read from: "host", "archive", or "" when they did not run.
+    pub source: &'static str,
 }
 
 pub struct Options {
     /// Player-level evidence: order files (signed, or with .sig beside them) and receipts.
     pub player_files: Vec<PathBuf>,
-    /// Skip the host-level checks even when host/ is present.
+    /// Skip the host-level checks even when host/ or archive/ is present.
     pub public_only: bool,
+    /// Demand the full replay: fail when neither host/ nor a published archive/ is there.
+    pub full: bool,
 }
 
 pub fn verify(root: &Path, opts: &Options) -> Result<Tally, Error> {
@@ -53,8 +58,29 @@ pub fn verify(root: &Path, opts: &Options) -> Result<Tally, Error> {
         check_player_file(&game, &records, file, &mut findings);
         tally.player_files += 1;
     }
-    if !opts.public_only && game.is_host() && findings.is_empty() {
-        check_host(&game, &records, &mut findings, &mut tally);
+    check_archive_manifest(&game, &records, &mut findings);
+    if !opts.public_only && findings.is_empty() {
+        let archive = Game {
+            dir: game.dir.from_archive(),
+            ..Game::open_for_audit(root)?
+        };
+        let source = if game.is_host() {
+            Some((&game, "host"))
+        } else if archive.is_host() {
+            Some((&archive, "archive"))
+        } else {
+            None
+        };
+        match source {
+            Some((g, name)) => {
+                tally.source = name;
+                check_host(g, &records, &mut findings, &mut tally);
+            }
+            None if opts.full => findings.push(
+                "no host/ and no archive/: a full replay needs the sealed archive that `pbem conclude` publishes when the game is over".into(),
+            ),
+            None => {}
+        }
     }
     if findings.is_empty() {
         Ok(tally)
@@ -127,9 +153,13 @@ fn check_public(
                 rec_name(i as u64 - 1)
             ));
         }
+        if let Some(c) = &rec.conclusion {
+            check_conclusion(records, i, c, &name, findings);
+            continue;
+        }
         let Some(st) = &rec.step else {
             findings.push(format!(
-                "{name}: step: missing (only the genesis record may omit it)"
+                "{name}: step: missing (only the genesis and conclusion records may omit it)"
             ));
             continue;
         };
@@ -198,6 +228,80 @@ fn check_public(
                     roll.label, roll.values, values
                 ));
             }
+        }
+    }
+}
+
+/// The revealed secrets must open every commitment the host made, and nothing may follow.
+fn check_conclusion(
+    records: &[(Record, Hash32)],
+    i: usize,
+    c: &crate::protocol::journal::Conclusion,
+    name: &str,
+    findings: &mut Vec<String>,
+) {
+    if i + 1 != records.len() {
+        findings.push(format!(
+            "{name}: conclusion: records follow the conclusion of the game"
+        ));
+    }
+    if records[i - 1].0.next.is_some() {
+        findings.push(format!("{name}: conclusion: the game was not over"));
+    }
+    if let Some(g) = &records[0].0.genesis
+        && commitment(&c.game_key) != g.game_key_commit
+    {
+        findings.push(format!(
+            "{name}: conclusion.game_key: does not open genesis.game_key_commit"
+        ));
+    }
+    for (rec, _) in &records[..i] {
+        if let Some(st) = &rec.step
+            && journal::host_seed(&c.master, st.number) != st.host_reveal
+        {
+            findings.push(format!(
+                "{name}: conclusion.master: does not derive the host reveal of {}",
+                rec_name(rec.seq)
+            ));
+        }
+    }
+}
+
+/// A published archive must be exactly what the conclusion record's manifest hash pins.
+fn check_archive_manifest(game: &Game, records: &[(Record, Hash32)], findings: &mut Vec<String>) {
+    let Some(c) = records.last().and_then(|(r, _)| r.conclusion.as_ref()) else {
+        return;
+    };
+    let dir = game.dir.archive();
+    let manifest_path = dir.join(super::conclude::MANIFEST);
+    if !manifest_path.exists() {
+        return;
+    }
+    let Ok(text) = dir::read_text(&manifest_path) else {
+        findings.push("archive/manifest.yaml: unreadable".into());
+        return;
+    };
+    if sha256(text.as_bytes()) != c.archive {
+        findings.push(
+            "archive/manifest.yaml: its hash differs from conclusion.archive in the journal".into(),
+        );
+    }
+    let manifest: super::conclude::Manifest = match yaml::parse(&text, "archive/manifest.yaml") {
+        Ok(m) => m,
+        Err(r) => {
+            findings.push(r.to_string());
+            return;
+        }
+    };
+    for (name, hash) in &manifest.files {
+        match std::fs::read(dir.join(name)) {
+            Ok(bytes) if sha256(&bytes) == *hash => {}
+            Ok(_) => findings.push(format!(
+                "archive/{name}: differs from its hash in the manifest"
+            )),
+            Err(_) => findings.push(format!(
+                "archive/{name}: listed in the manifest but missing"
+            )),
         }
     }
 }
@@ -350,7 +454,16 @@ fn check_host(
         let (rec, _) = &records[i];
         let (_, prev_hash) = &records[i - 1];
         let name = rec_name(rec.seq);
-        let Some(st) = &rec.step else { continue };
+        let Some(st) = &rec.step else {
+            // The conclusion record keeps the final state.
+            if dir::read_text(&game.dir.state(rec.seq)).ok().as_deref() != Some(state.as_str()) {
+                findings.push(format!(
+                    "host/state/{:06}.yaml: differs from the final state",
+                    rec.seq
+                ));
+            }
+            continue;
+        };
         if journal::host_seed(&secrets.master, st.number) != st.host_reveal {
             findings.push(format!(
                 "{name}: step.host_reveal: not derived from the host's master seed"
@@ -451,7 +564,41 @@ fn check_host(
         }
     }
     check_receipts(game, records, findings, tally);
+    check_views(game, records, findings, tally);
+}
+
+/// Every view ever written must be what the journal and the states give. Views are private to
+/// their side, so an auditor outside the game may not have them: then there is nothing to check.
+fn check_views(
+    game: &Game,
+    records: &[(Record, Hash32)],
+    findings: &mut Vec<String>,
+    tally: &mut Tally,
+) {
+    if !game.dir.root.join("views").is_dir() {
+        return;
+    }
     for side in game.config.side_names() {
+        for (rec, _) in records {
+            let want = match views::side_view_at(game, &side, rec.seq) {
+                Ok((yaml, _)) => yaml,
+                Err(e) => {
+                    findings.push(format!(
+                        "views/{side}/{:06}.yaml: cannot be regenerated: {e}",
+                        rec.seq
+                    ));
+                    continue;
+                }
+            };
+            tally.views += 1;
+            let path = game.dir.view_of_record(&side, rec.seq);
+            if dir::read_text(&path).ok().as_deref() != Some(want.as_str()) {
+                findings.push(format!(
+                    "views/{side}/{:06}.yaml: missing, or differs from the view the journal and state give",
+                    rec.seq
+                ));
+            }
+        }
         if let Ok((yaml, _)) = views::side_view(game, &side) {
             let path = game.dir.views(&side).join("view.yaml");
             if dir::read_text(&path).ok().as_deref() != Some(yaml.as_str()) {
@@ -549,13 +696,19 @@ fn check_receipts(
 impl Tally {
     pub fn summary(&self) -> String {
         format!(
-            "{} records, {} public dice, {} orders, {} receipts, {} steps replayed, {} sealed draws, {} player files",
+            "{} records, {} public dice, {} orders, {} receipts, {} steps replayed from {}, {} sealed draws, {} views, {} player files",
             self.records,
             self.dice,
             self.orders,
             self.receipts,
             self.replayed_steps,
+            if self.source.is_empty() {
+                "nothing (public checks only)"
+            } else {
+                self.source
+            },
             self.sealed_draws,
+            self.views,
             self.player_files
         )
     }

@@ -31,22 +31,31 @@ struct ViewHeader<'a> {
 
 /// The view of `side` after the newest record, as (yaml, text).
 pub fn side_view(game: &Game, side: &str) -> Result<(String, String), Error> {
-    let seq = game.last_seq();
-    let state = game.state()?;
+    side_view_at(game, side, game.last_seq())
+}
+
+/// The view of `side` as it was right after journal record `seq`.
+pub fn side_view_at(game: &Game, side: &str, seq: u64) -> Result<(String, String), Error> {
+    let (record, head) = game
+        .records
+        .iter()
+        .find(|(r, _)| r.seq == seq)
+        .ok_or_else(|| Error::Fail(format!("there is no journal record {seq}")))?;
+    let state = dir::read_text(&game.dir.state(seq))?;
     let rendered = game.system.view(&state, &Reader::Side(side.to_string()))?;
     let ev = read_events(game, seq)?;
     let mut events = ev.public.clone();
     if let Some(mine) = ev.private.get(side) {
         events.extend(mine.iter().map(|e| format!("(only you) {e}")));
     }
-    let next = game.open_step();
+    let next = record.next.as_ref();
     let waiting: Vec<String> = next.map(|n| n.waiting_for.clone()).unwrap_or_default();
     let header = ViewHeader {
         pbem: "view/1",
         game: &game.config.id,
         system: &game.config.system,
         side,
-        head: game.head().hex(),
+        head: head.hex(),
         record: seq,
         step: next.map(|n| n.step),
         step_title: next.map(|n| n.title.as_str()),
@@ -66,18 +75,17 @@ pub fn side_view(game: &Game, side: &str) -> Result<(String, String), Error> {
         game.system.title()
     ));
     text.push_str(&format!(
-        "journal head: {}  (the basis of your next order)\n",
-        game.head()
+        "journal head: {head}  (the basis of your next order)\n"
     ));
-    text.push_str(&status_line(game, side));
+    text.push_str(&status_line(next, side));
     text.push_str(&events_block(&events));
     text.push('\n');
     text.push_str(&rendered.text);
     Ok((yaml, text))
 }
 
-fn status_line(game: &Game, side: &str) -> String {
-    match game.open_step() {
+fn status_line(next: Option<&crate::protocol::journal::NextStep>, side: &str) -> String {
+    match next {
         Some(n) => {
             let you = if n.waiting_for.iter().any(|s| s == side) {
                 "  <- your orders are needed"
@@ -118,15 +126,20 @@ fn indent(text: &str) -> String {
         .collect()
 }
 
-/// The public report of record `seq`.
+/// The public report of record `seq`: what happened, then the public board.
 pub fn report_text(game: &Game, seq: u64) -> Result<String, Error> {
+    let state = dir::read_text(&game.dir.state(seq))?;
+    let public = game.system.view(&state, &Reader::Public)?;
+    Ok(format!("{}\n{}", report_summary(game, seq)?, public.text))
+}
+
+/// The report of record `seq` without the board: orders, seed, events and dice.
+pub fn report_summary(game: &Game, seq: u64) -> Result<String, Error> {
     let (record, hash) = game
         .records
         .iter()
         .find(|(r, _)| r.seq == seq)
         .ok_or_else(|| Error::Fail(format!("there is no journal record {seq}")))?;
-    let state = dir::read_text(&game.dir.state(seq))?;
-    let public = game.system.view(&state, &Reader::Public)?;
     let mut s = String::new();
     s.push_str(&format!(
         "pbem report: game {} ({}), record {seq}\n",
@@ -144,8 +157,6 @@ pub fn report_text(game: &Game, seq: u64) -> Result<String, Error> {
         )),
         None => s.push_str("the game is over\n"),
     }
-    s.push('\n');
-    s.push_str(&public.text);
     Ok(s)
 }
 
@@ -159,6 +170,14 @@ fn record_summary(record: &Record) -> String {
         for seat in &g.seats {
             s.push_str(&format!("  seat {}: {}\n", seat.side, seat.key));
         }
+    }
+    if let Some(c) = &record.conclusion {
+        s.push_str("game concluded: the host's secrets are revealed and archive/ is published\n");
+        s.push_str(&format!(
+            "  master seed {}\n  game key    {}\n  archive manifest {}\n",
+            c.master, c.game_key, c.archive
+        ));
+        s.push_str("  anyone can now replay every step and sealed draw: pbem verify --full\n");
     }
     if let Some(st) = &record.step {
         s.push_str(&format!("step {}: {}\n", st.number, st.title));
@@ -217,6 +236,15 @@ pub fn refresh(game: &Game) -> Result<(), Error> {
         }
     }
     for side in game.config.side_names() {
+        // Every record's view is kept, so a player can compare what they were sent with what the
+        // journal gives, and `verify` can check every view ever written.
+        for (record, _) in &game.records {
+            let path = game.dir.view_of_record(&side, record.seq);
+            if !path.exists() {
+                let (yaml, _) = side_view_at(game, &side, record.seq)?;
+                dir::write_atomic(&path, yaml.as_bytes())?;
+            }
+        }
         let (yaml, text) = side_view(game, &side)?;
         let dir = game.dir.views(&side);
         dir::write_atomic(&dir.join("view.yaml"), yaml.as_bytes())?;

@@ -25,6 +25,9 @@ pub struct Record {
     pub genesis: Option<Genesis>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub step: Option<StepRecord>,
+    /// The last record of a concluded game: the host's secrets, now public.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conclusion: Option<Conclusion>,
     /// Hash of the public view of the state after this record.
     pub public_state: Hash32,
     /// The step that is open after this record and the host's commitment to its seed; absent
@@ -44,6 +47,19 @@ pub struct Genesis {
     pub host_key: String,
     /// Commitment to the host's game key, which seeds sealed draws (revealed at conclusion).
     pub game_key_commit: Hash32,
+}
+
+/// What `pbem conclude` reveals: with these, anyone can check every commitment the host made and
+/// replay the sealed draws; `archive` pins the published archive's manifest.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Conclusion {
+    /// The master seed every host reveal was derived from.
+    pub master: Hash32,
+    /// The key of the sealed dice streams, committed in the genesis record.
+    pub game_key: Hash32,
+    /// SHA-256 of `archive/manifest.yaml`.
+    pub archive: Hash32,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -164,6 +164,17 @@ pub trait Rules: Send + Sync + 'static {
     fn render(&self, view: &Self::View) -> String;
     /// The `orders:` block of an order skeleton for `side`, with the legal choices as comments.
     fn template(&self, state: &Self::State, side: &str) -> String;
+    /// Exact chances a player may ask for (`pbem odds`), from what `reader` may know; `state` is
+    /// absent when the question names plain numbers rather than a game's units.
+    fn odds(
+        &self,
+        state: Option<&Self::State>,
+        reader: &Reader,
+        args: &[String],
+    ) -> Result<String, String> {
+        let _ = (state, reader, args);
+        Err(format!("{} has no odds calculator yet", self.id()))
+    }
 }
 
 /// A view rendered both ways.
@@ -199,6 +210,8 @@ pub trait System: Send + Sync {
     ) -> Result<Resolution<String>, String>;
     fn view(&self, state: &str, reader: &Reader) -> Result<RenderedView, String>;
     fn template(&self, state: &str, side: &str) -> Result<String, String>;
+    fn odds(&self, state: Option<&str>, reader: &Reader, args: &[String])
+    -> Result<String, String>;
 }
 
 fn load_state<S: DeserializeOwned>(state: &str) -> Result<S, String> {
@@ -280,6 +293,15 @@ impl<R: Rules> System for R {
     }
     fn template(&self, state: &str, side: &str) -> Result<String, String> {
         Ok(Rules::template(self, &load_state(state)?, side))
+    }
+    fn odds(
+        &self,
+        state: Option<&str>,
+        reader: &Reader,
+        args: &[String],
+    ) -> Result<String, String> {
+        let st: Option<R::State> = state.map(load_state).transpose()?;
+        Rules::odds(self, st.as_ref(), reader, args)
     }
 }
 

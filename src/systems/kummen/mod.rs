@@ -11,6 +11,7 @@ pub mod control;
 pub mod data;
 pub mod end;
 pub mod movement;
+pub mod odds;
 pub mod orders;
 pub mod reaction;
 pub mod reinforce;
@@ -106,5 +107,14 @@ impl Rules for Kummen {
 
     fn template(&self, state: &State, side: &str) -> String {
         template::template(state, side)
+    }
+
+    fn odds(
+        &self,
+        state: Option<&State>,
+        reader: &Reader,
+        args: &[String],
+    ) -> Result<String, String> {
+        odds::odds(state, reader, args)
     }
 }
