@@ -162,9 +162,17 @@ fn the_drawn_offensive_turn_is_seen_by_the_mercenary_only_4_5_4() {
     for reader in [Reader::Side("beeler".into()), Reader::Public] {
         let base = views(&with(8), &reader);
         for turn in 9..=11 {
-            assert_eq!(views(&with(turn), &reader), base, "{reader:?} learns the offensive turn");
+            assert_eq!(
+                views(&with(turn), &reader),
+                base,
+                "{reader:?} learns the offensive turn"
+            );
         }
     }
     let merc = Reader::Side("mercenary".into());
-    assert_ne!(views(&with(8), &merc), views(&with(11), &merc), "the mercenary sees its marker");
+    assert_ne!(
+        views(&with(8), &merc),
+        views(&with(11), &merc),
+        "the mercenary sees its marker"
+    );
 }

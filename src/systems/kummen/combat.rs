@@ -2,8 +2,11 @@
 //! retreat, and the end of the phase (control, heli return, units going home).
 
 use super::control;
-use super::data::{Class, Control, Role, Side};
-use super::state::{Log, Place, Stage, State};
+use super::data::{Class, Control, PerSide, Role, Side};
+use super::orders::{HexKind, Split};
+use super::stages::{self, Kills};
+use super::state::{Log, Place, State};
+use super::tactics;
 use crate::kit::hex::{Dir, Hex};
 use crate::protocol::dice::Dice;
 use std::collections::{BTreeMap, BTreeSet};
@@ -37,12 +40,20 @@ pub fn retreat_dirs(side: Side) -> [Dir; 3] {
     }
 }
 
-/// Legal retreat hexes for `side` from `from`, best first (9.11.5, 9.11.6, 9.11.10, 9.11.11;
-/// policy D10: own base, then a hex with own units, then an empty hex, then a hex with only
-/// face-down enemies; ties by distance to the home base, then label).
+/// Legal retreat hexes for `side` from `from`, best first (9.11.5, 9.11.6, 9.11.10, 9.11.11),
+/// ranked by the side's policy D10 in force there (`retreat_to`): the listed hexes first, then
+/// the kinds in the order preferred (default own base, own units, empty, only face-down
+/// enemies); ties by distance to the home base, then label.
 pub fn retreat_hexes(state: &State, side: Side, from: Hex) -> Vec<Hex> {
     let home = state.map.home(side);
-    let mut v: Vec<(u8, u32, Hex)> = Vec::new();
+    let rule = state.policy.get(side).at(from).retreat_to;
+    let kind_rank = |k: HexKind| -> usize {
+        rule.prefer
+            .iter()
+            .position(|p| *p == k)
+            .unwrap_or_else(|| rule.prefer.len() + k as usize)
+    };
+    let mut v: Vec<(usize, usize, u32, Hex)> = Vec::new();
     for d in retreat_dirs(side) {
         let Some(h) = state.map.grid.neighbour(from, d) else {
             continue; // no retreat off the map (A14)
@@ -61,19 +72,24 @@ pub fn retreat_hexes(state: &State, side: Side, from: Hex) -> Vec<Hex> {
         let own_base = state.map.base_at(h).is_some() && state.control_of(h) == Control::of(side);
         let own_units = !state.side_units_in(h, side).is_empty();
         let enemies = !state.side_units_in(h, side.other()).is_empty();
-        let rank = if own_base {
-            0
+        let kind = if own_base {
+            HexKind::OwnBase
         } else if own_units {
-            1
+            HexKind::OwnUnits
         } else if !enemies {
-            2
+            HexKind::Empty
         } else {
-            3
+            HexKind::OnlyFacedownEnemy
         };
-        v.push((rank, state.map.grid.distance(h, home), h));
+        let listed = rule
+            .hexes
+            .iter()
+            .position(|x| *x == h)
+            .unwrap_or(usize::MAX);
+        v.push((listed, kind_rank(kind), state.map.grid.distance(h, home), h));
     }
     v.sort();
-    v.into_iter().map(|(_, _, h)| h).collect()
+    v.into_iter().map(|(_, _, _, h)| h).collect()
 }
 
 /// One pairing (9.8): units of both sides that attack within the group.
@@ -84,13 +100,13 @@ pub struct Group {
 }
 
 impl Group {
-    fn side(&self, s: Side) -> &Vec<String> {
+    pub fn side(&self, s: Side) -> &Vec<String> {
         match s {
             Side::Mercenary => &self.m,
             Side::Beeler => &self.b,
         }
     }
-    fn side_mut(&mut self, s: Side) -> &mut Vec<String> {
+    pub fn side_mut(&mut self, s: Side) -> &mut Vec<String> {
         match s {
             Side::Mercenary => &mut self.m,
             Side::Beeler => &mut self.b,
@@ -103,7 +119,7 @@ fn hit(state: &State, attacker: &str, target: &str) -> i64 {
 }
 
 /// VP the beeler side would get for killing `target` with a PS (10.1: its defense, a heli 2).
-fn experience(state: &State, target: &str) -> u32 {
+pub fn experience(state: &State, target: &str) -> u32 {
     if state.is_heli(target) {
         2
     } else {
@@ -111,27 +127,15 @@ fn experience(state: &State, target: &str) -> u32 {
     }
 }
 
-/// Order in which a side's units are handled: strongest attack first, then id.
-fn by_strength(state: &State, ids: &mut [String]) {
-    ids.sort_by(|a, b| {
-        state
-            .values(b)
-            .attack
-            .cmp(&state.values(a).attack)
-            .then_with(|| a.cmp(b))
-    });
-}
-
-/// Pairs the face-up units of a combat for one round (9.8.1-9.8.6), starting from the groups of
-/// the previous round (empty in round 1).
-///
-/// Deterministic policy: each PS first takes the mercenary partner with the best expected
-/// experience VP (D3; 9.8.2, 9.8.6); the phase player's other units, strongest first, each take
-/// the free enemy they are most likely to hit (D4; 9.8.1); units left over go, strongest first,
-/// to the group with fewest of their side (D5, D6; 9.8.3, 9.8.5); finally no two groups may
-/// differ by 2 or more in either side's count (9.8.3, default A6).
+/// Pairs the face-up units of a combat in `hex` for one round (9.8.1-9.8.6), starting from the
+/// groups of the previous round (empty in round 1), by the policies in force in `hex`:
+/// each PS first takes a partner by the beeler `ps_partner` (D3; 9.8.2, 9.8.6); the phase player
+/// pairs the other free units one to one by its `pairing` (D4; 9.8.1); each side's leftover
+/// units join the groups by its owner's `distribute` (D5; 9.8.3, A8); finally each owner
+/// rebalances so that no two groups differ by 2 or more in its count (D6; 9.8.5, default A6).
 pub fn pair(
     state: &State,
+    hex: Hex,
     m_alive: &[String],
     b_alive: &[String],
     prev: &[Group],
@@ -155,17 +159,12 @@ pub fn pair(
     let mut taken: BTreeSet<String> = BTreeSet::new();
     let mut ps_groups = Vec::new();
     for p in &ps {
-        let partner = m_alive
+        let free: Vec<String> = m_alive
             .iter()
             .filter(|m| !taken.contains(*m))
-            .max_by(|x, y| {
-                let vx = p36(hit(state, p, x)) * experience(state, x);
-                let vy = p36(hit(state, p, y)) * experience(state, y);
-                vx.cmp(&vy)
-                    .then_with(|| state.values(y).defense.cmp(&state.values(x).defense))
-                    .then_with(|| y.cmp(x))
-            })
-            .cloned();
+            .cloned()
+            .collect();
+        let partner = tactics::ps_partner(state, hex, p, &free);
         if let Some(m) = partner {
             taken.insert(m.clone());
             for g in groups.iter_mut() {
@@ -191,97 +190,91 @@ pub fn pair(
         .flat_map(|g| g.m.iter().chain(&g.b))
         .cloned()
         .collect();
-    let mut free_m: Vec<String> = m_alive
-        .iter()
-        .filter(|u| !in_group.contains(*u))
-        .cloned()
-        .collect();
-    let mut free_b: Vec<String> = b_alive
-        .iter()
-        .filter(|u| !in_group.contains(*u))
-        .cloned()
-        .collect();
-    // 1-to-1 pairing of free units by the phase player (9.8.1).
-    let (mut mine, mut theirs) = match phase_player {
-        Side::Mercenary => (std::mem::take(&mut free_m), std::mem::take(&mut free_b)),
-        Side::Beeler => (std::mem::take(&mut free_b), std::mem::take(&mut free_m)),
-    };
-    by_strength(state, &mut mine);
-    let mut left_mine = Vec::new();
-    for u in mine {
-        let best = theirs
+    let free = |alive: &[String]| -> Vec<String> {
+        alive
             .iter()
-            .enumerate()
-            .max_by(|(_, x), (_, y)| {
-                p36(hit(state, &u, x))
-                    .cmp(&p36(hit(state, &u, y)))
-                    .then_with(|| y.cmp(x))
-            })
-            .map(|(i, _)| i);
-        match best {
-            Some(i) => {
-                let t = theirs.remove(i);
-                let mut g = Group::default();
-                g.side_mut(phase_player).push(u);
-                g.side_mut(phase_player.other()).push(t);
-                groups.push(g);
-            }
-            None => left_mine.push(u),
-        }
+            .filter(|u| !in_group.contains(*u))
+            .cloned()
+            .collect()
+    };
+    let (free_m, free_b) = (free(m_alive), free(b_alive));
+    // 1-to-1 pairing of free units by the phase player (9.8.1).
+    let policy = |side: Side| state.policy.get(side).at(hex);
+    let (mine, theirs) = match phase_player {
+        Side::Mercenary => (free_m, free_b),
+        Side::Beeler => (free_b, free_m),
+    };
+    let one = tactics::one_to_one(state, policy(phase_player).pairing, &mine, &theirs);
+    for (u, t) in one.pairs {
+        let mut g = Group::default();
+        g.side_mut(phase_player).push(u);
+        g.side_mut(phase_player.other()).push(t);
+        groups.push(g);
     }
-    // Surplus units of one side spread over the groups (9.8.3, A8).
-    for (side, mut rest) in [(phase_player, left_mine), (phase_player.other(), theirs)] {
-        by_strength(state, &mut rest);
-        for u in rest {
-            if let Some(g) = groups.iter_mut().min_by_key(|g| g.side(side).len()) {
-                g.side_mut(side).push(u);
-            }
-        }
+    // Surplus units spread over the groups by their owner (9.8.3, A8).
+    for (side, rest) in [
+        (phase_player, one.left_mine),
+        (phase_player.other(), one.left_theirs),
+    ] {
+        tactics::place_surplus(state, policy(side).distribute, side, &mut groups, &rest);
     }
-    // Balance over all groups (9.8.3, 9.8.5): move surplus units, never a PS.
+    // Balance over all groups (9.8.3, 9.8.5): each owner moves its excess units, never a PS.
     for side in [Side::Mercenary, Side::Beeler] {
-        for _ in 0..64 {
-            let (Some(hi), Some(lo)) = (
-                (0..groups.len())
-                    .max_by_key(|&i| (groups[i].side(side).len(), std::cmp::Reverse(i))),
-                (0..groups.len()).min_by_key(|&i| (groups[i].side(side).len(), i)),
-            ) else {
-                break;
-            };
-            if groups[hi].side(side).len() < groups[lo].side(side).len() + 2 {
-                break;
-            }
-            let pos = groups[hi]
-                .side(side)
-                .iter()
-                .rposition(|u| !state.counters.is_ps(u));
-            let Some(pos) = pos else { break };
-            let u = groups[hi].side_mut(side).remove(pos);
-            groups[lo].side_mut(side).push(u);
-        }
+        tactics::rebalance(state, policy(side).distribute, side, &mut groups);
     }
     groups
 }
 
-/// Target of each unit (9.8.4, 9.9.1; default A7, policy D7): the enemy in its group it is most
-/// likely to destroy; ties by id.
-pub fn targets(state: &State, groups: &[Group]) -> BTreeMap<String, String> {
+/// Target of each unit in `hex` (9.8.4, 9.9.1; default A7): a unit facing one enemy attacks
+/// it; otherwise its owner's `targets` policy in force there (D7) ranks the enemies of its
+/// group.
+pub fn targets(state: &State, hex: Hex, groups: &[Group]) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
-    for g in groups {
-        for (own, enemy) in [(&g.m, &g.b), (&g.b, &g.m)] {
-            for u in own {
-                let t = enemy.iter().max_by(|x, y| {
-                    p36(hit(state, u, x))
-                        .cmp(&p36(hit(state, u, y)))
-                        .then_with(|| y.cmp(x))
-                });
-                if let Some(t) = t {
-                    out.insert(u.clone(), t.clone());
+    for side in Side::BOTH {
+        let rule = state.policy.get(side).at(hex).targets;
+        for g in groups {
+            let enemy = g.side(side.other());
+            for u in g.side(side) {
+                let t = tactics::rank(state, &rule, tactics::Shooter::unit(state, u), enemy);
+                if let Some(t) = t.into_iter().next() {
+                    out.insert(u.clone(), t);
                 }
             }
         }
     }
     out
+}
+
+/// 9.12.3 (policy D8, default A10): which enemy face-up unit in `hex` each of the controller's
+/// `count` base attacks of strength `attack` goes to, in order. The enemies are ranked by the
+/// controller's `base_targets` in force there; attack k goes to the (k mod E)-th, so each of the
+/// E enemies gets ⌊N/E⌋ or ⌈N/E⌉ attacks, the extras going to the best ranked, and with fewer
+/// attacks than enemies only the best ranked are attacked.
+pub fn base_attack_plan(
+    state: &State,
+    hex: Hex,
+    owner: Side,
+    attack: u32,
+    count: u32,
+) -> Vec<String> {
+    let enemies = state.active_face_up(hex, owner.other());
+    if enemies.is_empty() {
+        return Vec::new();
+    }
+    let rule = state.policy.get(owner).at(hex).base_targets;
+    let ranked = tactics::rank(state, &rule, tactics::Shooter::base(attack), &enemies);
+    (0..count as usize)
+        .map(|k| ranked[k % ranked.len()].clone())
+        .collect()
+}
+
+/// Adds the units destroyed in `hits` to each side's losses in this combat (D9 `lost_ge`).
+fn tally(state: &State, lost: &mut PerSide<u32>, hits: &Kills) {
+    for dead in hits.keys() {
+        if let Some(side) = state.side_of(dead) {
+            *lost.get_mut(side) += 1;
+        }
+    }
 }
 
 /// One combat phase.
@@ -294,7 +287,7 @@ pub struct CombatPhase<'a> {
     pub tag: String,
 }
 
-enum Flow {
+pub(super) enum Flow {
     Fight,
     End,
 }
@@ -308,6 +301,7 @@ impl CombatPhase<'_> {
             self.tag,
             self.phase_player.name()
         ));
+        stages::combat_phase_start(self.state);
         let base_combats = self.forced_flips();
         let mut pending: Vec<Hex> = self
             .state
@@ -328,12 +322,31 @@ impl CombatPhase<'_> {
         if ordered.is_empty() {
             self.log.public(format!("{}: no combat", self.tag));
         }
-        for hex in ordered {
-            if self.is_combat_hex(hex) || base_combats.contains(&hex) {
-                self.resolve(hex, base_combats.contains(&hex));
+        // A12: a hex that a stage effect fills with face-up units of both sides is fought too;
+        // a hex fought again gets fresh dice labels (`/visit2`).
+        let mut visits: BTreeMap<Hex, u32> = BTreeMap::new();
+        let mut standoffs: BTreeSet<Hex> = BTreeSet::new();
+        let mut next = 0;
+        while let Some(&hex) = ordered.get(next) {
+            next += 1;
+            let first = !visits.contains_key(&hex);
+            if self.is_combat_hex(hex) || (first && base_combats.contains(&hex)) {
+                let visit = visits.entry(hex).or_insert(0);
+                *visit += 1;
+                let visit = *visit;
+                self.resolve(hex, base_combats.contains(&hex), visit);
+                if self.is_combat_hex(hex) {
+                    standoffs.insert(hex);
+                }
             }
+            let fresh = stages::new_combat_hexes(self.state, &ordered[next..], &standoffs);
+            ordered.extend(fresh);
         }
         self.end_of_phase();
+        // Per-hex overrides hold for one combat phase only (docs/kummen.md "Policies").
+        for side in Side::BOTH {
+            self.state.policy.get_mut(side).combat_overrides.clear();
+        }
     }
 
     /// 9.2: both sides have face-up units (acted helis excluded, 9.5).
@@ -413,8 +426,12 @@ impl CombatPhase<'_> {
         if s.is_empty() { "none".into() } else { s }
     }
 
-    fn resolve(&mut self, hex: Hex, base_combat: bool) {
-        let tag = format!("{}/combat/{hex}", self.tag);
+    fn resolve(&mut self, hex: Hex, base_combat: bool, visit: u32) {
+        let tag = if visit > 1 {
+            format!("{}/combat/{hex}/visit{visit}", self.tag)
+        } else {
+            format!("{}/combat/{hex}", self.tag)
+        };
         self.log.public(format!(
             "{tag}: mercenary {} vs beeler {}",
             self.list(hex, Side::Mercenary),
@@ -427,13 +444,24 @@ impl CombatPhase<'_> {
             }
         };
         note(self.state, &mut took_part);
+        stages::combat_start(self.state, hex, &took_part);
+        // Who destroyed whom (A16), for the stage checks after the combat (12.5, 12.8).
+        let mut kills = Kills::new();
+        // The last round whose Strike Dog arrival check was made (12.10).
+        let mut sd_round = 0;
+        // Units each side has lost in this combat (D9 `lost_ge`).
+        let mut lost: PerSide<u32> = PerSide::default();
         // 9.12: the controller's base attack, once, before round 1.
         let base = self.state.map.base_at(hex).cloned();
         if let Some(b) = &base
             && let Some(ba) = b.base_attack
             && let Some(owner) = self.state.control_of(hex).side()
         {
-            self.base_attack(hex, owner, ba.attack, ba.count, &tag);
+            let hits = self.base_attack(hex, owner, ba.attack, ba.count, &tag);
+            stages::add_kills(&mut kills, &hits);
+            tally(self.state, &mut lost, &hits);
+            // 12.10: Strike Dog may arrive at the start of round 1, even with no defender left.
+            stages::round_start(self.state, self.dice, self.log, hex, &tag, 1, &mut sd_round);
             if self.state.active_face_up(hex, owner).is_empty() {
                 // 9.3: with no defender there, the base attack alone resolves the combat.
                 self.log.public(format!(
@@ -441,7 +469,7 @@ impl CombatPhase<'_> {
                     owner.name(),
                     b.name
                 ));
-                self.after_combat(hex, &took_part);
+                self.after_combat(&tag, &took_part, &kills);
                 return;
             }
         } else if base_combat {
@@ -451,6 +479,15 @@ impl CombatPhase<'_> {
         let mut round = 0;
         loop {
             round += 1;
+            stages::round_start(
+                self.state,
+                self.dice,
+                self.log,
+                hex,
+                &tag,
+                round,
+                &mut sd_round,
+            );
             if let Flow::End = self.fronts(hex, &tag, round) {
                 break;
             }
@@ -463,8 +500,10 @@ impl CombatPhase<'_> {
             }
             let m = self.state.active_face_up(hex, Side::Mercenary);
             let b = self.state.active_face_up(hex, Side::Beeler);
-            groups = pair(self.state, &m, &b, &groups, self.phase_player);
-            let aims = targets(self.state, &groups);
+            groups = pair(self.state, hex, &m, &b, &groups, self.phase_player);
+            stages::duel_groups(self.state, &mut groups); // 13.1
+            let mut aims = targets(self.state, hex, &groups);
+            stages::duel_targets(self.state, &mut aims); // 13.1
             let desc: Vec<String> = groups
                 .iter()
                 .map(|g| format!("[{} | {}]", g.m.join(" "), g.b.join(" ")))
@@ -503,11 +542,16 @@ impl CombatPhase<'_> {
                 }
             }
             self.apply_losses(&hits, &tag);
-            if let Flow::End = self.decide(hex, &tag, round) {
+            tally(self.state, &mut lost, &hits);
+            stages::add_kills(&mut kills, &hits);
+            stages::after_losses(self.state, self.log, &tag, &hits); // 13.2
+            if let Flow::End = self.decide(hex, &tag, round, &lost) {
                 break;
             }
+            // 12.10: the Kiriko check at the end of a palace round with Strike Dog.
+            stages::round_end(self.state, self.dice, self.log, hex, &tag, round);
         }
-        self.after_combat(hex, &took_part);
+        self.after_combat(&tag, &took_part, &kills);
     }
 
     /// Before a round: a side left with only face-down units against face-up enemies must
@@ -567,8 +611,9 @@ impl CombatPhase<'_> {
     }
 
     /// After damage: each side chooses retreat or continue, the phase player first (9.11.1,
-    /// 9.11.2), by its standing policy (D9); the PS-only check (9.11.4) may force a retreat.
-    fn decide(&mut self, hex: Hex, tag: &str, round: u32) -> Flow {
+    /// 9.11.2), by its `retreat` policy in force in the hex (D9); the PS-only check (9.11.4) may
+    /// force a retreat. `lost` counts each side's units destroyed in this combat so far.
+    pub(super) fn decide(&mut self, hex: Hex, tag: &str, round: u32, lost: &PerSide<u32>) -> Flow {
         let pp = self.phase_player;
         for side in [pp, pp.other()] {
             let own = self.state.active_face_up(hex, side);
@@ -612,8 +657,14 @@ impl CombatPhase<'_> {
                     continue;
                 }
             }
-            let policy = self.state.policy.get(side).retreat;
-            if policy.wants(own.len(), enemy.len()) {
+            let rule = self.state.policy.get(side).at(hex).retreat;
+            let facts = tactics::Facts {
+                round,
+                lost: *lost.get(side),
+                own: &own,
+                enemy: &enemy,
+            };
+            if tactics::wants_retreat(self.state, &rule, &facts) {
                 if self.retreat(hex, side, tag) {
                     return Flow::End; // 9.11.2: the other side cannot retreat now
                 }
@@ -626,19 +677,25 @@ impl CombatPhase<'_> {
         Flow::Fight
     }
 
-    /// Moves all of `side`'s units out of `hex` (9.11.9); false if there is no legal hex.
-    fn retreat(&mut self, hex: Hex, side: Side, tag: &str) -> bool {
+    /// Moves all of `side`'s units out of `hex` (9.11.9) to the legal hexes ranked by its
+    /// `retreat_to` policy there (D10): all to the best hex (`together`), or in turn to each
+    /// legal hex (`spread`); Strike Dog keeps to its zone (`stages::zone_retreat`). False if
+    /// there is no legal hex.
+    pub(super) fn retreat(&mut self, hex: Hex, side: Side, tag: &str) -> bool {
         let units = self.state.side_units_in(hex, side);
         let (helis, ground): (Vec<String>, Vec<String>) =
             units.into_iter().partition(|u| self.state.is_heli(u));
         let dests = retreat_hexes(self.state, side, hex);
         // Proto One never leaves the palace (5.9.3, A15); it stays out of the retreat.
-        let (stay, ground): (Vec<String>, Vec<String>) = ground
+        let ground: Vec<String> = ground
             .into_iter()
-            .partition(|u| self.state.role_of(u) == Some(Role::ProtoOne));
-        let _ = stay;
-        let dest = dests.first().copied();
-        if dest.is_none() && !ground.is_empty() {
+            .filter(|u| self.state.role_of(u) != Some(Role::ProtoOne))
+            .collect();
+        // 12.10, 12.12: Strike Dog retreats only within 3 hexes of the palace.
+        let Some(ground) = stages::zone_retreat(self.state, self.log, tag, ground, &dests) else {
+            return false;
+        };
+        if dests.is_empty() && !ground.is_empty() {
             return false;
         }
         let ex10 = self.state.map.home(Side::Mercenary);
@@ -654,13 +711,32 @@ impl CombatPhase<'_> {
                 helis.join(", ")
             ));
         }
-        if let Some(d) = dest
-            && !ground.is_empty()
-        {
-            let mut names: Vec<String> = ground.iter().map(|u| self.state.public_name(u)).collect();
-            names.sort();
-            for u in &ground {
-                self.state.set_hex(u, d);
+        let ground = tactics::public_order(self.state, &ground);
+        let split = self.state.policy.get(side).at(hex).retreat_to.split;
+        // Where each unit goes, in the public order.
+        let plan: Vec<(String, Hex)> = ground
+            .iter()
+            .enumerate()
+            .filter_map(|(k, u)| {
+                let to = match split {
+                    Split::Together => dests.first(),
+                    Split::Spread => dests.get(k % dests.len().max(1)),
+                };
+                to.map(|d| (u.clone(), *d))
+            })
+            .collect();
+        for d in &dests {
+            let movers: Vec<String> = plan
+                .iter()
+                .filter(|(_, to)| to == d)
+                .map(|(u, _)| u.clone())
+                .collect();
+            if movers.is_empty() {
+                continue;
+            }
+            let names: Vec<String> = movers.iter().map(|u| self.state.public_name(u)).collect();
+            for u in &movers {
+                self.state.set_hex(u, *d);
             }
             let mut ev = format!(
                 "{tag}: the {} side retreats {} to {d} (9.11.9, 9.11.10)",
@@ -668,8 +744,8 @@ impl CombatPhase<'_> {
                 names.join(", ")
             );
             // 11.3: face-down units retreating into Nuba flip face-up.
-            if self.state.map.is_nuba(d) {
-                for u in &ground {
+            if self.state.map.is_nuba(*d) {
+                for u in &movers {
                     if let Some(r) = self.state.reveal(u) {
                         ev.push_str(&format!("; {r} (11.3)"));
                     }
@@ -681,24 +757,9 @@ impl CombatPhase<'_> {
     }
 
     /// 9.12: the controller fires `count` attacks of strength `attack` at the enemy's face-up
-    /// units (policy D8, default A10: spread evenly, extra attacks at the easiest targets).
-    fn base_attack(&mut self, hex: Hex, owner: Side, attack: u32, count: u32, tag: &str) {
-        let mut enemies = self.state.active_face_up(hex, owner.other());
-        if enemies.is_empty() {
-            return;
-        }
-        enemies.sort_by(|a, b| {
-            let ha = i64::from(attack) - i64::from(self.state.values(a).defense);
-            let hb = i64::from(attack) - i64::from(self.state.values(b).defense);
-            p36(hb).cmp(&p36(ha)).then_with(|| a.cmp(b))
-        });
-        let n = count as usize;
-        let mut plan: Vec<String> = Vec::new();
-        for k in 0..n {
-            if let Some(t) = enemies.get(k % enemies.len()) {
-                plan.push(t.clone());
-            }
-        }
+    /// units, as `base_attack_plan` allocates them. Returns who destroyed whom.
+    fn base_attack(&mut self, hex: Hex, owner: Side, attack: u32, count: u32, tag: &str) -> Kills {
+        let plan = base_attack_plan(self.state, hex, owner, attack, count);
         let mut hits: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for (k, t) in plan.iter().enumerate() {
             let label = format!("{tag}/base/a{}/{t}", k + 1);
@@ -718,6 +779,7 @@ impl CombatPhase<'_> {
             }
         }
         self.apply_losses(&hits, tag);
+        hits
     }
 
     /// 9.10 with the VP of 10.1 and 10.2 scored first (9.10.3).
@@ -730,8 +792,12 @@ impl CombatPhase<'_> {
             match side {
                 Side::Beeler => {
                     if self.state.counters.is_ps(dead) {
-                        self.state.vp.mercenary += 5;
-                        vp_notes.push("mercenary +5 VP (10.2)".to_string());
+                        if stages::kiriko_only_kill(self.state, by) {
+                            vp_notes.push("no VP: Kiriko's kill in stage 6 (10.2)".to_string());
+                        } else {
+                            self.state.vp.mercenary += 5;
+                            vp_notes.push("mercenary +5 VP (10.2)".to_string());
+                        }
                     } else if self.state.class_of(dead) == Some(Class::At) {
                         self.state.vp.beeler += 1;
                         vp_notes.push("beeler +1 VP for its own AT (10.1)".to_string());
@@ -775,24 +841,9 @@ impl CombatPhase<'_> {
         }
     }
 
-    /// After one hex's combat: the initial-stage trigger (12.4).
-    fn after_combat(&mut self, hex: Hex, took_part: &BTreeSet<String>) {
-        let has = |role: Role| {
-            took_part
-                .iter()
-                .any(|u| self.state.role_of(u) == Some(role))
-        };
-        if self.state.stage == Stage::Initial
-            && self.state.next_stage.is_none()
-            && has(Role::Kanyu)
-            && has(Role::BlueAt)
-        {
-            self.state.next_stage = Some(Stage::Stage1);
-            self.log.public(format!(
-                "{}: Kan-Yu and Blue AT fought in the same combat in {hex}: stage 1 begins next turn (12.4)",
-                self.tag
-            ));
-        }
+    /// After one hex's combat: the stage checks (12.4, 12.5, 12.8) and Kiriko back to stock.
+    fn after_combat(&mut self, tag: &str, took_part: &BTreeSet<String>, kills: &Kills) {
+        stages::after_combat(self.state, self.dice, self.log, tag, took_part, kills);
     }
 
     /// End of the combat phase (default A47): control (2.3.1), heli return (9.13), Kan-Yu and PS
@@ -809,6 +860,17 @@ impl CombatPhase<'_> {
             })
             .map(|(id, _)| id.clone())
             .collect();
+        // 9.13.4 (policy D11): each heli, in id order, may carry one AT or soldier home.
+        let mut taken: BTreeSet<String> = BTreeSet::new();
+        let mut cargo: Vec<(String, Hex, String)> = Vec::new();
+        for h in &away {
+            if let Some(from) = self.state.hex_of(h)
+                && let Some(c) = tactics::return_cargo(self.state, from, &taken)
+            {
+                taken.insert(c.clone());
+                cargo.push((h.clone(), from, c));
+            }
+        }
         for h in &away {
             self.state.set_hex(h, ex10);
             if let Some(u) = self.state.units.get_mut(h) {
@@ -820,6 +882,17 @@ impl CombatPhase<'_> {
                 "{}: helis {} return to EX-10 and are acted (9.13)",
                 self.tag,
                 away.join(", ")
+            ));
+        }
+        for (h, from, c) in cargo {
+            let shown = match self.state.reveal(&c) {
+                Some(r) => format!("{r}, flipped face-up (5.11.5)"),
+                None => c.clone(),
+            };
+            self.state.set_hex(&c, ex10);
+            self.log.public(format!(
+                "{}: heli {h} carries {shown} from {from} to EX-10 (9.13.4)",
+                self.tag
             ));
         }
         for side in Side::BOTH {
@@ -904,7 +977,7 @@ mod tests {
         let m = ids(&["M-AT01", "M-AT02", "M-AT03", "M-AT04", "M-AT05"]);
         let b = ids(&["B-AT01", "B-AT02", "B-AT03"]);
         for pp in Side::BOTH {
-            let g = pair(&s, &m, &b, &[], pp);
+            let g = pair(&s, h("J07"), &m, &b, &[], pp);
             assert_eq!(g.len(), 3);
             let mut counts: Vec<usize> = g.iter().map(|g| g.m.len()).collect();
             counts.sort();
@@ -918,7 +991,7 @@ mod tests {
         let s = blank();
         let m = ids(&["M-AT01", "M-SO01", "M-KANYU"]);
         let b = ids(&["B-BLUE", "B-SO01", "B-SO02"]);
-        let g = pair(&s, &m, &b, &[], Side::Mercenary);
+        let g = pair(&s, h("J07"), &m, &b, &[], Side::Mercenary);
         // Blue AT 13 vs Kan-Yu (def 5): p36(8)=26 x 5 = 130; vs AT (def 4): 30 x 4 = 120;
         // vs soldier (def 2): 35 x 2 = 70. Kan-Yu is chosen.
         let blue = g
@@ -945,6 +1018,7 @@ mod tests {
         // M-AT01's partner B-AT01 died: M-AT01 is free and joins a group; balance holds.
         let g = pair(
             &s,
+            h("J07"),
             &ids(&["M-AT01", "M-AT02"]),
             &ids(&["B-AT02", "B-AT03"]),
             &prev,
@@ -961,7 +1035,7 @@ mod tests {
             m: ids(&["M-AT01"]),
             b: ids(&["B-AT01", "B-SO01"]),
         }];
-        let t = targets(&s, &g);
+        let t = targets(&s, h("J07"), &g);
         assert_eq!(t["M-AT01"], "B-SO01");
         assert_eq!(t["B-AT01"], "M-AT01");
     }
@@ -1036,8 +1110,8 @@ mod tests {
     }
 
     #[test]
-    fn outnumbered_side_retreats_towards_home_by_default_9_11() {
-        // 3 M soldiers vs 1 B soldier; when both survive round 1 the beeler is outnumbered.
+    fn outnumbered_side_retreats_towards_home_9_11() {
+        // 3 M soldiers vs 1 B AT; when both survive round 1 the beeler is outnumbered.
         let mut seen_retreat = false;
         for seed in 0..40u8 {
             let mut s = blank();
@@ -1045,6 +1119,7 @@ mod tests {
             put(&mut s, "M-SO02", "J07", true);
             put(&mut s, "M-SO03", "J07", true);
             put(&mut s, "B-AT01", "J07", true);
+            s.policy.beeler.retreat = super::super::orders::RetreatWhen::Outnumbered;
             let log = run(&mut s, seed, Side::Mercenary);
             if log
                 .public

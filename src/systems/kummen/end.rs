@@ -73,7 +73,8 @@ pub fn finish(state: &mut State, dice: &mut Dice, log: &mut Log, by_offensive: b
                 "end: palace taken before the offensive: ({off} - {t}) x 7 = +{bonus} VP (14.2.2)"
             ));
         }
-        // 14.2.3 needs stages 3-8, which this version does not reach.
+        // 14.2.3: Kan-Yu's assault in stages 3-8.
+        super::stages::palace_bonus(state, log);
     } else if by_offensive {
         // 14.2.4: each beeler AT (not soldiers, not PS; either face, A36) in or next to the palace.
         let mut hexes = vec![palace];

@@ -16,14 +16,18 @@ pub mod orders;
 pub mod reaction;
 pub mod reinforce;
 pub mod setup;
+pub mod stages;
 pub mod state;
 pub mod steps;
 pub mod survey;
+pub mod tactics;
 pub mod template;
 pub mod view;
 
 #[cfg(test)]
 mod fixtures;
+#[cfg(test)]
+mod policy_tests;
 #[cfg(test)]
 mod tests;
 

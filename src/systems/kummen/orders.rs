@@ -3,6 +3,7 @@
 //! One `Orders` type serves every step; `check` refuses the parts that do not belong to the
 //! current step and side. Every list defaults to empty, so `orders: {}` is always well-formed.
 
+use super::data::Side;
 use crate::kit::hex::Hex;
 use serde::{Deserialize, Serialize};
 
@@ -27,6 +28,9 @@ pub struct Orders {
     /// B2 (phase 7a): reaction moves, 1 RP each (7.3).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub react: Vec<MoveOrder>,
+    /// Any step: combat policies for single hexes, for the side's next combat phase only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub combat_overrides: Vec<CombatOverride>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -80,20 +84,209 @@ pub struct SurveyOrder {
     /// Beeler tokens to flip first, in this order; then the lowest token numbers (8.5).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub targets: Vec<String>,
+    /// Stop rolling in this hex after this many successes (A29); all listed units roll when
+    /// left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_after: Option<u32>,
 }
 
 /// When a side chooses to retreat after a combat round (9.11; policy D9). Forced retreats
-/// (9.11.3, 9.11.4) happen whatever this says.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+/// (9.11.3, 9.11.4) happen whatever this says; a side with no legal hex fights on (9.11.8).
+/// Written as a keyword, a one-key map, or `any`/`all` of a list of them.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RetreatWhen {
     /// Keep fighting unless forced.
     Never,
-    /// Retreat when fewer of your face-up units than the enemy's remain in the hex.
-    #[default]
+    /// Fewer of your face-up units than the enemy's remain in the hex.
     Outnumbered,
-    /// Retreat when the enemy has at least twice as many face-up units in the hex.
+    /// The enemy has at least twice as many face-up units in the hex.
     TwoToOne,
+    /// Outnumbered, and your face-up units expect fewer kills next round than the enemy's
+    /// (each unit counted with its best chance against any enemy face-up unit there).
+    #[default]
+    Outmatched,
+    /// From this round of the combat on (rounds count from 1).
+    AfterRound(u32),
+    /// Once this side has lost at least this many units in this combat (base attack included).
+    LostGe(u32),
+    /// An enemy face-up unit in the hex is one of these unit ids or kinds (`ps`, `kanyu`, ...).
+    EnemyHas(Vec<String>),
+    /// Any of the conditions holds.
+    Any(Vec<RetreatWhen>),
+    /// All of the conditions hold.
+    All(Vec<RetreatWhen>),
+}
+
+/// The unit kinds a priority list may name besides unit ids (2.2.2, 2.2.5, 13).
+pub const KINDS: [&str; 9] = [
+    "ps",
+    "at",
+    "soldier",
+    "heli",
+    "kanyu",
+    "kiriko",
+    "blue_at",
+    "strike_dog",
+    "proto_one",
+];
+
+/// A named rule, or a priority list of unit ids and kinds (`M-KANYU`, `heli`, `at`...). Units
+/// matching the first entry come first, then the second...; ties and units matching nothing
+/// are ordered by the default rule of the decision.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RuleOr<R> {
+    Rule(R),
+    Prefer(Vec<String>),
+}
+
+impl<R: Default> Default for RuleOr<R> {
+    fn default() -> Self {
+        RuleOr::Rule(R::default())
+    }
+}
+
+impl<R: Serialize> Serialize for RuleOr<R> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            RuleOr::Rule(r) => r.serialize(s),
+            RuleOr::Prefer(v) => v.serialize(s),
+        }
+    }
+}
+
+impl<'de, R: Deserialize<'de>> Deserialize<'de> for RuleOr<R> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::{self, IntoDeserializer, Visitor};
+        struct V<R>(std::marker::PhantomData<R>);
+        impl<'de, R: Deserialize<'de>> Visitor<'de> for V<R> {
+            type Value = RuleOr<R>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a keyword, or a list of unit ids and kinds")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                R::deserialize(v.into_deserializer()).map(RuleOr::Rule)
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, s: A) -> Result<Self::Value, A::Error> {
+                Vec::<String>::deserialize(de::value::SeqAccessDeserializer::new(s))
+                    .map(RuleOr::Prefer)
+            }
+        }
+        d.deserialize_any(V(std::marker::PhantomData))
+    }
+}
+
+/// D3 (9.8.2, 9.8.6): how each PS picks its partner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PsRule {
+    /// The enemy with the best P(hit) x experience VP (10.1; a heli counts 2); ties go to the
+    /// lower defense, then the lower id.
+    #[default]
+    MaxExpectedVp,
+}
+
+/// D4 (9.8.1): how the phase player pairs the free units one to one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Pairing {
+    /// The pairing with the best total of v(enemy) x P(own hit) - v(own) x P(enemy hit), with
+    /// the value weights of the digest (3.5), in 36ths of half VP.
+    #[default]
+    NetValue,
+    /// Own units, strongest attack first, each take the enemy they are most likely to destroy.
+    BestOdds,
+    /// Own units, weakest attack first, each take the enemy they are most likely to destroy
+    /// (the strong units are left for the hard targets).
+    WeakestFirst,
+}
+
+/// D5, D6 (9.8.3, 9.8.5): where the owner puts surplus units; the balance rule (A6) holds
+/// either way: a unit only joins a group with the fewest units of its side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Distribute {
+    /// Each unit, strongest first, joins the allowed group where its best v x P(hit) is largest.
+    #[default]
+    Focus,
+    /// Each unit, strongest first, joins the first allowed group.
+    Even,
+}
+
+/// D7 (9.8.4) and D8 (9.12.3): which enemy to attack first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TargetRule {
+    /// Largest value x P(hit) (digest 3.5); ties: lower defense, then id.
+    #[default]
+    BestValue,
+    /// Largest P(hit); ties: id.
+    BestOdds,
+    /// Lowest attack, then lowest defense, then id.
+    Weakest,
+    /// Highest attack, then largest P(hit), then id.
+    Strongest,
+}
+
+/// D10: kinds of legal retreat hex (9.11.5-9.11.7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HexKind {
+    /// A base this side controls.
+    OwnBase,
+    /// A hex with units of this side.
+    OwnUnits,
+    /// A hex with no units.
+    Empty,
+    /// A hex with enemy units, none of them face-up (9.11.6).
+    OnlyFacedownEnemy,
+}
+
+impl HexKind {
+    pub const ALL: [HexKind; 4] = [
+        HexKind::OwnBase,
+        HexKind::OwnUnits,
+        HexKind::Empty,
+        HexKind::OnlyFacedownEnemy,
+    ];
+}
+
+/// D10: one hex for everybody, or spread over the legal hexes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Split {
+    #[default]
+    Together,
+    /// Units, face-up ones by id then tokens by number, go in turn to each legal hex in order.
+    Spread,
+}
+
+fn all_kinds() -> Vec<HexKind> {
+    HexKind::ALL.to_vec()
+}
+
+/// D10 (9.11.9-9.11.11): where a retreating side goes. Legal hexes are ranked: the listed
+/// `hexes` first, in their order; then by `prefer` (kinds left out rank after the listed ones,
+/// in the default order); ties go to the hex nearest the side's home base, then label order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RetreatTo {
+    #[serde(default)]
+    pub hexes: Vec<Hex>,
+    #[serde(default = "all_kinds")]
+    pub prefer: Vec<HexKind>,
+    #[serde(default)]
+    pub split: Split,
+}
+
+impl Default for RetreatTo {
+    fn default() -> Self {
+        RetreatTo {
+            hexes: Vec::new(),
+            prefer: all_kinds(),
+            split: Split::Together,
+        }
+    }
 }
 
 /// In which reaction phase a heli trigger may fire.
@@ -130,7 +323,8 @@ pub struct HeliTrigger {
     pub phase: TriggerPhase,
 }
 
-/// A side's standing policies. Defaults are documented in docs/kummen.md.
+/// A side's standing policies: one for every decision taken during a step (docs/kummen.md
+/// "Policies"). Each has a documented default.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Policy {
@@ -142,12 +336,39 @@ pub struct Policy {
     /// follow in label order.
     #[serde(default)]
     pub hex_order: Vec<Hex>,
+    /// Beeler (D3; 9.8.2, 9.8.6).
+    #[serde(default)]
+    pub ps_partner: RuleOr<PsRule>,
+    /// D4 (9.8.1), used as phase player.
+    #[serde(default)]
+    pub pairing: Pairing,
+    /// D5, D6 (9.8.3, 9.8.5).
+    #[serde(default)]
+    pub distribute: Distribute,
+    /// D7 (9.8.4).
+    #[serde(default)]
+    pub targets: RuleOr<TargetRule>,
+    /// D8 (9.12.3): which enemies get the extra base attacks (or the only ones, when there are
+    /// fewer attacks than enemies).
+    #[serde(default)]
+    pub base_targets: RuleOr<TargetRule>,
     /// D9 (9.11).
     #[serde(default)]
     pub retreat: RetreatWhen,
+    /// D10 (9.11.9-9.11.11).
+    #[serde(default)]
+    pub retreat_to: RetreatTo,
+    /// Mercenary (D11, 9.13.4): what each returning heli carries home, a priority list of unit
+    /// ids and kinds (`at`, `soldier`, `kanyu`); empty: nothing.
+    #[serde(default)]
+    pub heli_cargo: Vec<String>,
     /// Mercenary (D14, 7.2).
     #[serde(default)]
     pub heli_triggers: Vec<HeliTrigger>,
+    /// Per-hex overrides from the side's latest order, for its next combat phase only; dropped
+    /// when that phase ends.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub combat_overrides: Vec<CombatOverride>,
 }
 
 /// The policies an order replaces; fields left out keep their standing value.
@@ -159,37 +380,168 @@ pub struct PolicyPatch {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hex_order: Option<Vec<Hex>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ps_partner: Option<RuleOr<PsRule>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pairing: Option<Pairing>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub distribute: Option<Distribute>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub targets: Option<RuleOr<TargetRule>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_targets: Option<RuleOr<TargetRule>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retreat: Option<RetreatWhen>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retreat_to: Option<RetreatTo>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heli_cargo: Option<Vec<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub heli_triggers: Option<Vec<HeliTrigger>>,
 }
 
+/// Combat policies for one hex (`orders.combat_overrides`), for the side's next combat phase
+/// only: the beeler side's B1 and B2 orders cover the combat of the same step; the mercenary
+/// side's M1 orders cover phase 8 (resolved in step B2), its setup orders phase 4 of turn 1.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CombatOverride {
+    pub hex: Hex,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ps_partner: Option<RuleOr<PsRule>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pairing: Option<Pairing>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub distribute: Option<Distribute>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub targets: Option<RuleOr<TargetRule>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_targets: Option<RuleOr<TargetRule>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retreat: Option<RetreatWhen>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retreat_to: Option<RetreatTo>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heli_cargo: Option<Vec<String>>,
+}
+
+/// The combat policies in force in one hex: the standing ones with that hex's override applied.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HexPolicy {
+    pub ps_partner: RuleOr<PsRule>,
+    pub pairing: Pairing,
+    pub distribute: Distribute,
+    pub targets: RuleOr<TargetRule>,
+    pub base_targets: RuleOr<TargetRule>,
+    pub retreat: RetreatWhen,
+    pub retreat_to: RetreatTo,
+    pub heli_cargo: Vec<String>,
+}
+
 impl Policy {
     pub fn apply(&mut self, patch: &PolicyPatch) {
-        if let Some(v) = patch.rp_target {
-            self.rp_target = v;
+        fn set<T: Clone>(slot: &mut T, v: &Option<T>) {
+            if let Some(v) = v {
+                *slot = v.clone();
+            }
         }
-        if let Some(v) = &patch.hex_order {
-            self.hex_order = v.clone();
+        set(&mut self.rp_target, &patch.rp_target);
+        set(&mut self.hex_order, &patch.hex_order);
+        set(&mut self.ps_partner, &patch.ps_partner);
+        set(&mut self.pairing, &patch.pairing);
+        set(&mut self.distribute, &patch.distribute);
+        set(&mut self.targets, &patch.targets);
+        set(&mut self.base_targets, &patch.base_targets);
+        set(&mut self.retreat, &patch.retreat);
+        set(&mut self.retreat_to, &patch.retreat_to);
+        set(&mut self.heli_cargo, &patch.heli_cargo);
+        set(&mut self.heli_triggers, &patch.heli_triggers);
+    }
+
+    /// The combat policies in force in `hex` (the override for that hex, if any, wins).
+    pub fn at(&self, hex: Hex) -> HexPolicy {
+        let mut p = HexPolicy {
+            ps_partner: self.ps_partner.clone(),
+            pairing: self.pairing,
+            distribute: self.distribute,
+            targets: self.targets.clone(),
+            base_targets: self.base_targets.clone(),
+            retreat: self.retreat.clone(),
+            retreat_to: self.retreat_to.clone(),
+            heli_cargo: self.heli_cargo.clone(),
+        };
+        if let Some(o) = self.combat_overrides.iter().find(|o| o.hex == hex) {
+            fn set<T: Clone>(slot: &mut T, v: &Option<T>) {
+                if let Some(v) = v {
+                    *slot = v.clone();
+                }
+            }
+            set(&mut p.ps_partner, &o.ps_partner);
+            set(&mut p.pairing, &o.pairing);
+            set(&mut p.distribute, &o.distribute);
+            set(&mut p.targets, &o.targets);
+            set(&mut p.base_targets, &o.base_targets);
+            set(&mut p.retreat, &o.retreat);
+            set(&mut p.retreat_to, &o.retreat_to);
+            set(&mut p.heli_cargo, &o.heli_cargo);
         }
-        if let Some(v) = patch.retreat {
-            self.retreat = v;
-        }
-        if let Some(v) = &patch.heli_triggers {
-            self.heli_triggers = v.clone();
-        }
+        p
     }
 }
 
-impl RetreatWhen {
-    /// Whether a side with `own` face-up units against `enemy` chooses to retreat.
-    pub fn wants(self, own: usize, enemy: usize) -> bool {
-        match self {
-            RetreatWhen::Never => false,
-            RetreatWhen::Outnumbered => own < enemy,
-            RetreatWhen::TwoToOne => enemy >= 2 * own.max(1),
+impl Policy {
+    /// Every policy of `side` as (key, flow-style value), in the documented order; the keys of
+    /// the other side's decisions are left out.
+    pub fn entries(&self, side: Side) -> Vec<(&'static str, String)> {
+        let b = side == Side::Beeler;
+        let m = side == Side::Mercenary;
+        let mut v = Vec::new();
+        let mut put = |show: bool, key: &'static str, value: String| {
+            if show {
+                v.push((key, value));
+            }
+        };
+        put(b, "rp_target", self.rp_target.to_string());
+        put(true, "hex_order", flow(&self.hex_order));
+        put(b, "ps_partner", flow(&self.ps_partner));
+        put(true, "pairing", flow(&self.pairing));
+        put(true, "distribute", flow(&self.distribute));
+        put(true, "targets", flow(&self.targets));
+        put(true, "base_targets", flow(&self.base_targets));
+        put(true, "retreat", flow(&self.retreat));
+        put(true, "retreat_to", flow(&self.retreat_to));
+        put(m, "heli_cargo", flow(&self.heli_cargo));
+        put(m, "heli_triggers", flow(&self.heli_triggers));
+        put(
+            !self.combat_overrides.is_empty(),
+            "combat_overrides",
+            flow(&self.combat_overrides),
+        );
+        v
+    }
+}
+
+/// Flow-style YAML of a value, for one-line listings in templates and views.
+pub fn flow<T: Serialize>(v: &T) -> String {
+    let json = serde_json::to_value(v).unwrap_or(serde_json::Value::Null);
+    fn go(v: &serde_json::Value) -> String {
+        match v {
+            serde_json::Value::Null => "~".into(),
+            serde_json::Value::Bool(b) => b.to_string(),
+            serde_json::Value::Number(n) => n.to_string(),
+            serde_json::Value::String(s) => s.clone(),
+            serde_json::Value::Array(a) => {
+                format!("[{}]", a.iter().map(go).collect::<Vec<_>>().join(", "))
+            }
+            serde_json::Value::Object(m) => format!(
+                "{{{}}}",
+                m.iter()
+                    .map(|(k, v)| format!("{k}: {}", go(v)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
         }
     }
+    go(&json)
 }
 
 #[cfg(test)]
@@ -229,11 +581,65 @@ mod tests {
     }
 
     #[test]
-    fn retreat_when_outnumbered_9_11() {
-        assert!(RetreatWhen::Outnumbered.wants(1, 2));
-        assert!(!RetreatWhen::Outnumbered.wants(2, 2));
-        assert!(RetreatWhen::TwoToOne.wants(2, 4));
-        assert!(!RetreatWhen::TwoToOne.wants(2, 3));
-        assert!(!RetreatWhen::Never.wants(1, 9));
+    fn every_combat_policy_parses_and_round_trips_9_8_9_11_9_12_9_13() {
+        let text = "ps_partner: [kanyu, heli]\npairing: best_odds\ndistribute: even\n\
+                    targets: strongest\nbase_targets: [ps, at]\n\
+                    retreat: {any: [outnumbered, {after_round: 3}, {lost_ge: 2}, {enemy_has: [ps]}]}\n\
+                    retreat_to: {hexes: [K07], prefer: [own_units, own_base], split: spread}\n\
+                    heli_cargo: [M-KANYU, at]\n";
+        let patch: PolicyPatch = yaml::parse(text, "o").unwrap();
+        let mut p = Policy::default();
+        p.apply(&patch);
+        assert_eq!(
+            p.ps_partner,
+            RuleOr::Prefer(vec!["kanyu".into(), "heli".into()])
+        );
+        assert_eq!(p.pairing, Pairing::BestOdds);
+        assert_eq!(p.targets, RuleOr::Rule(TargetRule::Strongest));
+        assert_eq!(
+            p.retreat,
+            RetreatWhen::Any(vec![
+                RetreatWhen::Outnumbered,
+                RetreatWhen::AfterRound(3),
+                RetreatWhen::LostGe(2),
+                RetreatWhen::EnemyHas(vec!["ps".into()]),
+            ])
+        );
+        assert_eq!(p.retreat_to.split, Split::Spread);
+        let back: Policy = yaml::parse(&yaml::to_string(&p), "p").unwrap();
+        assert_eq!(back, p);
+        assert_eq!(
+            flow(&p.retreat),
+            "{any: [outnumbered, {after_round: 3}, {lost_ge: 2}, {enemy_has: [ps]}]}"
+        );
+    }
+
+    #[test]
+    fn a_misspelt_keyword_is_refused_with_the_accepted_ones_9_8_4() {
+        let e = yaml::parse::<PolicyPatch>("targets: bestodds\n", "o").unwrap_err();
+        let text = e.to_string();
+        assert!(
+            text.contains("best_odds") && text.contains("strongest"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_combat_override_applies_to_its_hex_only() {
+        let o: Orders = yaml::parse(
+            "combat_overrides:\n  - {hex: K07, retreat: never, targets: [M-KANYU]}\n",
+            "o",
+        )
+        .unwrap();
+        let p = Policy {
+            combat_overrides: o.combat_overrides,
+            ..Policy::default()
+        };
+        let k07 = Hex::parse("K07").unwrap();
+        assert_eq!(p.at(k07).retreat, RetreatWhen::Never);
+        assert_eq!(p.at(k07).targets, RuleOr::Prefer(vec!["M-KANYU".into()]));
+        assert_eq!(p.at(k07).pairing, Pairing::NetValue);
+        let j07 = Hex::parse("J07").unwrap();
+        assert_eq!(p.at(j07).retreat, RetreatWhen::Outmatched);
     }
 }

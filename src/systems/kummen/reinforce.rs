@@ -5,7 +5,8 @@ use super::data::{self, Control, Side};
 use super::state::{Log, Place, State, token_label};
 use crate::protocol::dice::Dice;
 
-/// T0: helis may move again this turn (default A4). Stage changes (12.3) come with stages.
+/// T0: helis may move again this turn (default A4). The stage change and the turn-start stage
+/// checks follow in `stages::turn_start` (12.3, A49).
 pub fn turn_start(state: &mut State, log: &mut Log) {
     for u in state.units.values_mut() {
         u.moved = false;

@@ -53,6 +53,7 @@ pub fn initial_state(scenario: &str, source: &DataSource) -> Result<State, Strin
         stage: Stage::Initial,
         next_stage: None,
         modifiers: Modifiers::default(),
+        palace_combat_with_kanyu: false,
         units,
         cups,
         control,

@@ -58,8 +58,7 @@ pub enum Step {
     Over,
 }
 
-/// The story stage (12). Only the initial stage is played so far; the others are here so the
-/// state already has room for them.
+/// The story stage (12); the transitions and their effects are in `stages`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Stage {
@@ -104,6 +103,10 @@ pub struct State {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next_stage: Option<Stage>,
     pub modifiers: Modifiers,
+    /// 14.2.3 (A24): Kan-Yu took part from its start in the latest palace combat of the current
+    /// combat phase (reset at each combat phase start).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub palace_combat_with_kanyu: bool,
     pub units: BTreeMap<String, Unit>,
     pub cups: PerSide<Cup>,
     /// Controller of every base hex (2.3).

@@ -3,9 +3,12 @@
 use super::combat::CombatPhase;
 use super::data::{Class, Side};
 use super::movement::Phase;
-use super::orders::{Orders, PolicyPatch};
-use super::state::{Log, Stage, State, Step};
-use super::{end, reaction, reinforce, setup, survey, view};
+use super::orders::{
+    CombatOverride, KINDS, Orders, PolicyPatch, PsRule, RetreatTo, RetreatWhen, RuleOr, TargetRule,
+    flow,
+};
+use super::state::{Log, State, Step};
+use super::{end, reaction, reinforce, setup, stages, survey, tactics, view};
 use crate::protocol::dice::Dice;
 use crate::systems::{Problem, Resolution};
 use crate::yaml::FieldPath;
@@ -15,10 +18,311 @@ fn root() -> FieldPath {
     FieldPath::root().at("orders")
 }
 
+/// What a priority list accepts, naming units of `of`.
+fn accepted_names(state: &State, of: Side, kinds: &[&str]) -> String {
+    let example = state
+        .counters
+        .units
+        .keys()
+        .find(|id| state.side_of(id) == Some(of) && !state.counters.is_ps(id))
+        .cloned()
+        .unwrap_or_default();
+    format!(
+        "a {} unit id (e.g. {example}) or one of {}",
+        of.name(),
+        kinds.join(", ")
+    )
+}
+
+/// Problems with a priority list of unit ids and kinds that must name units of `of`; `kinds`
+/// are the kinds allowed here.
+fn check_names(
+    state: &State,
+    path: &FieldPath,
+    rule: &str,
+    list: &[String],
+    of: Side,
+    kinds: &[&str],
+) -> Vec<Problem> {
+    let mut out = Vec::new();
+    for (k, sel) in list.iter().enumerate() {
+        let ok = match tactics::kind_side(sel) {
+            Some(side) => kinds.contains(&sel.as_str()) && side.is_none_or(|s| s == of),
+            None => {
+                state.side_of(sel) == Some(of)
+                    && kinds.iter().any(|k| tactics::matches(state, k, sel))
+                    && (kinds.contains(&"kiriko") || !tactics::matches(state, "kiriko", sel))
+            }
+        };
+        if !ok {
+            out.push(Problem::new(
+                path.at(k),
+                rule,
+                format!(
+                    "{sel} does not name a {} unit that can be chosen here",
+                    of.name()
+                ),
+                accepted_names(state, of, kinds),
+            ));
+        }
+    }
+    out
+}
+
+/// Kinds that can name an enemy of `side` in combat.
+fn enemy_kinds(side: Side) -> Vec<&'static str> {
+    KINDS
+        .iter()
+        .copied()
+        .filter(|k| tactics::kind_side(k).is_some_and(|s| s.is_none_or(|s| s == side.other())))
+        .collect()
+}
+
+fn check_rule_or<R>(
+    state: &State,
+    side: Side,
+    path: &FieldPath,
+    rule: &str,
+    v: &RuleOr<R>,
+) -> Vec<Problem> {
+    match v {
+        RuleOr::Rule(_) => Vec::new(),
+        RuleOr::Prefer(list) => {
+            let mut out = Vec::new();
+            if list.is_empty() {
+                out.push(Problem::new(
+                    path.clone(),
+                    rule,
+                    "an empty priority list",
+                    "a keyword, or a list of at least one unit id or kind",
+                ));
+            }
+            out.extend(check_names(
+                state,
+                path,
+                rule,
+                list,
+                side.other(),
+                &enemy_kinds(side),
+            ));
+            out
+        }
+    }
+}
+
+fn check_retreat(state: &State, side: Side, path: &FieldPath, r: &RetreatWhen) -> Vec<Problem> {
+    let mut out = Vec::new();
+    match r {
+        RetreatWhen::AfterRound(0) => out.push(Problem::new(
+            path.at("after_round"),
+            "9.11",
+            "rounds count from 1",
+            "1 or more",
+        )),
+        RetreatWhen::LostGe(0) => out.push(Problem::new(
+            path.at("lost_ge"),
+            "9.11",
+            "lost_ge: 0 would always retreat",
+            "1 or more",
+        )),
+        RetreatWhen::EnemyHas(list) => {
+            let p = path.at("enemy_has");
+            if list.is_empty() {
+                out.push(Problem::new(
+                    p.clone(),
+                    "9.11",
+                    "an empty list",
+                    "at least one unit id or kind",
+                ));
+            }
+            out.extend(check_names(
+                state,
+                &p,
+                "9.11",
+                list,
+                side.other(),
+                &enemy_kinds(side),
+            ));
+        }
+        RetreatWhen::Any(list) | RetreatWhen::All(list) => {
+            let key = if matches!(r, RetreatWhen::Any(_)) {
+                "any"
+            } else {
+                "all"
+            };
+            let p = path.at(key);
+            if list.is_empty() {
+                out.push(Problem::new(
+                    p.clone(),
+                    "9.11",
+                    "an empty list",
+                    "at least one condition",
+                ));
+            }
+            for (k, c) in list.iter().enumerate() {
+                if *c == RetreatWhen::Never {
+                    out.push(Problem::new(
+                        p.at(k),
+                        "9.11",
+                        "`never` cannot be combined with other conditions",
+                        "`retreat: never` on its own, or other conditions",
+                    ));
+                }
+                out.extend(check_retreat(state, side, &p.at(k), c));
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+fn check_retreat_to(state: &State, path: &FieldPath, r: &RetreatTo) -> Vec<Problem> {
+    let mut out = Vec::new();
+    for (k, h) in r.hexes.iter().enumerate() {
+        if !state.map.grid.contains(*h) {
+            out.push(Problem::new(
+                path.at("hexes").at(k),
+                "9.11.9",
+                format!("{h} is off the map"),
+                "hexes on the map (only adjacent legal ones are used, 9.11.5-9.11.11)",
+            ));
+        }
+    }
+    for (k, kind) in r.prefer.iter().enumerate() {
+        if r.prefer[..k].contains(kind) {
+            out.push(Problem::new(
+                path.at("prefer").at(k),
+                "9.11.9",
+                format!("{} is listed twice", flow(kind)),
+                "each of own_base, own_units, empty, only_facedown_enemy at most once",
+            ));
+        }
+    }
+    out
+}
+
+/// Problems with the combat policies shared by `policy` and `combat_overrides`.
+#[allow(clippy::too_many_arguments)]
+fn check_combat(
+    state: &State,
+    side: Side,
+    base: &FieldPath,
+    ps_partner: Option<&RuleOr<PsRule>>,
+    targets: Option<&RuleOr<TargetRule>>,
+    base_targets: Option<&RuleOr<TargetRule>>,
+    retreat: Option<&RetreatWhen>,
+    retreat_to: Option<&RetreatTo>,
+    heli_cargo: Option<&Vec<String>>,
+) -> Vec<Problem> {
+    let mut out = Vec::new();
+    if let Some(v) = ps_partner {
+        if side != Side::Beeler {
+            out.push(Problem::new(
+                base.at("ps_partner"),
+                "9.8.2",
+                "only the beeler side has PS (2.2.2)",
+                "leave ps_partner out",
+            ));
+        } else {
+            out.extend(check_rule_or(
+                state,
+                side,
+                &base.at("ps_partner"),
+                "9.8.2",
+                v,
+            ));
+        }
+    }
+    if let Some(v) = targets {
+        out.extend(check_rule_or(state, side, &base.at("targets"), "9.8.4", v));
+    }
+    if let Some(v) = base_targets {
+        out.extend(check_rule_or(
+            state,
+            side,
+            &base.at("base_targets"),
+            "9.12.3",
+            v,
+        ));
+    }
+    if let Some(v) = retreat {
+        out.extend(check_retreat(state, side, &base.at("retreat"), v));
+    }
+    if let Some(v) = retreat_to {
+        out.extend(check_retreat_to(state, &base.at("retreat_to"), v));
+    }
+    if let Some(v) = heli_cargo {
+        if side != Side::Mercenary {
+            out.push(Problem::new(
+                base.at("heli_cargo"),
+                "9.13.4",
+                "only the mercenary side has helis",
+                "leave heli_cargo out",
+            ));
+        } else {
+            out.extend(check_names(
+                state,
+                &base.at("heli_cargo"),
+                "9.13.4",
+                v,
+                Side::Mercenary,
+                &["at", "soldier", "kanyu"],
+            ));
+        }
+    }
+    out
+}
+
+/// Problems with per-hex combat overrides sent by `side`.
+fn check_overrides(state: &State, side: Side, list: &[CombatOverride]) -> Vec<Problem> {
+    let mut out = Vec::new();
+    for (i, o) in list.iter().enumerate() {
+        let p = root().at("combat_overrides").at(i);
+        if !state.map.grid.contains(o.hex) {
+            out.push(Problem::new(
+                p.at("hex"),
+                "9.2",
+                format!("{} is off the map", o.hex),
+                "a hex on the map",
+            ));
+        } else if list[..i].iter().any(|x| x.hex == o.hex) {
+            out.push(Problem::new(
+                p.at("hex"),
+                "9.2",
+                format!("{} has two overrides", o.hex),
+                "each hex once",
+            ));
+        }
+        out.extend(check_combat(
+            state,
+            side,
+            &p,
+            o.ps_partner.as_ref(),
+            o.targets.as_ref(),
+            o.base_targets.as_ref(),
+            o.retreat.as_ref(),
+            o.retreat_to.as_ref(),
+            o.heli_cargo.as_ref(),
+        ));
+    }
+    out
+}
+
 /// Problems with a policy patch sent by `side`.
 fn check_policy(state: &State, side: Side, p: &PolicyPatch) -> Vec<Problem> {
     let mut out = Vec::new();
     let base = root().at("policy");
+    out.extend(check_combat(
+        state,
+        side,
+        &base,
+        p.ps_partner.as_ref(),
+        p.targets.as_ref(),
+        p.base_targets.as_ref(),
+        p.retreat.as_ref(),
+        p.retreat_to.as_ref(),
+        p.heli_cargo.as_ref(),
+    ));
     if let Some(v) = p.rp_target {
         if side != Side::Beeler {
             out.push(Problem::new(
@@ -162,6 +466,13 @@ fn run_orders(
         }
         problems.extend(pp);
     }
+    if !o.combat_overrides.is_empty() {
+        let pp = check_overrides(state, side, &o.combat_overrides);
+        if pp.is_empty() {
+            state.policy.get_mut(side).combat_overrides = o.combat_overrides.clone();
+        }
+        problems.extend(pp);
+    }
     let mut plans = Vec::new();
     match step {
         Step::B1 | Step::M1 => {
@@ -226,6 +537,7 @@ pub fn check(state: &State, side_name: &str, orders: &Orders) -> Vec<Problem> {
         if let Some(p) = &orders.policy {
             out.extend(check_policy(state, side, p));
         }
+        out.extend(check_overrides(state, side, &orders.combat_overrides));
         return out;
     }
     let mut scratch = state.clone();
@@ -243,33 +555,12 @@ fn ignored(log: &mut Log, side: Side, problems: &[Problem]) {
     }
 }
 
-/// T0 of a new turn: scheduled stage change (12.3, with the entry effect of stage 1, 12.5),
-/// helis reset (A4), then phase 1 (4) and the turn-7 offensive draw (4.5).
-fn next_turn(state: &mut State, dice: &mut Dice, log: &mut Log) {
+/// T0 of a new turn: helis reset (A4), the scheduled stage change with its entry effects (12.3),
+/// then the turn-start checks of stages 2 and 6 (12.6, 12.10; A49), then phase 1 (4) and the
+/// turn-7 offensive draw (4.5).
+pub(super) fn next_turn(state: &mut State, dice: &mut Dice, log: &mut Log) {
     reinforce::turn_start(state, log);
-    if let Some(s) = state.next_stage.take() {
-        state.stage = s;
-        log.public(format!(
-            "t{}/t0: the story moves to {s:?} (12.3)",
-            state.turn
-        ));
-        if s == Stage::Stage1
-            && let Some(k) = state.counters.with_role(super::data::Role::Kanyu)
-            && state.hex_of(&k).is_some()
-        {
-            let ex10 = state.map.home(Side::Mercenary);
-            let from = state.public_name(&k);
-            state.set_hex(&k, ex10);
-            if let Some(u) = state.units.get_mut(&k) {
-                u.face_up = true;
-                u.token = None;
-            }
-            log.public(format!(
-                "t{}/t0: Kan-Yu ({from}) returns face-up to EX-10, now 12-6 (12.5, A21)",
-                state.turn
-            ));
-        }
-    }
+    stages::turn_start(state, dice, log);
     reinforce::reinforcement_phase(state, dice, log);
     end::draw_offensive(state, dice, log);
 }

@@ -14,6 +14,8 @@ pub struct Plan {
     pub hex: crate::kit::hex::Hex,
     pub units: Vec<String>,
     pub targets: Vec<String>,
+    /// Stop rolling after this many successes (A29).
+    pub stop_after: Option<u32>,
 }
 
 /// Units that may survey in a hex (8.1, 8.2): face-up mercenary ATs and soldiers.
@@ -88,10 +90,19 @@ pub fn plan(state: &State, orders: &[SurveyOrder]) -> (Vec<Plan>, Vec<Problem>) 
                 ));
             }
         }
+        if o.stop_after == Some(0) {
+            problems.push(Problem::new(
+                p.at("stop_after"),
+                "8.4",
+                "stop_after: 0 would roll no die; leave the hex out instead",
+                "1 or more",
+            ));
+        }
         plans.push(Plan {
             hex: o.hex,
             units,
             targets: o.targets.clone(),
+            stop_after: o.stop_after,
         });
     }
     (plans, problems)
@@ -108,6 +119,9 @@ pub fn run(state: &mut State, plans: &[Plan], dice: &mut Dice, log: &mut Log) {
     for pl in plans {
         let mut successes = 0;
         for u in &pl.units {
+            if pl.stop_after.is_some_and(|k| successes >= k) {
+                break; // A29: the mercenary side stops surveying here
+            }
             let label = format!("{tag}/survey/{}/{u}", pl.hex);
             let need = if state.class_of(u) == Some(Class::Soldier) {
                 5
@@ -149,6 +163,7 @@ pub fn run(state: &mut State, plans: &[Plan], dice: &mut Dice, log: &mut Log) {
             let Some(id) = pick else { break };
             if let Some(ev) = state.reveal(&id) {
                 log.public(format!("{tag}: survey success: {ev} (8.5)"));
+                super::stages::survey_bonus(state, pl.hex, log, &tag); // 12.7, 12.8
             }
         }
     }
@@ -165,6 +180,7 @@ mod tests {
             hex: h(hex),
             units: None,
             targets: targets.iter().map(|t| t.to_string()).collect(),
+            stop_after: None,
         }
     }
 

@@ -2,7 +2,7 @@
 
 use super::data::{Class, Side};
 use super::movement::{self, GROUND_MP, HELI_MP};
-use super::orders::RetreatWhen;
+use super::orders::KINDS;
 use super::state::{Place, State, Step};
 use super::{survey, view};
 use crate::kit::hex::Hex;
@@ -29,38 +29,76 @@ fn unit_line(state: &State, id: &str, hex: Hex) -> String {
     )
 }
 
+/// What each policy means and accepts, by key.
+fn policy_note(key: &str) -> &'static str {
+    match key {
+        "rp_target" => "D1 4.3.2: buy 2 RP per BP until RP reach this (0-9); the rest draws units",
+        "hex_order" => "D2 9.4: combat hexes you resolve first as phase player; then label order",
+        "ps_partner" => {
+            "D3 9.8.2, 9.8.6: max_expected_vp | [ids or kinds] (listed first, then max_expected_vp)"
+        }
+        "pairing" => "D4 9.8.1, as phase player: net_value | best_odds | weakest_first",
+        "distribute" => "D5/D6 9.8.3, 9.8.5: focus | even (groups always stay balanced, A6)",
+        "targets" => {
+            "D7 9.8.4: best_value | best_odds | weakest | strongest | [ids or kinds] (then best_value)"
+        }
+        "base_targets" => "D8 9.12.3: as targets; who gets the extra base attacks (A10)",
+        "retreat" => {
+            "D9 9.11: never | outnumbered | two_to_one | outmatched | {after_round: n} | {lost_ge: n}\n\
+             | {enemy_has: [ids or kinds]} | {any: [conditions]} | {all: [conditions]}; forced retreats stay automatic"
+        }
+        "retreat_to" => {
+            "D10 9.11.9-9.11.11: hexes: tried first; prefer: own_base, own_units, empty,\n\
+             only_facedown_enemy (in your order); split: together | spread"
+        }
+        "heli_cargo" => {
+            "D11 9.13.4: what returning helis carry home: [ids or kinds: at, soldier, kanyu]; [] nothing"
+        }
+        "heli_triggers" => {
+            "D14 7.2: fired in phases 3 and 7b after beeler moves, e.g.\n\
+             - {when_beeler_in: [E07, G10], min_units: 1, helis: 1, cargo: [M-AT01], phase: both}"
+        }
+        "combat_overrides" => "pending per-hex overrides from your last order",
+        _ => "",
+    }
+}
+
 fn policy_lines(state: &State, side: Side) -> Vec<String> {
     let p = state.policy.get(side);
     let mut v = vec![
         "  policy: {}".to_string(),
-        "  # Standing policy (kept until you change it), now:".to_string(),
+        "  # Standing policy, kept until you change it; write only the keys you change. Now:"
+            .to_string(),
     ];
-    if side == Side::Beeler {
-        v.push(format!(
-            "  #   rp_target: {}        # 4.3.2: buy 2 RP per BP until RP reach this (0-9), the rest draws units",
-            p.rp_target
-        ));
+    for (key, value) in p.entries(side) {
+        let setting = format!("{key}: {value}");
+        let mut notes = policy_note(key).lines();
+        let first = notes.next().unwrap_or("");
+        if setting.len() <= 28 {
+            v.push(format!("  #   {setting:<28} # {first}"));
+        } else {
+            v.push(format!("  #   {setting}"));
+            v.push(format!("  #   {:<28} # {first}", ""));
+        }
+        for n in notes {
+            v.push(format!("  #   {:<28} #   {}", "", n.trim()));
+        }
     }
-    let order: Vec<String> = p.hex_order.iter().map(|h| h.label()).collect();
     v.push(format!(
-        "  #   hex_order: [{}]      # 9.4: combat hexes you resolve first as phase player; then label order",
-        order.join(", ")
+        "  # Kinds: {}. Survey targets (8.5) and heli cargo when flying (5.11.5) are orders, not policies.",
+        KINDS.join(", ")
     ));
-    let r = match p.retreat {
-        RetreatWhen::Never => "never",
-        RetreatWhen::Outnumbered => "outnumbered",
-        RetreatWhen::TwoToOne => "two_to_one",
+    v.push("  combat_overrides: []".into());
+    let when = match (side, state.step) {
+        (Side::Mercenary, Step::M1) => "the second combat (phase 8, resolved in step B2)",
+        (Side::Mercenary, _) => "your next combat phase",
+        (Side::Beeler, Step::Setup) => "the first combat of turn 1 (step B1)",
+        (Side::Beeler, _) => "the combat of this step only",
     };
     v.push(format!(
-        "  #   retreat: {r}   # 9.11: never | outnumbered (fewer face-up units) | two_to_one"
+        "  # Per-hex combat policies for {when}; any key from ps_partner to retreat_to, and heli_cargo:"
     ));
-    if side == Side::Mercenary {
-        v.push(format!(
-            "  #   heli_triggers:   # 7.2: now {} trigger(s); fired in phases 3 and 7b after beeler moves",
-            p.heli_triggers.len()
-        ));
-        v.push("  #     - {when_beeler_in: [E07, G10], min_units: 1, helis: 1, cargo: [M-AT01], phase: both}".into());
-    }
+    v.push("  #   - {hex: K07, retreat: never, targets: [kanyu, at]}".into());
     v
 }
 
@@ -185,7 +223,8 @@ pub fn template(state: &State, side_name: &str) -> String {
                         hexes.join(", ")
                     }
                 ));
-                out.push("  #   - {hex: K07, units: [M-AT01], targets: [B#3]}   # units: default all face-up ATs/soldiers there".into());
+                out.push("  #   - {hex: K07, units: [M-AT01], targets: [B#3], stop_after: 1}   # units: default all face-up ATs/soldiers there".into());
+                out.push("  #     targets (8.5): tokens flipped first, then the lowest numbers; stop_after (A29): stop rolling after n successes".into());
             }
         }
         Step::B2 => {

@@ -6,7 +6,7 @@
 
 use super::data::{Control, PerSide, Side};
 use super::orders::Policy;
-use super::state::{Place, Stage, State, Step, token_label};
+use super::state::{Modifiers, Place, Stage, State, Step, token_label};
 use crate::kit::hex::Hex;
 use crate::systems::Reader;
 use serde::Serialize;
@@ -56,8 +56,11 @@ pub struct View {
     pub step: String,
     pub waiting_for: Vec<String>,
     pub stage: Stage,
+    /// The stage the flipped turn marker announces for the next turn start (12.3, 2.2.6).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_stage: Option<Stage>,
+    /// The die-check modifiers (2.2.9, A19): escape (12.6), SD arrival and Kiriko (12.10).
+    pub modifiers: Modifiers,
     pub vp: PerSide<i64>,
     pub rp: u32,
     pub bases: Vec<ViewBase>,
@@ -204,6 +207,7 @@ pub fn view(state: &State, reader: &Reader) -> View {
         waiting_for: waiting.iter().map(|s| s.name().to_string()).collect(),
         stage: state.stage,
         next_stage: state.next_stage,
+        modifiers: state.modifiers.clone(),
         vp: state.vp.clone(),
         rp: state.rp,
         bases,
@@ -251,16 +255,29 @@ pub fn render(v: &View) -> String {
     line(
         &mut out,
         format!(
-            "Stage: {:?}{}   VP: mercenary {}, beeler {}   beeler RP: {}",
-            v.stage,
+            "Stage: {}{}   VP: mercenary {}, beeler {}   beeler RP: {}",
+            super::stages::name(v.stage),
             v.next_stage
-                .map(|s| format!(" (next turn: {s:?})"))
+                .map(|s| format!(
+                    " (turn marker flipped: {} next turn)",
+                    super::stages::name(s)
+                ))
                 .unwrap_or_default(),
             v.vp.mercenary,
             v.vp.beeler,
             v.rp
         ),
     );
+    let m = &v.modifiers;
+    if *m != Modifiers::default() {
+        line(
+            &mut out,
+            format!(
+                "Die-check modifiers (2.2.9): escape +{}, Strike Dog arrival +{}, Kiriko +{}",
+                m.escape, m.sd_arrival, m.kiriko
+            ),
+        );
+    }
     if let Some(o) = &v.offensive {
         line(&mut out, format!("General-offensive marker: {o}"));
     }
@@ -345,11 +362,14 @@ pub fn render(v: &View) -> String {
             format!("Removed from the game: {}", v.removed.join(", ")),
         );
     }
-    if let Some(p) = &v.policy {
+    if let (Some(p), Some(side)) = (&v.policy, Side::parse(&v.reader)) {
         line(&mut out, String::new());
-        line(&mut out, "Your standing policy:".into());
-        for l in crate::yaml::to_string(p).lines() {
-            line(&mut out, format!("  {l}"));
+        line(
+            &mut out,
+            "Your standing policy (docs/kummen.md \"Policies\"):".into(),
+        );
+        for (key, value) in p.entries(side) {
+            line(&mut out, format!("  {key}: {value}"));
         }
     }
     if v.stand_in_data {
