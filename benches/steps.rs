@@ -66,6 +66,8 @@ fn main() {
         emails: vec![],
         id: Some("bench".into()),
         data: None,
+        mail: Default::default(),
+        deadline: None,
     })
     .unwrap();
     // Play setup, then stand before the B1 step (movement and first combat) with its orders in.

@@ -13,5 +13,19 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   apt-get update -qq && apt-get install -y -qq "${need_apt[@]}"
 fi
 
+# The mail tests talk to a real SMTP server (aiosmtpd) on 127.0.0.1; it lives in a venv under
+# target/. If it cannot be installed, this script fails: the tests are never skipped.
+venv=target/smtp-venv
+if ! "$venv/bin/python" -c 'import aiosmtpd' >/dev/null 2>&1; then
+  echo "installing aiosmtpd into $venv"
+  if ! python3 -m venv "$venv" >/dev/null 2>&1; then
+    apt-get update -qq && apt-get install -y -qq python3-venv
+    python3 -m venv "$venv"
+  fi
+  "$venv/bin/pip" install -q --disable-pip-version-check aiosmtpd
+fi
+"$venv/bin/python" -c 'import aiosmtpd' || { echo "aiosmtpd is not available: the mail tests cannot run" >&2; exit 1; }
+export PBEM_TEST_PYTHON="$PWD/$venv/bin/python"
+
 cargo test --all-targets "$@"
 cargo test --doc

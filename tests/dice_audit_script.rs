@@ -155,6 +155,8 @@ fn fixture() -> Fixture {
             })
             .collect(),
         host_key: key.clone(),
+        mail: Default::default(),
+        deadline: None,
     };
     write(&gd.config(), &pbem::yaml::to_string(&config));
 

@@ -6,6 +6,8 @@ use clap::{Parser, Subcommand, ValueEnum};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+mod mail;
+
 const EXIT_CODES: &str = "Exit codes: 0 done; 1 failure (I/O, damaged game); 2 usage error; \
 3 waiting for orders; 4 input rejected (nothing changed); 5 verification failed.";
 
@@ -61,6 +63,22 @@ enum Command {
         /// Directory of data files replacing the built-in stand-ins (same names and format).
         #[arg(long)]
         data: Option<PathBuf>,
+        /// The host's mail address (From of every mail, where players send orders); turns
+        /// play by email on. `Name <address>` or a bare address.
+        #[arg(long, value_name = "ADDRESS")]
+        mail_from: Option<String>,
+        /// An observer's address: gets the public report after every step. Repeatable.
+        #[arg(long = "observer", value_name = "ADDRESS")]
+        observers: Vec<String>,
+        /// How long each step stays open, e.g. 72h or 3d (a day is 24 hours).
+        #[arg(long, value_name = "DURATION")]
+        step_duration: Option<String>,
+        /// Remind players with missing orders this long before the deadline, e.g. 24h.
+        #[arg(long, value_name = "DURATION", requires = "step_duration")]
+        remind_before: Option<String>,
+        /// When step 1 opens, RFC 3339 (default: now). For tests and replays.
+        #[arg(long, value_name = "TIME")]
+        now: Option<String>,
     },
     /// Where the game stands: open step, who must still submit, what is in.
     Status {
@@ -105,9 +123,74 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Resolve the open step when every order it needs is in (exit 3 while waiting).
+    /// Resolve the open step when every order it needs is in (exit 3 while waiting); with
+    /// mail on, queues each side's view and the report in outbox/.
     Process {
         dir: PathBuf,
+        #[arg(long)]
+        json: bool,
+        /// When the next step opens, RFC 3339 (default: now); also the Date of its mails.
+        #[arg(long, value_name = "TIME")]
+        now: Option<String>,
+    },
+    /// Read incoming mail: one message from standard input (an MTA pipe, procmail, .forward),
+    /// a file, or every new message of a Maildir (each moves to cur/ once handled). Orders are
+    /// filed as `submit` files them and answered in outbox/ (a receipt, or what to fix);
+    /// automatic mail (bounces, auto-replies, lists, spam) is recorded and never answered.
+    /// Exit 1 when a message could not be handled (it is left for the next run).
+    Ingest {
+        /// A game directory, or a directory of games (found by the subject tag [pbem ID] or
+        /// the order's own game id).
+        dir: PathBuf,
+        /// Read every message in this Maildir's new/.
+        #[arg(long, conflicts_with = "file")]
+        maildir: Option<PathBuf>,
+        /// Read one message from this file (default: standard input).
+        #[arg(long)]
+        file: Option<PathBuf>,
+        /// Refuse messages above this many bytes without reading them whole.
+        #[arg(long, value_name = "BYTES", default_value_t = engine::mail::DEFAULT_MAX_MESSAGE_BYTES)]
+        max_size: u64,
+        /// The current time, RFC 3339 (default: now): the Date of the answers.
+        #[arg(long, value_name = "TIME")]
+        now: Option<String>,
+        /// Machine-readable output (JSON).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Deliver the outbox (after queueing any turn mail still missing). A message leaves
+    /// outbox/ only once the server accepted it; a failure keeps it with its error in
+    /// outbox/KEY.error for the next run (exit 1). Delivery is at least once; a repeat carries
+    /// the same Message-ID. Credentials come from the config file or the environment only.
+    Send {
+        /// A game directory, or a directory of games.
+        dir: PathBuf,
+        /// Transport configuration (YAML with one of smtp:, sendmail:, directory:; see
+        /// docs/mail.md). Default: the file named by $PBEM_MAIL_CONFIG.
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
+        /// Deliver into this directory instead (DIR/KEY.eml per message).
+        #[arg(long, value_name = "DIR", conflicts_with_all = ["config", "sendmail"])]
+        to_dir: Option<PathBuf>,
+        /// Deliver through this sendmail-compatible program instead.
+        #[arg(long, value_name = "PROGRAM", conflicts_with = "config")]
+        sendmail: Option<PathBuf>,
+        /// The current time, RFC 3339 (default: now): the Date of mail queued by this run.
+        #[arg(long, value_name = "TIME")]
+        now: Option<String>,
+        /// Machine-readable output (JSON).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Queue one reminder per side whose orders are missing once the reminder time has come
+    /// (game.yaml deadline.step minus deadline.remind_before, from when the step opened).
+    Remind {
+        /// A game directory, or a directory of games.
+        dir: PathBuf,
+        /// The current time, RFC 3339 (default: now).
+        #[arg(long, value_name = "TIME")]
+        now: Option<String>,
+        /// Machine-readable output (JSON).
         #[arg(long)]
         json: bool,
     },
@@ -323,7 +406,27 @@ fn run(cmd: Command) -> Result<i32, Error> {
             emails,
             id,
             data,
+            mail_from,
+            observers,
+            step_duration,
+            remind_before,
+            now,
         } => {
+            let now = engine::mail::clock::now_or(now.as_deref())?;
+            let duration = |flag: &str, v: Option<String>| -> Result<_, Error> {
+                v.map(|t| {
+                    t.parse::<engine::config::Duration>()
+                        .map_err(|e| Error::Fail(format!("{flag}: {e}")))
+                })
+                .transpose()
+            };
+            let deadline = match duration("--step-duration", step_duration)? {
+                Some(step) => Some(engine::config::DeadlineConfig {
+                    step,
+                    remind_before: duration("--remind-before", remind_before)?,
+                }),
+                None => None,
+            };
             let mut keyed = Vec::new();
             for s in &seats {
                 let (side, path) = pair(s, "--seat")?;
@@ -347,7 +450,13 @@ fn run(cmd: Command) -> Result<i32, Error> {
                 emails,
                 id,
                 data,
+                mail: engine::config::MailConfig {
+                    from: mail_from.unwrap_or_default(),
+                    observers,
+                },
+                deadline,
             })?;
+            engine::mail::turn::after_record(&game, now)?;
             let st = engine::status::status(&game)?;
             print(&format!(
                 "created game {} in {}\n{}",
@@ -418,8 +527,13 @@ fn run(cmd: Command) -> Result<i32, Error> {
                 print(&s)?;
             }
         }
-        Command::Process { dir, json: as_json } => {
-            let outcome = engine::process::process(&dir);
+        Command::Process {
+            dir,
+            json: as_json,
+            now,
+        } => {
+            let now = engine::mail::clock::now_or(now.as_deref())?;
+            let outcome = engine::process::process_at(&dir, now);
             match outcome {
                 Ok(Some(p)) => {
                     if as_json {
@@ -584,6 +698,27 @@ fn run(cmd: Command) -> Result<i32, Error> {
                 }
             }
         }
+        Command::Ingest {
+            dir,
+            maildir,
+            file,
+            max_size,
+            now,
+            json: as_json,
+        } => return mail::ingest(&dir, maildir, file, max_size, now, as_json),
+        Command::Send {
+            dir,
+            config,
+            to_dir,
+            sendmail,
+            now,
+            json: as_json,
+        } => return mail::send(&dir, config, to_dir, sendmail, now, as_json),
+        Command::Remind {
+            dir,
+            now,
+            json: as_json,
+        } => return mail::remind(&dir, now, as_json),
         Command::Demo { system, keep } => {
             engine::demo::run(&system, keep.as_deref(), &mut stdout())?;
         }

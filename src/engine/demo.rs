@@ -98,6 +98,8 @@ pub fn run(system: &str, keep: Option<&Path>, out: &mut dyn Write) -> Result<(),
         emails: Vec::new(),
         id: Some(format!("{system}-demo")),
         data: None,
+        mail: Default::default(),
+        deadline: None,
     })?;
     w(
         out,

@@ -1,6 +1,6 @@
 //! `pbem new`: create a game directory with its host key, secrets, genesis record and views.
 
-use super::config::{CONFIG_FORMAT, GameConfig, Seat};
+use super::config::{CONFIG_FORMAT, DeadlineConfig, GameConfig, MailConfig, Seat};
 use super::dir::{self, GameDir};
 use super::game::{Game, Secrets};
 use super::{Error, views};
@@ -22,6 +22,9 @@ pub struct NewGame {
     pub emails: Vec<(String, String)>,
     pub id: Option<String>,
     pub data: Option<PathBuf>,
+    /// The host's address and the observers, for play by email.
+    pub mail: MailConfig,
+    pub deadline: Option<DeadlineConfig>,
 }
 
 /// Creates the game in a temporary sibling directory and renames it into place, so a crash
@@ -153,7 +156,10 @@ pub fn create(req: NewGame) -> Result<Game, Error> {
         scenario: scenario.clone(),
         seats: seats.clone(),
         host_key: host.public(),
+        mail: req.mail.clone(),
+        deadline: req.deadline.clone(),
     };
+    super::mail::address::check_config(&config).map_err(Error::Fail)?;
     let genesis = Record {
         pbem: JOURNAL_FORMAT.into(),
         game: id.clone(),

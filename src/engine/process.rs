@@ -101,8 +101,14 @@ pub fn collect(game: &Game, step: &NextStep) -> Result<Result<StepOrders, Vec<St
     })
 }
 
-/// Resolves the open step of the game in `root`.
+/// Resolves the open step of the game in `root`, at the system clock's time.
 pub fn process(root: &Path) -> Result<Option<Processed>, Error> {
+    process_at(root, jiff::Timestamp::now())
+}
+
+/// Resolves the open step; `now` is when the next step opens (recorded host-side for its
+/// deadline) and the Date of the mails the step produces.
+pub fn process_at(root: &Path, now: jiff::Timestamp) -> Result<Option<Processed>, Error> {
     let game = Game::open(root)?;
     let _lock = game.dir.lock()?;
     let game = Game::open(root)?;
@@ -209,6 +215,14 @@ pub fn process(root: &Path) -> Result<Option<Processed>, Error> {
     let game = Game::open(root)?;
     views::write_report(&game, seq)?;
     views::refresh(&game)?;
+    // Mail is derived like the views: queueing again later (`pbem send`) gives the same messages.
+    super::mail::turn::after_record(&game, now).map_err(|e| {
+        Error::Fail(format!(
+            "step {} was processed (journal head {head}), but its mail could not be queued: {e}; \
+             fix that and run `pbem send`, which queues it again",
+            step.step
+        ))
+    })?;
     Ok(Some(Processed {
         seq,
         step: step.step,

@@ -1,0 +1,110 @@
+//! The outbox: `outbox/KEY.eml` is a composed message waiting for delivery. A message is queued
+//! at most once: its key is stable, and queueing is skipped when `outbox/KEY.eml` or
+//! `mail/sent/KEY.eml` exists. After the server accepted it, the message is copied to
+//! `mail/sent/` and only then removed from the outbox; a failed delivery leaves it in place
+//! with the error in `outbox/KEY.error`.
+
+use super::super::Error;
+use super::super::dir::{self, GameDir};
+use super::compose::{Draft, compose};
+use super::sent_dir;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// What [`queue`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Queued {
+    /// Written to this file.
+    New(PathBuf),
+    /// The same message is already in the outbox or was delivered.
+    Already(PathBuf),
+}
+
+impl Queued {
+    pub fn path(&self) -> &PathBuf {
+        match self {
+            Queued::New(p) | Queued::Already(p) => p,
+        }
+    }
+}
+
+/// Queues `draft` unless a message with its key is already queued or delivered.
+pub fn queue(game: &GameDir, draft: &Draft) -> Result<Queued, Error> {
+    let name = format!("{}.eml", draft.key);
+    let path = game.outbox().join(&name);
+    if path.exists() {
+        return Ok(Queued::Already(path));
+    }
+    let sent = sent_dir(game).join(&name);
+    if sent.exists() {
+        return Ok(Queued::Already(sent));
+    }
+    let bytes = compose(draft).map_err(Error::Fail)?;
+    dir::write_atomic(&path, &bytes)?;
+    Ok(Queued::New(path))
+}
+
+/// A message waiting in the outbox.
+#[derive(Debug, Clone)]
+pub struct Pending {
+    pub key: String,
+    pub path: PathBuf,
+}
+
+/// Every message waiting in the outbox of `game`, by name.
+pub fn pending(game: &GameDir) -> Result<Vec<Pending>, Error> {
+    let outbox = game.outbox();
+    let Ok(entries) = std::fs::read_dir(&outbox) else {
+        return Ok(Vec::new());
+    };
+    let mut out: Vec<Pending> = entries
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().to_string();
+            let key = name.strip_suffix(".eml")?.to_string();
+            (!key.starts_with('.')).then(|| Pending {
+                key,
+                path: e.path(),
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| a.key.cmp(&b.key));
+    Ok(out)
+}
+
+/// The delivery record of a message that failed, kept beside it for the next run.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Failure {
+    pub attempts: u64,
+    pub error: String,
+}
+
+fn failure_path(game: &GameDir, key: &str) -> PathBuf {
+    game.outbox().join(format!("{key}.error"))
+}
+
+/// The server accepted the message: keep a copy in `mail/sent/`, then leave the outbox.
+pub fn mark_sent(game: &GameDir, p: &Pending, bytes: &[u8]) -> Result<(), Error> {
+    dir::write_atomic(&sent_dir(game).join(format!("{}.eml", p.key)), bytes)?;
+    std::fs::remove_file(&p.path).map_err(|e| Error::io(&p.path, e))?;
+    let f = failure_path(game, &p.key);
+    if f.exists() {
+        std::fs::remove_file(&f).map_err(|e| Error::io(&f, e))?;
+    }
+    Ok(())
+}
+
+/// Delivery failed: count the attempt and record the error; the message stays queued.
+pub fn mark_failed(game: &GameDir, p: &Pending, error: &str) -> Result<Failure, Error> {
+    let path = failure_path(game, &p.key);
+    let mut f: Failure = if path.exists() {
+        crate::yaml::parse(&dir::read_text(&path)?, &path.display().to_string()).unwrap_or_default()
+    } else {
+        Failure::default()
+    };
+    f.attempts += 1;
+    f.error = error.to_string();
+    dir::write_atomic(&path, crate::yaml::encode(&f)?.as_bytes())?;
+    Ok(f)
+}
