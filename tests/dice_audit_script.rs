@@ -181,6 +181,7 @@ fn fixture() -> Fixture {
         }),
         step: None,
         conclusion: None,
+        host_op: None,
         public_state: Hash32([0x40; 32]),
         next: Some(NextStep {
             step: 1,
@@ -251,6 +252,7 @@ fn fixture() -> Fixture {
                 outcome: last.then(|| "blue wins: 12 VP".into()),
             }),
             conclusion: None,
+            host_op: None,
             public_state: Hash32([0x40 + step as u8; 32]),
             next: (!last).then(|| NextStep {
                 step: step + 1,

@@ -93,6 +93,7 @@ pub fn conclude(root: &Path) -> Result<Concluded, Error> {
             game_key: secrets.game_key,
             archive: sha256(manifest_text.as_bytes()),
         }),
+        host_op: None,
         public_state: game.last().public_state,
         next: None,
     };

@@ -7,6 +7,7 @@ pub mod demo;
 pub mod dice_info;
 pub mod dir;
 pub mod game;
+pub mod hostop;
 pub mod mail;
 pub mod new;
 pub mod order;

@@ -181,6 +181,7 @@ pub fn create(req: NewGame) -> Result<Game, Error> {
         }),
         step: None,
         conclusion: None,
+        host_op: None,
         public_state: sha256(public.yaml.as_bytes()),
         next: Some(next),
     };

@@ -189,6 +189,7 @@ pub fn process_at(root: &Path, now: jiff::Timestamp) -> Result<Option<Processed>
             outcome: outcome.clone(),
         }),
         conclusion: None,
+        host_op: None,
         public_state: sha256(public.yaml.as_bytes()),
         next: next.clone(),
     };

@@ -157,6 +157,10 @@ fn check_public(
             check_conclusion(records, i, c, &name, findings);
             continue;
         }
+        if let Some(op) = &rec.host_op {
+            check_host_op(records, i, op, &name, findings);
+            continue;
+        }
         let Some(st) = &rec.step else {
             findings.push(format!(
                 "{name}: step: missing (only the genesis and conclusion records may omit it)"
@@ -226,6 +230,57 @@ fn check_public(
                 findings.push(format!(
                     "{name}: step.dice[{k}] ({}): journal says {:?}, recomputed {:?}",
                     roll.label, roll.values, values
+                ));
+            }
+        }
+    }
+}
+
+/// A host operation never changes the open step, except a rollback, which must open a step
+/// number the game has never used (so no old order can be replayed into it).
+fn check_host_op(
+    records: &[(Record, Hash32)],
+    i: usize,
+    op: &crate::protocol::journal::HostOp,
+    name: &str,
+    findings: &mut Vec<String>,
+) {
+    use crate::protocol::journal::HostOp;
+    let before = &records[i - 1].0.next;
+    let after = &records[i].0.next;
+    match op {
+        HostOp::Rollback { to_record, .. } => {
+            if *to_record as usize >= i {
+                findings.push(format!(
+                    "{name}: host_op.to_record: {to_record} is not an earlier record"
+                ));
+            }
+            let used = records[..i]
+                .iter()
+                .filter_map(|(r, _)| r.next.as_ref().map(|n| n.step))
+                .max()
+                .unwrap_or(0);
+            match after {
+                Some(n) if n.step > used => {}
+                _ => findings.push(format!(
+                    "{name}: next.step: a rollback must open a step number above {used}"
+                )),
+            }
+        }
+        HostOp::Extend { step, .. } => {
+            if before.as_ref().map(|n| n.step) != Some(*step) {
+                findings.push(format!("{name}: host_op.step: {step} is not the open step"));
+            }
+            if before != after {
+                findings.push(format!(
+                    "{name}: next: an extension must not change the open step"
+                ));
+            }
+        }
+        _ => {
+            if before != after {
+                findings.push(format!(
+                    "{name}: next: this host operation must not change the open step"
                 ));
             }
         }
@@ -455,10 +510,15 @@ fn check_host(
         let (_, prev_hash) = &records[i - 1];
         let name = rec_name(rec.seq);
         let Some(st) = &rec.step else {
-            // The conclusion record keeps the final state.
+            // A record without a step keeps the state it follows, except a rollback, which
+            // returns to the state after an earlier record.
+            if let Some(crate::protocol::journal::HostOp::Rollback { to_record, .. }) = &rec.host_op
+            {
+                state = dir::read_text(&game.dir.state(*to_record)).unwrap_or_default();
+            }
             if dir::read_text(&game.dir.state(rec.seq)).ok().as_deref() != Some(state.as_str()) {
                 findings.push(format!(
-                    "host/state/{:06}.yaml: differs from the final state",
+                    "host/state/{:06}.yaml: differs from the state this record must leave",
                     rec.seq
                 ));
             }

@@ -28,6 +28,10 @@ pub struct Record {
     /// The last record of a concluded game: the host's secrets, now public.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub conclusion: Option<Conclusion>,
+    /// Something the host did between steps (a key replaced, a pause, a rollback…): recorded so
+    /// that no host action is silent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_op: Option<HostOp>,
     /// Hash of the public view of the state after this record.
     pub public_state: Hash32,
     /// The step that is open after this record and the host's commitment to its seed; absent
@@ -47,6 +51,47 @@ pub struct Genesis {
     pub host_key: String,
     /// Commitment to the host's game key, which seeds sealed draws (revealed at conclusion).
     pub game_key_commit: Hash32,
+}
+
+/// A host operation. Each one is its own journal record between steps; the open step after it
+/// is given in the record's `next` (unchanged, or as the operation says).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+pub enum HostOp {
+    /// A side's public key is replaced (a lost key); orders from then on verify against `key`.
+    ReplaceKey {
+        side: String,
+        key: String,
+        reason: String,
+    },
+    /// A side is handed to a new player with a new key.
+    HandOver {
+        side: String,
+        name: String,
+        email: String,
+        key: String,
+        reason: String,
+    },
+    /// Deadlines stop running until a `Resume`.
+    Pause {
+        reason: String,
+    },
+    Resume {
+        reason: String,
+    },
+    /// The open step's deadline moves to `deadline` (RFC 3339, UTC).
+    Extend {
+        step: u64,
+        deadline: String,
+        reason: String,
+    },
+    /// The game returns to the state after record `to_record`. The step that then opens gets a
+    /// NEW step number (steps are never reused: an order signed for the old number stays
+    /// invalid), with a fresh host commitment in `next`.
+    Rollback {
+        to_record: u64,
+        reason: String,
+    },
 }
 
 /// What `pbem conclude` reveals: with these, anyone can check every commitment the host made and
