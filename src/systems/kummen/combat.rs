@@ -588,9 +588,43 @@ impl CombatPhase<'_> {
         if self.retreat(hex, loser, tag) {
             return Flow::End;
         }
+        // 9.11.12 (A42): a PS forced to retreat with no legal hex leaves the combat; the others
+        // follow 9.11.8.
+        self.ps_go_home(hex, loser, tag);
+        if self.state.face_down_in(hex, loser).is_empty() {
+            self.log.public(format!(
+                "{tag}: the {} side has no units left: the combat ends (9.7)",
+                loser.name()
+            ));
+            return Flow::End;
+        }
         self.flip_all(hex, loser, tag, "9.11.8");
         let _ = round;
         Flow::Fight
+    }
+
+    /// 9.11.12 (A42): every PS of `side` in `hex` (either face) that was forced to retreat and
+    /// has no legal hex leaves the combat at once and returns face-up to the palace at the end of
+    /// the phase; it is not destroyed (no VP, 10.2).
+    fn ps_go_home(&mut self, hex: Hex, side: Side, tag: &str) {
+        let ps: Vec<String> = self
+            .state
+            .side_units_in(hex, side)
+            .into_iter()
+            .filter(|u| self.state.counters.is_ps(u))
+            .collect();
+        for p in ps {
+            let name = self.state.public_name(&p);
+            let who = if name == p {
+                p.clone()
+            } else {
+                format!("{name} is {p}, which")
+            };
+            self.state.set_off_map(&p, Place::Returning, true);
+            self.log.public(format!(
+                "{tag}: {who} cannot retreat and returns to the palace at the end of the phase (9.11.12)"
+            ));
+        }
     }
 
     fn flip_all(&mut self, hex: Hex, side: Side, tag: &str, rule: &str) {
@@ -647,12 +681,7 @@ impl CombatPhase<'_> {
                     }
                     // 9.11.12 (A42): PS that cannot retreat leave the combat and go home at the
                     // end of the phase; other units follow 9.11.8.
-                    for p in own {
-                        self.state.set_off_map(&p, Place::Returning, true);
-                        self.log.public(format!(
-                            "{tag}: {p} cannot retreat and returns to the palace at the end of the phase (9.11.12)"
-                        ));
-                    }
+                    self.ps_go_home(hex, side, tag);
                     self.flip_all(hex, side, tag, "9.11.8");
                     continue;
                 }
@@ -686,17 +715,27 @@ impl CombatPhase<'_> {
         let (helis, ground): (Vec<String>, Vec<String>) =
             units.into_iter().partition(|u| self.state.is_heli(u));
         let dests = retreat_hexes(self.state, side, hex);
-        // Proto One never leaves the palace (5.9.3, A15); it stays out of the retreat.
-        let ground: Vec<String> = ground
+        // Proto One never leaves the palace (5.9.3, A15): it has no retreat hex. Alone it cannot
+        // retreat at all; with other units that can, it leaves the combat like a PS with nowhere
+        // to go and is back in the palace at the end of the phase (9.11.12, A42).
+        let (stuck, ground): (Vec<String>, Vec<String>) = ground
             .into_iter()
-            .filter(|u| self.state.role_of(u) != Some(Role::ProtoOne))
-            .collect();
+            .partition(|u| self.state.role_of(u) == Some(Role::ProtoOne));
+        if !stuck.is_empty() && ground.is_empty() && helis.is_empty() {
+            return false;
+        }
+        if dests.is_empty() && !ground.is_empty() {
+            return false;
+        }
         // 12.10, 12.12: Strike Dog retreats only within 3 hexes of the palace.
         let Some(ground) = stages::zone_retreat(self.state, self.log, tag, ground, &dests) else {
             return false;
         };
-        if dests.is_empty() && !ground.is_empty() {
-            return false;
+        for p in &stuck {
+            self.state.set_off_map(p, Place::Returning, true);
+            self.log.public(format!(
+                "{tag}: {p} cannot leave the palace: it leaves the combat and is back in the palace at the end of the phase (5.9.3, 9.11.12, A15)"
+            ));
         }
         let ex10 = self.state.map.home(Side::Mercenary);
         for h in &helis {

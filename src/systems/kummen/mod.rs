@@ -25,6 +25,8 @@ pub mod template;
 pub mod view;
 
 #[cfg(test)]
+mod coverage_tests;
+#[cfg(test)]
 mod fixtures;
 #[cfg(test)]
 mod policy_tests;

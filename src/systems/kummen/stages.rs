@@ -806,34 +806,6 @@ mod tests {
     use super::*;
     use crate::protocol::dice::Roll;
     use crate::protocol::hash::Hash32;
-    use std::ops::RangeInclusive;
-
-    const KEY: Hash32 = Hash32([7; 32]);
-
-    fn seed(n: u32) -> Hash32 {
-        let mut a = [0u8; 32];
-        a[..4].copy_from_slice(&n.to_le_bytes());
-        a[31] = 0x5e;
-        Hash32(a)
-    }
-
-    /// A step seed under which the dice of every listed label (label, number of dice, wanted
-    /// sum) come out as wanted. Each label has its own stream, so the scratch roll here is
-    /// exactly what the rules will roll under the same label: the tests assert outcomes, not
-    /// luck.
-    fn seed_where(wants: &[(&str, usize, RangeInclusive<u32>)]) -> Hash32 {
-        for n in 0..20_000 {
-            let s = seed(n);
-            let mut d = Dice::new(s, KEY);
-            if wants
-                .iter()
-                .all(|(label, count, ok)| ok.contains(&d.roll(label, *count, 6).iter().sum()))
-            {
-                return s;
-            }
-        }
-        panic!("no seed gives {wants:?}");
-    }
 
     fn ids(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()
@@ -847,18 +819,6 @@ mod tests {
         v.iter()
             .map(|(dead, by)| (dead.to_string(), ids(by)))
             .collect()
-    }
-
-    /// Sets a unit type's attack and defense (and its stage 1/3/4 values, if it has them): tests
-    /// make a hit certain (hit number 12 or more) or impossible (below 2).
-    fn values(s: &mut State, kind: &str, attack: u32, defense: u32) {
-        let t = s.counters.types.get_mut(kind).unwrap();
-        t.attack = attack;
-        t.defense = defense;
-        if let Some(b) = t.boosted.as_mut() {
-            b.attack = attack;
-            b.defense = defense;
-        }
     }
 
     fn finished(d: Dice) -> Vec<Roll> {

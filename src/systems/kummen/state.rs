@@ -118,7 +118,8 @@ pub struct State {
     pub next_token: PerSide<u32>,
     /// Standing policies (private to each side).
     pub policy: PerSide<Policy>,
-    /// The drawn general-offensive turn (4.5; not drawn yet in this version).
+    /// The drawn general-offensive turn (4.5): drawn in secret in phase 1 of turn 7, or at the end
+    /// of an earlier game for 14.2.2.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub offensive_turn: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
