@@ -152,11 +152,13 @@ fn fixture() -> Fixture {
                 name: format!("Player {s}: \"{s}\""),
                 key: key.clone(),
                 email: String::new(),
+                tz: None,
             })
             .collect(),
         host_key: key.clone(),
         mail: Default::default(),
         deadline: None,
+        missed_orders: Default::default(),
     };
     write(&gd.config(), &pbem::yaml::to_string(&config));
 
@@ -250,6 +252,7 @@ fn fixture() -> Fixture {
                 sealed_commit: sealed_commit(&game_key, step, &sealed_yaml),
                 events: vec!["- blue moves".into(), "two\nlines".into(), "x".repeat(120)],
                 outcome: last.then(|| "blue wins: 12 VP".into()),
+                defaults: vec![],
             }),
             conclusion: None,
             host_op: None,

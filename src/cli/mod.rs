@@ -7,6 +7,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 mod mail;
+mod schedule;
 
 const EXIT_CODES: &str = "Exit codes: 0 done; 1 failure (I/O, damaged game); 2 usage error; \
 3 waiting for orders; 4 input rejected (nothing changed); 5 verification failed.";
@@ -24,6 +25,8 @@ pub struct Cli {
     command: Command,
 }
 
+// Parsed once per run: the size of the largest variant (`new`) does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Command {
     /// Make an ed25519 key pair in OpenSSH format (PATH mode 0600 and PATH.pub).
@@ -73,8 +76,18 @@ enum Command {
         /// How long each step stays open, e.g. 72h or 3d (a day is 24 hours).
         #[arg(long, value_name = "DURATION")]
         step_duration: Option<String>,
+        /// The deadline falls on this time of day (e.g. 20:00), the first after
+        /// --step-duration (if given) has passed; in --deadline-tz (default UTC).
+        #[arg(long, value_name = "HH:MM")]
+        deadline_at: Option<String>,
+        /// The IANA time zone of --deadline-at, e.g. Europe/Oslo.
+        #[arg(long, value_name = "ZONE", requires = "deadline_at")]
+        deadline_tz: Option<String>,
+        /// Orders still count this long after the deadline, e.g. 2h.
+        #[arg(long, value_name = "DURATION")]
+        grace: Option<String>,
         /// Remind players with missing orders this long before the deadline, e.g. 24h.
-        #[arg(long, value_name = "DURATION", requires = "step_duration")]
+        #[arg(long, value_name = "DURATION")]
         remind_before: Option<String>,
         /// When step 1 opens, RFC 3339 (default: now). For tests and replays.
         #[arg(long, value_name = "TIME")]
@@ -123,15 +136,94 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Resolve the open step when every order it needs is in (exit 3 while waiting); with
-    /// mail on, queues each side's view and the report in outbox/.
+    /// Resolve the open step when every order it needs is in, or when its deadline (plus
+    /// grace) has passed and game.yaml's missed_orders policy allows it (exit 3 while
+    /// waiting); with mail on, queues each side's view and the report in outbox/. With --all,
+    /// sweeps every game under a directory (for cron; see docs/hosting.md).
     Process {
-        dir: PathBuf,
+        /// The game directory (or use --all ROOT).
+        #[arg(required_unless_present = "all")]
+        dir: Option<PathBuf>,
+        /// Sweep every game directory under ROOT: process those that are due, one line per
+        /// game. Exit 1 if any game failed, else 3 if any was busy or held, else 0.
+        #[arg(long, value_name = "ROOT", conflicts_with_all = ["dir", "force_defaults"])]
+        all: Option<PathBuf>,
+        /// Machine-readable output (JSON).
         #[arg(long)]
         json: bool,
-        /// When the next step opens, RFC 3339 (default: now); also the Date of its mails.
+        /// The current time, RFC 3339 (default: now): decides whether deadlines have passed,
+        /// is when the next step opens, and the Date of its mails.
         #[arg(long, value_name = "TIME")]
         now: Option<String>,
+        /// Once the deadline has passed, give every side whose orders are missing the system's
+        /// default orders, whatever missed_orders says (the journal records it). In a game
+        /// without deadlines, at once.
+        #[arg(long)]
+        force_defaults: bool,
+        /// With --all: also process games whose deadline passed more than --max-late ago
+        /// (after an outage); without it they are reported as held.
+        #[arg(long, requires = "all")]
+        catch_up: bool,
+        /// With --all: the outage guard, how long after deadline + grace a sweep still
+        /// processes without --catch-up.
+        #[arg(long, value_name = "DURATION", requires = "all",
+              default_value = engine::sweep::DEFAULT_MAX_LATE)]
+        max_late: String,
+    },
+    /// Stop the deadlines of a game (recorded in the journal with the reason).
+    Pause {
+        /// The game directory.
+        dir: PathBuf,
+        /// Why; published in the journal and the report.
+        #[arg(long)]
+        reason: String,
+        /// The current time, RFC 3339 (default: now).
+        #[arg(long, value_name = "TIME")]
+        now: Option<String>,
+        /// Machine-readable output (JSON).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Let the deadlines of a paused game run again; the open step's deadline moves by the
+    /// time the game was paused (recorded in the journal).
+    Resume {
+        /// The game directory.
+        dir: PathBuf,
+        /// Why; published in the journal and the report.
+        #[arg(long)]
+        reason: String,
+        /// The current time, RFC 3339 (default: now).
+        #[arg(long, value_name = "TIME")]
+        now: Option<String>,
+        /// Machine-readable output (JSON).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Move the open step's deadline later (recorded in the journal; never earlier).
+    Extend {
+        /// The game directory.
+        dir: PathBuf,
+        /// The new deadline: RFC 3339 (2026-05-04T20:00:00+02:00) or a time in a named zone
+        /// (2026-05-04T20:00[Europe/Oslo]).
+        #[arg(
+            long,
+            value_name = "TIME",
+            required_unless_present = "by",
+            conflicts_with = "by"
+        )]
+        until: Option<String>,
+        /// Add this to the current deadline, e.g. 24h or 2d.
+        #[arg(long, value_name = "DURATION")]
+        by: Option<String>,
+        /// Why; published in the journal and the report.
+        #[arg(long)]
+        reason: String,
+        /// The current time, RFC 3339 (default: now).
+        #[arg(long, value_name = "TIME")]
+        now: Option<String>,
+        /// Machine-readable output (JSON).
+        #[arg(long)]
+        json: bool,
     },
     /// Read incoming mail: one message from standard input (an MTA pipe, procmail, .forward),
     /// a file, or every new message of a Maildir (each moves to cur/ once handled). Orders are
@@ -228,6 +320,22 @@ enum Command {
     /// After the game is over: publish the sealed archive (secrets, states, orders, sealed
     /// draws) so anyone can run `verify --full`.
     Conclude { dir: PathBuf },
+    /// Host operations between steps; each one is a public journal record with its reason.
+    Host {
+        #[command(subcommand)]
+        op: HostCommand,
+    },
+    /// Commit the public part of the game (game.yaml, journal/, reports/; archive/ once
+    /// concluded) to a git repository, one commit per new journal record. REPO may be the game
+    /// directory itself (a .gitignore keeps host/, views/, inbox/, outbox/, mail/ out).
+    Publish {
+        dir: PathBuf,
+        /// The repository (created with `git init` when it has no .git).
+        #[arg(long, value_name = "REPO")]
+        git_repo: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
     /// List the public dice, or explain how one die was derived (--step and --label).
     Dice {
         dir: PathBuf,
@@ -261,6 +369,55 @@ enum Command {
         /// Keep the game in this directory instead of a temporary one.
         #[arg(long)]
         keep: Option<PathBuf>,
+    },
+}
+
+#[derive(Subcommand)]
+enum HostCommand {
+    /// Replace a side's public key (a lost key). Orders from then on must be signed with the
+    /// new key; earlier orders keep verifying with the old one.
+    ReplaceKey {
+        dir: PathBuf,
+        #[arg(long)]
+        side: String,
+        /// The new public key (.pub, OpenSSH ed25519).
+        #[arg(long, value_name = "NEW.pub")]
+        key: PathBuf,
+        /// Why (published in the journal and the report).
+        #[arg(long)]
+        reason: String,
+        /// The current time, RFC 3339 (default: now): the Date of the mails it queues.
+        #[arg(long, value_name = "TIME")]
+        now: Option<String>,
+    },
+    /// Hand a side over to a new player with a new key (and name and email).
+    HandOver {
+        dir: PathBuf,
+        #[arg(long)]
+        side: String,
+        #[arg(long, value_name = "NEW.pub")]
+        key: PathBuf,
+        /// The new player's name (default: the seat's).
+        #[arg(long)]
+        name: Option<String>,
+        /// The new player's address (default: the seat's).
+        #[arg(long)]
+        email: Option<String>,
+        #[arg(long)]
+        reason: String,
+        #[arg(long, value_name = "TIME")]
+        now: Option<String>,
+    },
+    /// Return the game to the state after journal record RECORD; the step then open gets a
+    /// new step number (orders for abandoned steps are void). Later records stay published.
+    Rollback {
+        dir: PathBuf,
+        #[arg(long, value_name = "RECORD")]
+        to: u64,
+        #[arg(long)]
+        reason: String,
+        #[arg(long, value_name = "TIME")]
+        now: Option<String>,
     },
 }
 
@@ -409,6 +566,9 @@ fn run(cmd: Command) -> Result<i32, Error> {
             mail_from,
             observers,
             step_duration,
+            deadline_at,
+            deadline_tz,
+            grace,
             remind_before,
             now,
         } => {
@@ -420,12 +580,35 @@ fn run(cmd: Command) -> Result<i32, Error> {
                 })
                 .transpose()
             };
-            let deadline = match duration("--step-duration", step_duration)? {
-                Some(step) => Some(engine::config::DeadlineConfig {
+            let step = duration("--step-duration", step_duration)?;
+            let at = deadline_at
+                .map(|t| {
+                    t.parse::<engine::config::TimeOfDay>()
+                        .map_err(|e| Error::Fail(format!("--deadline-at: {e}")))
+                })
+                .transpose()?;
+            let tz = deadline_tz
+                .map(|t| {
+                    t.parse::<engine::config::Zone>()
+                        .map_err(|e| Error::Fail(format!("--deadline-tz: {e}")))
+                })
+                .transpose()?;
+            let grace = duration("--grace", grace)?;
+            let remind_before = duration("--remind-before", remind_before)?;
+            let deadline = if step.is_some() || at.is_some() {
+                Some(engine::config::DeadlineConfig {
                     step,
-                    remind_before: duration("--remind-before", remind_before)?,
-                }),
-                None => None,
+                    at,
+                    tz,
+                    grace,
+                    remind_before,
+                })
+            } else if grace.is_some() || remind_before.is_some() {
+                return Err(Error::Fail(
+                    "--grace and --remind-before need a deadline: give --step-duration and/or --deadline-at".into(),
+                ));
+            } else {
+                None
             };
             let mut keyed = Vec::new();
             for s in &seats {
@@ -457,6 +640,8 @@ fn run(cmd: Command) -> Result<i32, Error> {
                 deadline,
             })?;
             engine::mail::turn::after_record(&game, now)?;
+            // The opening time is recorded now: the text views show the deadline it gives.
+            engine::views::refresh(&game)?;
             let st = engine::status::status(&game)?;
             print(&format!(
                 "created game {} in {}\n{}",
@@ -529,11 +714,28 @@ fn run(cmd: Command) -> Result<i32, Error> {
         }
         Command::Process {
             dir,
+            all,
             json: as_json,
             now,
+            force_defaults,
+            catch_up,
+            max_late,
         } => {
             let now = engine::mail::clock::now_or(now.as_deref())?;
-            let outcome = engine::process::process_at(&dir, now);
+            let dir = match (all, dir) {
+                (Some(root), _) => {
+                    return schedule::process_all(&root, now, catch_up, &max_late, as_json);
+                }
+                (None, Some(d)) => d,
+                (None, None) => {
+                    return Err(Error::Fail("give a game directory or --all ROOT".into()));
+                }
+            };
+            let outcome = engine::process::process_with(
+                &dir,
+                now,
+                engine::process::Options { force_defaults },
+            );
             match outcome {
                 Ok(Some(p)) => {
                     if as_json {
@@ -619,6 +821,89 @@ fn run(cmd: Command) -> Result<i32, Error> {
                 }
             };
             print(&answer.map_err(Error::Fail)?)?;
+        }
+        Command::Host { op } => {
+            let done = match op {
+                HostCommand::ReplaceKey {
+                    dir,
+                    side,
+                    key,
+                    reason,
+                    now,
+                } => {
+                    let now = engine::mail::clock::now_or(now.as_deref())?;
+                    let key = PublicKey::read(&key).map_err(key_error)?;
+                    engine::ops::replace_key(&dir, &side, &key, &reason, now)?
+                }
+                HostCommand::HandOver {
+                    dir,
+                    side,
+                    key,
+                    name,
+                    email,
+                    reason,
+                    now,
+                } => {
+                    let now = engine::mail::clock::now_or(now.as_deref())?;
+                    let key = PublicKey::read(&key).map_err(key_error)?;
+                    engine::ops::hand_over(
+                        &dir,
+                        &side,
+                        &key,
+                        name.as_deref(),
+                        email.as_deref(),
+                        &reason,
+                        now,
+                    )?
+                }
+                HostCommand::Rollback {
+                    dir,
+                    to,
+                    reason,
+                    now,
+                } => {
+                    let now = engine::mail::clock::now_or(now.as_deref())?;
+                    engine::ops::rollback(&dir, to, &reason, now)?
+                }
+            };
+            let mut s = format!(
+                "record {}: {}\njournal head {}\n",
+                done.seq, done.description, done.head
+            );
+            if !done.withdrawn.is_empty() {
+                s.push_str(&format!(
+                    "withdrawn from the inbox (their players must send them again): {}\n",
+                    done.withdrawn.join(", ")
+                ));
+            }
+            match &done.next {
+                Some(n) => s.push_str(&format!(
+                    "open: step {} ({}), waiting for {}\n",
+                    n.step,
+                    n.title,
+                    n.waiting_for.join(", ")
+                )),
+                None => s.push_str("the game is over\n"),
+            }
+            print(&s)?;
+        }
+        Command::Publish {
+            dir,
+            git_repo,
+            json: as_json,
+        } => {
+            let p = engine::git::publish(&dir, &git_repo)?;
+            if as_json {
+                json(&p)?
+            } else if p.commits.is_empty() {
+                print(&format!("{}: up to date\n", p.repo.display()))?
+            } else {
+                let mut s = String::new();
+                for (_, msg) in &p.commits {
+                    s.push_str(&format!("committed: {msg}\n"));
+                }
+                print(&s)?
+            }
         }
         Command::Conclude { dir } => {
             let c = engine::conclude::conclude(&dir)?;
@@ -719,6 +1004,26 @@ fn run(cmd: Command) -> Result<i32, Error> {
             now,
             json: as_json,
         } => return mail::remind(&dir, now, as_json),
+        Command::Pause {
+            dir,
+            reason,
+            now,
+            json: as_json,
+        } => return schedule::pause(&dir, &reason, now, as_json),
+        Command::Resume {
+            dir,
+            reason,
+            now,
+            json: as_json,
+        } => return schedule::resume(&dir, &reason, now, as_json),
+        Command::Extend {
+            dir,
+            until,
+            by,
+            reason,
+            now,
+            json: as_json,
+        } => return schedule::extend(&dir, until, by, &reason, now, as_json),
         Command::Demo { system, keep } => {
             engine::demo::run(&system, keep.as_deref(), &mut stdout())?;
         }

@@ -24,6 +24,36 @@ pub struct GameConfig {
     /// How long a step stays open and when to remind players whose orders are missing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deadline: Option<DeadlineConfig>,
+    /// What `process` does with a side whose orders are missing when the deadline (plus grace)
+    /// has passed (docs/hosting.md).
+    #[serde(default, skip_serializing_if = "MissedOrders::is_default")]
+    pub missed_orders: MissedOrders,
+}
+
+/// `missed_orders:` in game.yaml.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MissedOrders {
+    /// The side gets the system's default orders (recorded in the journal as `defaults`).
+    #[default]
+    Default,
+    /// Never process on the deadline: the step waits for every order.
+    Wait,
+    /// At the deadline, wait for the host to decide (`pbem process --force-defaults`).
+    Host,
+}
+
+impl MissedOrders {
+    pub fn is_default(&self) -> bool {
+        *self == MissedOrders::Default
+    }
+    pub fn name(&self) -> &'static str {
+        match self {
+            MissedOrders::Default => "default",
+            MissedOrders::Wait => "wait",
+            MissedOrders::Host => "host",
+        }
+    }
 }
 
 /// `mail:` in game.yaml. Public, like the rest of game.yaml: no credentials here (those belong
@@ -47,16 +77,147 @@ impl MailConfig {
 }
 
 /// `deadline:` in game.yaml. Durations are written like `72h`, `3d`, `1h 30m` or `PT72H`;
-/// a day is 24 hours (all times are UTC).
+/// a day is 24 hours. Every computed deadline is stored and compared in UTC.
+///
+/// A step's deadline is either `step` after it opened, or (with `at`) the first time the
+/// clocks of zone `tz` show `at` once `step` (default 0) has passed since it opened, e.g.
+/// `{step: 48h, at: "20:00", tz: Europe/Oslo}`: "20:00 Oslo time, at least two days after".
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DeadlineConfig {
-    /// How long each step stays open, from the moment it opens.
-    pub step: Duration,
+    /// How long each step stays open, from the moment it opens (the minimum, with `at`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<Duration>,
+    /// A time of day (`20:00`, `23:59:59`) the deadline falls on, in zone `tz`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<TimeOfDay>,
+    /// The IANA time zone of `at` (default UTC), e.g. `Europe/Oslo`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tz: Option<Zone>,
+    /// Orders are still taken this long after the deadline before `process` uses the
+    /// missed-order policy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grace: Option<Duration>,
     /// Players whose orders are missing get one reminder this long before the deadline.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub remind_before: Option<Duration>,
 }
+
+impl DeadlineConfig {
+    /// Checks that the section says when a deadline falls.
+    pub fn check(&self) -> Result<(), String> {
+        if self.step.is_none() && self.at.is_none() {
+            return Err("deadline: give step (a length of time) and/or at (a time of day)".into());
+        }
+        if self.tz.is_some() && self.at.is_none() {
+            return Err("deadline.tz: only used with deadline.at".into());
+        }
+        Ok(())
+    }
+
+    /// The deadline of a step that opened at `opened`, in UTC.
+    pub fn deadline(&self, opened: jiff::Timestamp) -> Option<jiff::Timestamp> {
+        if self.check().is_err() {
+            return None;
+        }
+        let min = match self.step {
+            Some(d) => opened.checked_add(d.0).ok()?,
+            None => opened,
+        };
+        let Some(at) = self.at else {
+            return Some(min);
+        };
+        let tz = self
+            .tz
+            .as_ref()
+            .map(|z| z.0.clone())
+            .unwrap_or(jiff::tz::TimeZone::UTC);
+        let local = min.to_zoned(tz.clone());
+        let mut day = local.date();
+        for _ in 0..3 {
+            let candidate = day.to_datetime(at.0).to_zoned(tz.clone()).ok()?;
+            if candidate.timestamp() >= min {
+                return Some(candidate.timestamp());
+            }
+            day = day.tomorrow().ok()?;
+        }
+        None
+    }
+
+    pub fn grace(&self) -> jiff::SignedDuration {
+        self.grace
+            .map(|g| g.0)
+            .unwrap_or(jiff::SignedDuration::ZERO)
+    }
+}
+
+/// A time of day, written `HH:MM` or `HH:MM:SS`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimeOfDay(pub jiff::civil::Time);
+
+impl std::str::FromStr for TimeOfDay {
+    type Err = String;
+    fn from_str(s: &str) -> Result<TimeOfDay, String> {
+        s.trim()
+            .parse::<jiff::civil::Time>()
+            .map(TimeOfDay)
+            .map_err(|_| format!("{s:?} is not a time of day; write e.g. 20:00 or 23:59:59"))
+    }
+}
+
+impl std::fmt::Display for TimeOfDay {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0.strftime("%H:%M:%S"))
+    }
+}
+
+/// An IANA time zone (`Europe/Oslo`, `America/New_York`, `UTC`), checked against the time
+/// zone database when game.yaml is read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Zone(pub jiff::tz::TimeZone);
+
+impl Eq for Zone {}
+
+impl Zone {
+    pub fn name(&self) -> &str {
+        self.0.iana_name().unwrap_or("UTC")
+    }
+}
+
+impl std::str::FromStr for Zone {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Zone, String> {
+        let tz = jiff::tz::TimeZone::get(s.trim()).map_err(|e| {
+            format!("{s:?} is not a time zone name (IANA, e.g. Europe/Oslo or UTC): {e}")
+        })?;
+        if tz.iana_name().is_none() {
+            return Err(format!(
+                "{s:?}: give the zone by its IANA name, e.g. Europe/Oslo"
+            ));
+        }
+        Ok(Zone(tz))
+    }
+}
+
+macro_rules! text_serde {
+    ($t:ty, $show:expr) => {
+        impl Serialize for $t {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let show: fn(&$t) -> String = $show;
+                s.serialize_str(&show(self))
+            }
+        }
+        impl<'de> Deserialize<'de> for $t {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<$t, D::Error> {
+                let text = String::deserialize(d)?;
+                text.parse().map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
+
+text_serde!(TimeOfDay, |t| t.to_string());
+text_serde!(Zone, |z| z.name().to_string());
 
 /// A length of time, stored as the text the host wrote and checked when game.yaml is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,6 +275,10 @@ pub struct Seat {
     pub key: PublicKey,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub email: String,
+    /// The player's time zone (IANA name): deadlines in this side's views and mail are also
+    /// shown in it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tz: Option<Zone>,
 }
 
 impl GameConfig {

@@ -109,21 +109,28 @@ impl GameDir {
 
     /// Takes the game's exclusive lock; released when the returned file is dropped.
     pub fn lock(&self) -> Result<File, Error> {
-        let path = self.lock_file();
-        let file = File::options()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .map_err(|e| Error::io(&path, e))?;
-        match file.try_lock() {
-            Ok(()) => Ok(file),
-            Err(std::fs::TryLockError::WouldBlock) => Err(Error::Fail(format!(
-                "{}: another pbem process is working on this game; try again when it is done",
-                path.display()
-            ))),
-            Err(std::fs::TryLockError::Error(e)) => Err(Error::io(&path, e)),
+        exclusive_lock(
+            &self.lock_file(),
+            "another pbem process is working on this game; try again when it is done",
+        )
+    }
+}
+
+/// Takes an exclusive lock on `path` (created if missing) without waiting; `busy` says who
+/// holds it when it is taken. Released when the returned file is dropped.
+pub fn exclusive_lock(path: &Path, busy: &str) -> Result<File, Error> {
+    let file = File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .map_err(|e| Error::io(path, e))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => {
+            Err(Error::Fail(format!("{}: {busy}", path.display())))
         }
+        Err(std::fs::TryLockError::Error(e)) => Err(Error::io(path, e)),
     }
 }
 
@@ -139,11 +146,99 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
     tmp.write_all(bytes).map_err(|e| Error::io(path, e))?;
     tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
+    let n = fault::count_write();
+    fault::maybe_abort(fault::Point::BeforeRename, n);
     tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
     File::open(dir)
         .and_then(|d| d.sync_all())
         .map_err(|e| Error::io(dir, e))?;
+    fault::maybe_abort(fault::Point::AfterRename, n);
     Ok(())
+}
+
+/// TEST HOOK, not a feature: fault injection for the crash-safety tests
+/// (tests/hosting_durability.rs). Read once per process from the environment:
+///
+/// - `PBEM_FAULT_AFTER_WRITES=N` aborts the process (`std::process::abort`, no destructors, no
+///   flushing: as close to a power cut as a test can get) right after the Nth atomic write of
+///   this process is renamed into place and its directory synced;
+/// - `PBEM_FAULT_BEFORE_RENAME=N` aborts after the Nth write's temporary file is written and
+///   synced, before the rename (the target keeps its old content; a stray temporary file stays);
+/// - `PBEM_COUNT_WRITES=FILE` appends one line per atomic write (its number) to FILE, so a
+///   test can count the writes of a run before looping over them;
+/// - `PBEM_FAULT_DELAY_MS=MS` sleeps that long after every atomic write, so a test can make two
+///   processes overlap.
+///
+/// Unset, the hook costs one relaxed atomic increment per write.
+pub mod fault {
+    use std::sync::OnceLock;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    pub enum Point {
+        BeforeRename,
+        AfterRename,
+    }
+
+    static WRITES: AtomicU64 = AtomicU64::new(0);
+
+    struct Plan {
+        after: Option<u64>,
+        before: Option<u64>,
+        log: Option<std::path::PathBuf>,
+        delay_ms: Option<u64>,
+    }
+
+    fn plan() -> &'static Plan {
+        static PLAN: OnceLock<Plan> = OnceLock::new();
+        PLAN.get_or_init(|| {
+            let num = |k: &str| std::env::var(k).ok().and_then(|v| v.trim().parse().ok());
+            Plan {
+                after: num("PBEM_FAULT_AFTER_WRITES"),
+                before: num("PBEM_FAULT_BEFORE_RENAME"),
+                log: std::env::var_os("PBEM_COUNT_WRITES").map(Into::into),
+                delay_ms: num("PBEM_FAULT_DELAY_MS"),
+            }
+        })
+    }
+
+    /// Counts one atomic write of this process; returns its number (from 1).
+    pub(super) fn count_write() -> u64 {
+        WRITES.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    /// The number of atomic writes this process has made.
+    pub fn writes() -> u64 {
+        WRITES.load(Ordering::Relaxed)
+    }
+
+    pub(super) fn maybe_abort(point: Point, n: u64) {
+        let p = plan();
+        if point == Point::AfterRename
+            && let Some(log) = &p.log
+        {
+            use std::io::Write;
+            if let Ok(mut f) = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(log)
+            {
+                let _ = writeln!(f, "{n}");
+            }
+        }
+        if point == Point::AfterRename
+            && let Some(ms) = p.delay_ms
+        {
+            std::thread::sleep(std::time::Duration::from_millis(ms));
+        }
+        let limit = match point {
+            Point::BeforeRename => p.before,
+            Point::AfterRename => p.after,
+        };
+        if limit == Some(n) {
+            std::process::abort();
+        }
+    }
 }
 
 /// Like [`write_atomic`], for files only the host may read (mode 0600 on Unix).

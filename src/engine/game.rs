@@ -42,6 +42,9 @@ impl Game {
             .map_err(|r| Error::Fail(r.to_string()))?;
         let system = systems::by_id(&config.system)?;
         let records = read_journal(&dir, &config.id)?;
+        // The journal is the authority on keys: a key replacement or hand-over counts from its
+        // record, even before game.yaml is rewritten after it (engine::ops).
+        let config = super::ops::config_with_journal_seats(config, &records)?;
         Ok(Game {
             dir,
             config,

@@ -75,8 +75,8 @@ pub fn describe(op: &HostOp) -> String {
         HostOp::HandOver {
             side, name, reason, ..
         } => format!("host handed {side} to {name} ({reason})"),
-        HostOp::Pause { reason } => format!("host paused the game ({reason})"),
-        HostOp::Resume { reason } => format!("host resumed the game ({reason})"),
+        HostOp::Pause { reason, .. } => format!("host paused the game ({reason})"),
+        HostOp::Resume { reason, .. } => format!("host resumed the game ({reason})"),
         HostOp::Extend {
             step,
             deadline,

@@ -7,12 +7,16 @@ pub mod demo;
 pub mod dice_info;
 pub mod dir;
 pub mod game;
+pub mod git;
 pub mod hostop;
 pub mod mail;
 pub mod new;
+pub mod ops;
 pub mod order;
 pub mod process;
+pub mod schedule;
 pub mod status;
+pub mod sweep;
 pub mod verify;
 pub mod views;
 

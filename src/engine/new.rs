@@ -75,6 +75,7 @@ pub fn create(req: NewGame) -> Result<Game, Error> {
             name: lookup(&req.names),
             key,
             email: lookup(&req.emails),
+            tz: None,
         });
     }
     let scenarios = system.scenarios();
@@ -158,8 +159,12 @@ pub fn create(req: NewGame) -> Result<Game, Error> {
         host_key: host.public(),
         mail: req.mail.clone(),
         deadline: req.deadline.clone(),
+        missed_orders: Default::default(),
     };
     super::mail::address::check_config(&config).map_err(Error::Fail)?;
+    if let Some(d) = &config.deadline {
+        d.check().map_err(Error::Fail)?;
+    }
     let genesis = Record {
         pbem: JOURNAL_FORMAT.into(),
         game: id.clone(),

@@ -46,6 +46,16 @@ pub struct StepOrders {
 
 /// Reads and re-checks the inbox orders of the open step; lists the sides still missing.
 pub fn collect(game: &Game, step: &NextStep) -> Result<Result<StepOrders, Vec<String>>, Error> {
+    let (orders, missing) = collect_partial(game, step)?;
+    Ok(if missing.is_empty() {
+        Ok(orders)
+    } else {
+        Err(missing)
+    })
+}
+
+/// The orders that are in, and the sides (in seat order) whose orders are missing.
+pub fn collect_partial(game: &Game, step: &NextStep) -> Result<(StepOrders, Vec<String>), Error> {
     let state = game.state()?;
     let mut missing = Vec::new();
     let mut out = StepOrders {
@@ -94,11 +104,44 @@ pub fn collect(game: &Game, step: &NextStep) -> Result<Result<StepOrders, Vec<St
         out.raw.push((side.clone(), env.raw, env.raw_sig));
         out.docs.insert(side, env.text);
     }
-    Ok(if missing.is_empty() {
-        Ok(out)
+    Ok((out, missing))
+}
+
+/// The order document a side that missed the deadline is given: the system's default orders
+/// under the usual header, made by the host, unsigned, with no entropy. `verify` rebuilds it
+/// from the state to replay the step.
+pub fn default_document(
+    game: &Game,
+    step: u64,
+    basis: &Hash32,
+    side: &str,
+    state: &str,
+) -> Result<String, Error> {
+    let orders = game.system.default_orders(state, side)?;
+    let mut doc = format!(
+        "pbem: {}\ngame: {}\nstep: {step}\nside: {side}\nbasis: {basis}\nentropy: ''\n",
+        super::order::ORDER_FORMAT,
+        game.config.id
+    );
+    let orders = orders.trim_end();
+    if orders.is_empty() || orders == "{}" {
+        doc.push_str("orders: {}\n");
     } else {
-        Err(missing)
-    })
+        doc.push_str("orders:\n");
+        for line in orders.lines() {
+            doc.push_str(&format!("  {line}\n").replace("  \n", "\n"));
+        }
+    }
+    Ok(doc)
+}
+
+/// How `process` was asked to run.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// Give every missing side its default orders once the deadline has passed, whatever the
+    /// missed-order policy (or at once in a game without deadlines). The host's decision,
+    /// recorded in the journal as `defaults`.
+    pub force_defaults: bool,
 }
 
 /// Resolves the open step of the game in `root`, at the system clock's time.
@@ -109,23 +152,51 @@ pub fn process(root: &Path) -> Result<Option<Processed>, Error> {
 /// Resolves the open step; `now` is when the next step opens (recorded host-side for its
 /// deadline) and the Date of the mails the step produces.
 pub fn process_at(root: &Path, now: jiff::Timestamp) -> Result<Option<Processed>, Error> {
+    process_with(root, now, Options::default())
+}
+
+/// Resolves the open step when every order is in, or when the deadline (plus grace) has passed
+/// and the missed-order policy (or `--force-defaults`) gives the missing sides default orders.
+pub fn process_with(
+    root: &Path,
+    now: jiff::Timestamp,
+    opts: Options,
+) -> Result<Option<Processed>, Error> {
     let game = Game::open(root)?;
     let _lock = game.dir.lock()?;
+    process_locked(root, now, opts)
+}
+
+/// [`process_with`] for a caller that already holds the game's lock (`process --all`).
+pub fn process_locked(
+    root: &Path,
+    now: jiff::Timestamp,
+    opts: Options,
+) -> Result<Option<Processed>, Error> {
     let game = Game::open(root)?;
+    super::ops::recover(&game)?; // finish the derived files of a run that crashed (ops.rs)
     let Some(step) = game.open_step().cloned() else {
         return Ok(None);
     };
-    let orders = match collect(&game, &step)? {
-        Ok(o) => o,
-        Err(missing) => {
-            return Err(Error::Waiting(format!(
-                "step {} ({}) is waiting for orders from: {}",
-                step.step,
-                step.title,
-                missing.join(", ")
-            )));
+    let (mut orders, missing) = collect_partial(&game, &step)?;
+    let mut defaults = Vec::new();
+    if !missing.is_empty() {
+        let sched = super::schedule::current(&game, now)?.expect("the step is open");
+        match super::schedule::due(&game, &sched, &missing, now, opts.force_defaults) {
+            super::schedule::Due::AllIn => {}
+            super::schedule::Due::Defaults { .. } => {
+                let state = game.state()?;
+                for side in &missing {
+                    let doc = default_document(&game, step.step, &game.head(), side, &state)?;
+                    orders.docs.insert(side.clone(), doc);
+                }
+                defaults = missing;
+            }
+            super::schedule::Due::NotYet(why) | super::schedule::Due::NeedsHost(why) => {
+                return Err(Error::Waiting(why));
+            }
         }
-    };
+    }
     let secrets = game.secrets()?;
     let reveal = journal::host_seed(&secrets.master, step.step);
     if commitment(&reveal) != step.host_commit {
@@ -187,6 +258,7 @@ pub fn process_at(root: &Path, now: jiff::Timestamp) -> Result<Option<Processed>
             sealed_commit: journal::sealed_commit(&secrets.game_key, step.step, &sealed_yaml),
             events: res.public.clone(),
             outcome: outcome.clone(),
+            defaults,
         }),
         conclusion: None,
         host_op: None,
@@ -213,6 +285,10 @@ pub fn process_at(root: &Path, now: jiff::Timestamp) -> Result<Option<Processed>
     let head = journal::record_hash(record_bytes.as_bytes());
 
     clear_inbox(&game, step.step)?;
+    if let Some(n) = &next {
+        // The next step opens now: its deadline counts from here (views and mail show it).
+        super::mail::clock::record_opened(&game.dir, n.step, now)?;
+    }
     let game = Game::open(root)?;
     views::write_report(&game, seq)?;
     views::refresh(&game)?;

@@ -20,6 +20,19 @@ pub struct Status {
     pub received: Vec<String>,
     pub finished: bool,
     pub outcome: Option<String>,
+    /// The open step's deadline (absent when the game is over or has no deadline).
+    pub schedule: Option<super::schedule::Schedule>,
+    /// game.yaml `missed_orders`: default, wait or host.
+    pub missed_orders: String,
+    /// Per side (every seat, in seat order): how many steps it was given default orders
+    /// because its orders were missing at the deadline.
+    pub missed: Vec<Missed>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Missed {
+    pub side: String,
+    pub count: u64,
 }
 
 pub fn status(game: &Game) -> Result<Status, Error> {
@@ -40,7 +53,26 @@ pub fn status(game: &Game) -> Result<Status, Error> {
         .iter()
         .rev()
         .find_map(|(r, _)| r.step.as_ref().and_then(|s| s.outcome.clone()));
+    let missed = game
+        .config
+        .side_names()
+        .into_iter()
+        .map(|side| {
+            let count = game
+                .records
+                .iter()
+                .filter_map(|(r, _)| r.step.as_ref())
+                .filter(|st| st.defaults.contains(&side))
+                .count() as u64;
+            Missed { side, count }
+        })
+        .collect();
     Ok(Status {
+        // Only with deadlines on: the opening time alone is host bookkeeping.
+        schedule: super::schedule::at_record(game, game.last_seq())?
+            .filter(|s| s.deadline.is_some() || s.paused_since.is_some()),
+        missed_orders: game.config.missed_orders.name().into(),
+        missed,
         game: game.config.id.clone(),
         system: game.config.system.clone(),
         scenario: game.config.scenario.clone(),
@@ -79,6 +111,9 @@ impl Status {
                 if !self.received.is_empty() {
                     s.push_str(&format!("received: {}\n", self.received.join(", ")));
                 }
+                if let Some(sc) = &self.schedule {
+                    s.push_str(&format!("{}\n", sc.describe(None)));
+                }
             }
             _ => {
                 s.push_str("the game is over\n");
@@ -87,6 +122,16 @@ impl Status {
                 }
             }
         }
+        s.push_str(&format!("missed orders policy: {}\n", self.missed_orders));
+        let missed: Vec<String> = self
+            .missed
+            .iter()
+            .map(|m| format!("{} {}", m.side, m.count))
+            .collect();
+        s.push_str(&format!(
+            "missed deadlines (default orders used): {}\n",
+            missed.join(", ")
+        ));
         s
     }
 }

@@ -78,6 +78,12 @@ pub fn side_view_at(game: &Game, side: &str, seq: u64) -> Result<(String, String
         "journal head: {head}  (the basis of your next order)\n"
     ));
     text.push_str(&status_line(next, side));
+    if let Some(sc) = super::schedule::at_record(game, seq)?
+        && (sc.deadline.is_some() || sc.paused_since.is_some())
+    {
+        let tz = game.config.seat(side).and_then(|s| s.tz.as_ref());
+        text.push_str(&format!("{}\n", sc.describe(tz)));
+    }
     text.push_str(&events_block(&events));
     text.push('\n');
     text.push_str(&rendered.text);
@@ -171,6 +177,12 @@ fn record_summary(record: &Record) -> String {
             s.push_str(&format!("  seat {}: {}\n", seat.side, seat.key));
         }
     }
+    if let Some(op) = &record.host_op {
+        s.push_str(&format!(
+            "host operation: {}\n",
+            super::hostop::describe(op)
+        ));
+    }
     if let Some(c) = &record.conclusion {
         s.push_str("game concluded: the host's secrets are revealed and archive/ is published\n");
         s.push_str(&format!(
@@ -191,6 +203,11 @@ fn record_summary(record: &Record) -> String {
             for r in &o.replaced {
                 s.push_str(&format!("    replaced earlier order {r}\n"));
             }
+        }
+        for side in &st.defaults {
+            s.push_str(&format!(
+                "  {side} missed the deadline: DEFAULT ORDERS (the system's, made by the host, unsigned; no entropy)\n"
+            ));
         }
         s.push_str(&format!(
             "  host reveal {}\n  step seed {}\n",

@@ -72,12 +72,18 @@ pub enum HostOp {
         key: String,
         reason: String,
     },
-    /// Deadlines stop running until a `Resume`.
+    /// Deadlines stop running until a `Resume`. `at`: when (RFC 3339, UTC).
     Pause {
         reason: String,
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        at: String,
     },
+    /// Deadlines run again; the open step's deadline moves by the time the game was paused.
+    /// `at`: when (RFC 3339, UTC).
     Resume {
         reason: String,
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        at: String,
     },
     /// The open step's deadline moves to `deadline` (RFC 3339, UTC).
     Extend {
@@ -88,10 +94,7 @@ pub enum HostOp {
     /// The game returns to the state after record `to_record`. The step that then opens gets a
     /// NEW step number (steps are never reused: an order signed for the old number stays
     /// invalid), with a fresh host commitment in `next`.
-    Rollback {
-        to_record: u64,
-        reason: String,
-    },
+    Rollback { to_record: u64, reason: String },
 }
 
 /// What `pbem conclude` reveals: with these, anyone can check every commitment the host made and
@@ -139,6 +142,11 @@ pub struct StepRecord {
     pub events: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<String>,
+    /// Sides the step waited for that missed the deadline: each was given the system's default
+    /// orders, made by the host and unsigned. Such a side has no entry in `orders`, and its part
+    /// of the step seed is the empty value, as for a side that sends nothing.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub defaults: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -45,10 +45,10 @@ pub fn record_opened(game: &GameDir, step: u64, now: Timestamp) -> Result<Timest
     Ok(now)
 }
 
-/// The deadline of a step that opened at `opened`, when game.yaml sets a step duration.
+/// The deadline game.yaml gives a step that opened at `opened` (before any pause or
+/// extension: `engine::schedule` applies those).
 pub fn deadline(config: &GameConfig, opened: Timestamp) -> Option<Timestamp> {
-    let d = config.deadline.as_ref()?;
-    opened.checked_add(d.step.0).ok()
+    config.deadline.as_ref()?.deadline(opened)
 }
 
 /// When the reminder for a step that opened at `opened` is due.

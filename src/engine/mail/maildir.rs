@@ -94,21 +94,10 @@ pub fn mark_seen(maildir: &Path, message: &Path) -> Result<(), Error> {
 
 /// The Maildir's ingest lock, held while a batch runs.
 pub fn lock(maildir: &Path) -> Result<File, Error> {
-    let path = maildir.join(".pbem-ingest.lock");
-    let file = File::options()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .map_err(|e| Error::io(&path, e))?;
-    match file.try_lock() {
-        Ok(()) => Ok(file),
-        Err(std::fs::TryLockError::WouldBlock) => Err(Error::Fail(format!(
-            "{}: another pbem ingest is reading this Maildir",
-            path.display()
-        ))),
-        Err(std::fs::TryLockError::Error(e)) => Err(Error::io(&path, e)),
-    }
+    crate::engine::dir::exclusive_lock(
+        &maildir.join(".pbem-ingest.lock"),
+        "another pbem ingest is reading this Maildir",
+    )
 }
 
 #[cfg(test)]

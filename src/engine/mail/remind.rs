@@ -7,7 +7,6 @@ use super::super::Error;
 use super::super::game::Game;
 use super::super::order;
 use super::address::atom;
-use super::clock;
 use super::compose::{Attachment, Auto, Draft};
 use super::outbox::{self, Queued};
 use super::turn::{host_mailbox, how_to_play, seat_mailbox};
@@ -46,11 +45,22 @@ pub fn remind(game: &Game, now: Timestamp) -> Result<Remind, Error> {
         r.note = Some("the game is over".into());
         return Ok(r);
     };
-    let opened = clock::record_opened(&game.dir, step.step, now)?;
-    r.deadline = clock::deadline(&game.config, opened);
-    r.due = clock::reminder_due(&game.config, opened);
+    let sched = super::super::schedule::current(game, now)?.expect("the step is open");
+    r.deadline = sched.deadline;
+    // The reminder follows the deadline as pauses and extensions move it.
+    r.due = match (
+        sched.deadline,
+        game.config.deadline.as_ref().and_then(|d| d.remind_before),
+    ) {
+        (Some(d), Some(lead)) => d.checked_sub(lead.0).ok(),
+        _ => None,
+    };
     let Some(due) = r.due else {
-        r.note = Some("game.yaml sets no deadline.step and deadline.remind_before".into());
+        r.note = Some(if sched.paused_since.is_some() {
+            "deadlines are paused".into()
+        } else {
+            "game.yaml sets no deadline and deadline.remind_before".into()
+        });
         return Ok(r);
     };
     if now < due {

@@ -204,20 +204,7 @@ fn send_lock(game: &Game) -> Result<File, Error> {
     let path = super::mail_dir(&game.dir).join("send.lock");
     std::fs::create_dir_all(super::mail_dir(&game.dir))
         .map_err(|e| Error::io(&super::mail_dir(&game.dir), e))?;
-    let file = File::options()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .map_err(|e| Error::io(&path, e))?;
-    match file.try_lock() {
-        Ok(()) => Ok(file),
-        Err(std::fs::TryLockError::WouldBlock) => Err(Error::Fail(format!(
-            "{}: another pbem send is delivering this game's mail",
-            path.display()
-        ))),
-        Err(std::fs::TryLockError::Error(e)) => Err(Error::io(&path, e)),
-    }
+    crate::engine::dir::exclusive_lock(&path, "another pbem send is delivering this game's mail")
 }
 
 fn deliver(t: &Transport, env: &Envelope, bytes: &[u8], p: &Pending) -> Result<(), String> {

@@ -78,7 +78,7 @@ pub fn drafts(game: &Game, seq: u64, from: &Mailbox, date: Timestamp) -> Result<
     let report = views::report_text(game, seq)?;
     let report_name = format!("report-{seq:06}.txt");
     let deadline = match next {
-        Some(n) => clock::opened(&game.dir, n.step)?.and_then(|t| clock::deadline(&game.config, t)),
+        Some(_) => super::super::schedule::at_record(game, seq)?.and_then(|s| s.deadline),
         None => None,
     };
     let mut out = Vec::new();
@@ -170,8 +170,9 @@ pub fn how_to_play(
     from: &Mailbox,
     deadline: Option<Timestamp>,
 ) -> String {
+    let tz = game.config.seat(side).and_then(|s| s.tz.as_ref());
     let by = deadline
-        .map(|t| format!(" by {t} (UTC)"))
+        .map(|t| format!(" by {}", super::super::schedule::show(t, tz)))
         .unwrap_or_default();
     format!(
         "\n-- \nYour orders for step {step} of game {game} are needed{by}.\n\
