@@ -304,3 +304,50 @@ fn rollback_reopens_the_step_under_a_new_number_and_play_goes_on_verifiably() {
     assert!(v.contains("steps replayed from host"), "{v}");
     ok(&["verify", t.dir(), "--player", stale.to_str().unwrap()]);
 }
+
+/// A pause, a resumption or an extended deadline does not change the open step, so orders sent
+/// before it stay valid, and orders written against the new journal head are valid too.
+#[test]
+fn orders_sent_before_a_pause_or_an_extension_still_count() {
+    let t = common::Table::kummen();
+    let early = t.signed("beeler", "early", &t.order("beeler", "orders: {}\n"));
+    assert_eq!(t.submit(&early).0, 0);
+    common::ok(&[
+        "pause",
+        t.dir(),
+        "--reason",
+        "holiday",
+        "--now",
+        "2026-11-23T10:00:00Z",
+    ]);
+    common::ok(&[
+        "resume",
+        t.dir(),
+        "--reason",
+        "back",
+        "--now",
+        "2026-11-24T10:00:00Z",
+    ]);
+    let late = t.signed("mercenary", "late", &t.order("mercenary", "orders: {}\n"));
+    assert_eq!(
+        t.submit(&late).0,
+        0,
+        "an order against the new head is accepted"
+    );
+    common::ok(&["process", t.dir(), "--now", "2026-11-24T11:00:00Z"]);
+    let record = std::fs::read_to_string(t.game.join("journal/000003.yaml")).unwrap();
+    assert!(
+        record.contains("side: beeler") && record.contains("side: mercenary"),
+        "{record}"
+    );
+    common::ok(&["verify", t.dir()]);
+    // An order from before the step opened is still refused.
+    let stale = t.signed(
+        "beeler",
+        "stale",
+        &t.order("beeler", "orders: {}\n")
+            .replace(&t.head(), &"0".repeat(64)),
+    );
+    let (code, _, err) = t.submit(&stale);
+    assert_eq!(code, 4, "{err}");
+}

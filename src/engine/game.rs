@@ -90,6 +90,11 @@ impl Game {
             .1
     }
 
+    /// The journal heads an order for the open step may name as its basis (see [`step_bases`]).
+    pub fn open_step_bases(&self) -> Vec<Hash32> {
+        step_bases(&self.records, self.records.len().saturating_sub(1))
+    }
+
     /// The step now open, or None when the game is over.
     pub fn open_step(&self) -> Option<&NextStep> {
         self.records.last().and_then(|(r, _)| r.next.as_ref())
@@ -109,6 +114,28 @@ impl Game {
     pub fn is_host(&self) -> bool {
         self.dir.secrets().exists()
     }
+}
+
+/// The journal heads an order for the step open after record `upto` may name as its basis: the
+/// record that opened the step and every later one that left it open (a pause, an extension, a
+/// key replacement). Those records change no part of the game an order could depend on, so an
+/// order written before them stays valid; a record that opens a new step (a processed step, a
+/// rollback) starts a new range.
+pub fn step_bases(records: &[(Record, Hash32)], upto: usize) -> Vec<Hash32> {
+    let open = |i: usize| {
+        records
+            .get(i)
+            .and_then(|(r, _)| r.next.as_ref())
+            .map(|n| n.step)
+    };
+    let Some(step) = open(upto) else {
+        return Vec::new();
+    };
+    let mut first = upto;
+    while first > 0 && open(first - 1) == Some(step) {
+        first -= 1;
+    }
+    records[first..=upto].iter().map(|(_, h)| *h).collect()
 }
 
 /// Reads journal/000000.yaml, 000001.yaml, … until the first missing number.

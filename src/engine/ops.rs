@@ -13,10 +13,13 @@
 //!   a step number above every number the journal ever opened, with a fresh host commitment, so
 //!   no order signed for an abandoned step can ever be used; later records stay published.
 //!
-//! Orders waiting in `inbox/` for the open step carry the old journal head as their basis, so
-//! every host operation withdraws them (they move to `host/withdrawn/`): their players must send
-//! them again against the new head, which every view prints. `verify` accepts the receipt of
-//! such an order because a host-operation record directly follows its basis.
+//! The operations here withdraw the orders waiting in `inbox/` (they move to `host/withdrawn/`):
+//! after a key change an order signed with the old key must not count, and after a rollback the
+//! step they were written for is gone. Their players send them again against the new head,
+//! which every view prints; `verify` accepts the receipt of such an order because a
+//! host-operation record directly follows its basis. (Pause, resume and extend, in
+//! `schedule.rs`, withdraw nothing: they leave the step open and its orders valid, see
+//! `game::step_bases`.)
 
 use super::config::Seat;
 use super::dir;

@@ -157,12 +157,13 @@ pub fn open(file: &Path, sig: Option<&Path>) -> Result<Envelope, Error> {
 pub type Header = OrderDoc<serde::de::IgnoredAny>;
 
 /// Checks an opened order against the game: format, signature, binding, then the rules.
-/// Returns the parsed header. `step_must_be_open` is false when verify re-checks old orders.
+/// Returns the parsed header. `bases` are the journal heads the order may name (the open step's,
+/// see `game::step_bases`); the newest is the one views print.
 pub fn check(
     game: &Game,
     env: &Envelope,
     expect_step: u64,
-    expect_basis: &Hash32,
+    bases: &[Hash32],
     state: &str,
 ) -> Result<Header, Error> {
     let file = &env.file;
@@ -211,11 +212,12 @@ pub fn check(
             expect_step.to_string(),
         ));
     }
-    if header.basis != expect_basis.hex() {
+    let newest = bases.last().copied().unwrap_or_default();
+    if !bases.iter().any(|b| header.basis == b.hex()) {
         return Err(at(
             "basis",
-            "stale or wrong basis: this order was written against another journal head".into(),
-            format!("{expect_basis} (the head printed in your latest view)"),
+            "stale or wrong basis: this order was written before the open step began, or for another history".into(),
+            format!("{newest} (the head printed in your latest view)"),
         ));
     }
     if header.entropy.parse::<Hash32>().is_err() {
@@ -245,7 +247,7 @@ pub fn submit(game: &Game, file: &Path, sig: Option<&Path>) -> Result<Accepted, 
         )));
     };
     let state = game.state()?;
-    let header = check(game, &env, step.step, &game.head(), &state)?;
+    let header = check(game, &env, step.step, &game.open_step_bases(), &state)?;
     if !step.waiting_for.contains(&header.side) {
         return Err(Error::reject(
             Rejection::new(

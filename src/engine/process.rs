@@ -74,7 +74,7 @@ pub fn collect_partial(game: &Game, step: &NextStep) -> Result<(StepOrders, Vec<
         }
         let sig_path = game.dir.inbox_sig(step.step, &side);
         let env = order::open(&path, sig_path.exists().then_some(sig_path.as_path()))?;
-        let header = order::check(game, &env, step.step, &game.head(), &state)?;
+        let header = order::check(game, &env, step.step, &game.open_step_bases(), &state)?;
         if header.side != side {
             return Err(Error::Fail(format!(
                 "{}: holds an order of side {}",
