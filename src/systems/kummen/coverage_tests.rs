@@ -1386,3 +1386,49 @@ fn bases_start_under_their_setup_controllers_and_nuba_is_neutral_15_7() {
         assert_eq!(s.control_of(h(hex)), c, "{hex}");
     }
 }
+
+/// DESIGN 3 with 9.11.3 and 9.11.9: face-down units forced out of a combat hex retreat face-down,
+/// and nothing the mercenary reads (public events, its view) depends on which units they are.
+#[test]
+fn units_retreating_face_down_stay_hidden_9_11_3_9_11_9() {
+    let mut s = blank();
+    values(&mut s, "merc_at", 20, 9);
+    values(&mut s, "beeler_soldier", 2, 2);
+    values(&mut s, "beeler_at", 2, 2);
+    put(&mut s, "M-AT01", "F07", true);
+    put(&mut s, "B-SO01", "F07", true);
+    put(&mut s, "B-AT01", "F07", false);
+    put(&mut s, "B-SO02", "F07", false);
+    put(&mut s, "B-AT02", "K07", false);
+    let slots = super::state::hidden_slots(&s, Side::Beeler).len();
+    // A rotation: a soldier in F07 is replaced by the AT from K07, so the units that retreat are
+    // not the same ones in the two states.
+    let rotated: Vec<usize> = (0..slots).map(|i| (i + 1) % slots).collect();
+    let mut t = super::state::permute_hidden(&s, Side::Beeler, &rotated).unwrap();
+    let in_f07 = |st: &State| {
+        super::state::hidden_slots(st, Side::Beeler)
+            .into_iter()
+            .filter(|id| st.unit(id).and_then(|u| u.hex) == Some(h("F07")))
+            .collect::<Vec<_>>()
+    };
+    assert_ne!(
+        in_f07(&s),
+        in_f07(&t),
+        "different units wait face-down in F07"
+    );
+    let (events_s, dice_s) = fight(&mut s, seed(3), "t1/p8", Side::Mercenary);
+    let (events_t, dice_t) = fight(&mut t, seed(3), "t1/p8", Side::Mercenary);
+    assert!(
+        events_s
+            .iter()
+            .any(|e| e.contains("forced retreat (9.11.3)")),
+        "{events_s:#?}"
+    );
+    assert_eq!(events_s, events_t);
+    assert_eq!(dice_s, dice_t);
+    let merc = Reader::Side("mercenary".into());
+    let view = |st: &State| yaml::to_string(&Kummen.view(st, &merc));
+    assert_eq!(view(&s), view(&t));
+    let public = |st: &State| yaml::to_string(&Kummen.view(st, &Reader::Public));
+    assert_eq!(public(&s), public(&t));
+}
