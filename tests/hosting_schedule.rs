@@ -519,3 +519,19 @@ fn verify_refuses_a_resume_of_a_game_that_was_never_paused() {
     assert_eq!(code, 5, "{out}{err}");
     assert!(err.contains("resumes a game that is not paused"), "{err}");
 }
+
+#[test]
+fn status_says_how_long_until_the_step_is_due_and_when_it_is_overdue() {
+    let host = Host::new();
+    let dir = host.game("due", "  grace: 2h\n", "");
+    let d = dir.to_str().unwrap();
+    let before: serde_json::Value =
+        serde_json::from_str(&ok(&["status", d, "--json", "--now", &at(70, 0)])).unwrap();
+    assert_eq!(before["overdue"], false);
+    assert_eq!(before["due_in"], "4h", "72h + 2h grace - 70h");
+    let text = ok(&["status", d, "--now", &at(80, 30)]);
+    assert!(text.contains("overdue by 6h 30m"), "{text}");
+    let after: serde_json::Value =
+        serde_json::from_str(&ok(&["status", d, "--json", "--now", &at(80, 30)])).unwrap();
+    assert_eq!(after["overdue"], true);
+}

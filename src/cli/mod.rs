@@ -99,6 +99,9 @@ enum Command {
         /// Machine-readable output.
         #[arg(long)]
         json: bool,
+        /// The time to measure the deadline against, RFC 3339 (default: now).
+        #[arg(long, value_name = "TIME")]
+        now: Option<String>,
     },
     /// Print an order skeleton for the open step with the legal choices as comments.
     Template {
@@ -650,9 +653,14 @@ fn run(cmd: Command) -> Result<i32, Error> {
                 st.text()
             ))?;
         }
-        Command::Status { dir, json: as_json } => {
+        Command::Status {
+            dir,
+            json: as_json,
+            now,
+        } => {
             let game = engine::game::Game::open(&dir)?;
-            let st = engine::status::status(&game)?;
+            let now = engine::mail::clock::now_or(now.as_deref())?;
+            let st = engine::status::status(&game)?.at(now);
             if as_json {
                 json(&st)?
             } else {

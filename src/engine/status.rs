@@ -27,6 +27,29 @@ pub struct Status {
     /// Per side (every seat, in seat order): how many steps it was given default orders
     /// because its orders were missing at the deadline.
     pub missed: Vec<Missed>,
+    /// Against the time `status` was asked at: how long until the open step is due (its
+    /// deadline plus grace), negative when it is overdue. Absent without a running deadline.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub due_in: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub overdue: Option<bool>,
+}
+
+impl Status {
+    /// Fills `due_in` and `overdue` for the time `now`.
+    pub fn at(mut self, now: jiff::Timestamp) -> Status {
+        let due = self
+            .schedule
+            .as_ref()
+            .filter(|s| s.paused_since.is_none())
+            .and_then(|s| s.due_at());
+        if let (Some(due), Some(_)) = (due, self.step) {
+            let left = now.duration_until(due);
+            self.due_in = Some(format!("{left:#}"));
+            self.overdue = Some(left.is_negative());
+        }
+        self
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -84,6 +107,8 @@ pub fn status(game: &Game) -> Result<Status, Error> {
         received,
         finished: next.is_none(),
         outcome,
+        due_in: None,
+        overdue: None,
     })
 }
 
@@ -113,6 +138,16 @@ impl Status {
                 }
                 if let Some(sc) = &self.schedule {
                     s.push_str(&format!("{}\n", sc.describe(None)));
+                }
+                match (&self.due_in, self.overdue) {
+                    (Some(left), Some(true)) => s.push_str(&format!(
+                        "overdue by {}: `pbem process` now applies the missed-orders policy\n",
+                        left.trim_start_matches('-')
+                    )),
+                    (Some(left), Some(false)) => {
+                        s.push_str(&format!("due in {left} (deadline plus grace)\n"))
+                    }
+                    _ => {}
                 }
             }
             _ => {
