@@ -5,6 +5,7 @@
 //! them and hash them without knowing any rule. See docs/architecture.md for how each of the five
 //! games maps onto steps.
 
+pub mod dougram;
 pub mod kummen;
 
 use crate::protocol::dice::Dice;

@@ -1,0 +1,733 @@
+//! The stand-in data (games/dougram/*.yaml): formats, loading and validation. Every file is
+//! copied into the game state at creation, so a game replays from its state alone.
+
+use super::cards::{CardsFile, Known};
+use crate::systems::DataSource;
+use crate::yaml::{self, FieldPath, Rejection};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+pub const MAP_YAML: &str = include_str!("../../../games/dougram/map.yaml");
+pub const COUNTERS_YAML: &str = include_str!("../../../games/dougram/counters.yaml");
+pub const CARDS_YAML: &str = include_str!("../../../games/dougram/cards.yaml");
+
+/// The two seats, in seat order: Lib moves first in every turn (4.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    Lib,
+    Fed,
+}
+
+impl Side {
+    pub const BOTH: [Side; 2] = [Side::Lib, Side::Fed];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Lib => "lib",
+            Side::Fed => "fed",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Side> {
+        match s {
+            "lib" => Some(Side::Lib),
+            "fed" => Some(Side::Fed),
+            _ => None,
+        }
+    }
+
+    pub fn other(self) -> Side {
+        match self {
+            Side::Lib => Side::Fed,
+            Side::Fed => Side::Lib,
+        }
+    }
+}
+
+/// One value per side.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PerSide<T> {
+    pub lib: T,
+    pub fed: T,
+}
+
+impl<T> PerSide<T> {
+    pub fn get(&self, side: Side) -> &T {
+        match side {
+            Side::Lib => &self.lib,
+            Side::Fed => &self.fed,
+        }
+    }
+    pub fn get_mut(&mut self, side: Side) -> &mut T {
+        match side {
+            Side::Lib => &mut self.lib,
+            Side::Fed => &mut self.fed,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Grid {
+    pub cols: u32,
+    pub rows: u32,
+}
+
+/// Hex ids are 10 * column + row (the book's setup2 names hexes 53, 57 and 62).
+pub type HexId = u32;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Place {
+    pub id: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub ja: String,
+    pub en: String,
+    pub hex: HexId,
+    pub city: bool,
+    #[serde(default)]
+    pub vp: u32,
+    pub chit_limit: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Map {
+    #[serde(default)]
+    pub stand_in: bool,
+    pub grid: Grid,
+    pub sea: Vec<HexId>,
+    #[serde(default)]
+    pub cold: Vec<HexId>,
+    #[serde(default)]
+    pub desert: Vec<HexId>,
+    #[serde(default)]
+    pub mountain_hexsides: Vec<[HexId; 2]>,
+    #[serde(default)]
+    pub impassable_hexsides: Vec<[HexId; 2]>,
+    pub land_chit_limit: u32,
+    #[serde(default)]
+    pub chit_limits: BTreeMap<HexId, u32>,
+    pub places: Vec<Place>,
+}
+
+/// The places the rules name (1.3 of the digest; 7.6, 10.3-10.5, 11.6-11.7, 23, 24, 28).
+pub const NAMED_PLACES: [&str; 11] = [
+    "spa",
+    "bonar",
+    "lambel",
+    "cardinal",
+    "sandrea",
+    "garland",
+    "doga",
+    "grante",
+    "estor",
+    "north_pole_port",
+    "andy",
+];
+
+/// Non-city hexes setup2 names, with the chits it puts there (28.2.3).
+pub const NAMED_HEXES: [(HexId, u32); 3] = [(53, 2), (57, 2), (62, 1)];
+
+impl Map {
+    pub fn valid_id(&self, h: HexId) -> bool {
+        let (c, r) = (h / 10, h % 10);
+        (1..=self.grid.cols).contains(&c) && (1..=self.grid.rows).contains(&r)
+    }
+
+    pub fn is_land(&self, h: HexId) -> bool {
+        self.valid_id(h) && !self.sea.contains(&h)
+    }
+
+    /// Cube coordinates of the odd-q layout (digest 7.3).
+    fn cube(h: HexId) -> (i64, i64, i64) {
+        let col0 = (h / 10) as i64 - 1;
+        let row0 = (h % 10) as i64 - 1;
+        let x = col0;
+        let z = row0 - (col0 - (col0 & 1)) / 2;
+        (x, -x - z, z)
+    }
+
+    /// Hex distance (11.4 counts hexes; default A17).
+    pub fn distance(a: HexId, b: HexId) -> u32 {
+        let (ax, ay, az) = Map::cube(a);
+        let (bx, by, bz) = Map::cube(b);
+        (ax - bx).abs().max((ay - by).abs()).max((az - bz).abs()) as u32
+    }
+
+    pub fn place(&self, id: &str) -> Option<&Place> {
+        self.places.iter().find(|p| p.id == id)
+    }
+
+    pub fn place_at(&self, h: HexId) -> Option<&Place> {
+        self.places.iter().find(|p| p.hex == h)
+    }
+
+    /// The hex of a place the rules name; validation guarantees it exists.
+    pub fn hex_of(&self, id: &str) -> HexId {
+        self.place(id).map(|p| p.hex).unwrap_or(0)
+    }
+
+    /// Latent chits a hex may hold (18.4).
+    pub fn chit_limit(&self, h: HexId) -> u32 {
+        if !self.is_land(h) {
+            return 0;
+        }
+        if let Some(p) = self.place_at(h) {
+            return p.chit_limit;
+        }
+        self.chit_limits
+            .get(&h)
+            .copied()
+            .unwrap_or(self.land_chit_limit)
+    }
+
+    fn validate(&self) -> Vec<(FieldPath, String)> {
+        let mut errs = Vec::new();
+        let root = FieldPath::root();
+        if self.grid.cols == 0 || self.grid.rows == 0 || self.grid.cols > 9 || self.grid.rows > 9 {
+            errs.push((
+                root.at("grid"),
+                "cols and rows must be 1-9 (hex id = 10 * column + row)".into(),
+            ));
+            return errs;
+        }
+        for (name, list) in [
+            ("sea", &self.sea),
+            ("cold", &self.cold),
+            ("desert", &self.desert),
+        ] {
+            for (i, h) in list.iter().enumerate() {
+                if !self.valid_id(*h) {
+                    errs.push((root.at(name).at(i), format!("hex {h} is off the map")));
+                } else if name != "sea" && !self.is_land(*h) {
+                    errs.push((root.at(name).at(i), format!("hex {h} is sea")));
+                }
+            }
+        }
+        for (name, list) in [
+            ("mountain_hexsides", &self.mountain_hexsides),
+            ("impassable_hexsides", &self.impassable_hexsides),
+        ] {
+            for (i, [a, b]) in list.iter().enumerate() {
+                if !self.valid_id(*a) || !self.valid_id(*b) {
+                    errs.push((root.at(name).at(i), format!("{a}|{b} is off the map")));
+                } else if Map::distance(*a, *b) != 1 {
+                    errs.push((
+                        root.at(name).at(i),
+                        format!("hexes {a} and {b} are not adjacent"),
+                    ));
+                }
+            }
+        }
+        for h in self.chit_limits.keys() {
+            if !self.is_land(*h) {
+                errs.push((
+                    root.at("chit_limits").at(h.to_string().as_str()),
+                    format!("hex {h} is not a land hex"),
+                ));
+            }
+        }
+        let mut ids = BTreeSet::new();
+        let mut hexes = BTreeSet::new();
+        for (i, p) in self.places.iter().enumerate() {
+            let pp = root.at("places").at(i);
+            if !ids.insert(p.id.clone()) {
+                errs.push((pp.at("id"), format!("place {:?} appears twice", p.id)));
+            }
+            if !self.is_land(p.hex) {
+                errs.push((
+                    pp.at("hex"),
+                    format!("hex {} is not a land hex on the map", p.hex),
+                ));
+            }
+            if !hexes.insert(p.hex) {
+                errs.push((pp.at("hex"), format!("two places in hex {}", p.hex)));
+            }
+            if p.city && p.vp == 0 {
+                errs.push((pp.at("vp"), "a city needs VP (6.3.1, 20.3)".into()));
+            }
+        }
+        for name in NAMED_PLACES {
+            if self.place(name).is_none() {
+                errs.push((
+                    root.at("places"),
+                    format!("the rules need a place with id {name:?}"),
+                ));
+            }
+        }
+        for (h, need) in NAMED_HEXES {
+            if !self.is_land(h) || self.place_at(h).is_some() {
+                errs.push((
+                    root.at("sea"),
+                    format!("setup2 needs hex {h} to be a land hex that is no place (28.2.3)"),
+                ));
+            } else if self.chit_limit(h) < need {
+                errs.push((
+                    root.at("chit_limits"),
+                    format!("setup2 puts {need} chits in hex {h}; its limit is lower (18.4)"),
+                ));
+            }
+        }
+        errs
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Class {
+    Soldier,
+    Cba,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Values {
+    pub aa: u32,
+    pub ap: u32,
+    pub def: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnitType {
+    pub class: Class,
+    pub aa: u32,
+    pub ap: u32,
+    pub def: u32,
+    /// The back of a two-step unit (21).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damaged: Option<Values>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub mercenary: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TerrainKind {
+    Desert,
+    Cold,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Mod2 {
+    pub aa: u32,
+    pub ap: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TerrainMod {
+    pub types: Vec<String>,
+    pub terrain: TerrainKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub set: Option<Mod2>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub add: Option<Mod2>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Face {
+    pub side: Side,
+    #[serde(rename = "type")]
+    pub kind: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CounterLine {
+    pub prefix: String,
+    pub count: u32,
+    pub front: Face,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub back: Option<Face>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sixth_army: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoxDef {
+    pub id: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub ja: String,
+    pub owner: Side,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CountersFile {
+    #[serde(default)]
+    pub stand_in: bool,
+    pub types: BTreeMap<String, UnitType>,
+    #[serde(default)]
+    pub terrain_mods: Vec<TerrainMod>,
+    pub counters: Vec<CounterLine>,
+    /// Value -> how many chits carry it (2.4).
+    pub chits: BTreeMap<u32, u32>,
+    pub boxes: Vec<BoxDef>,
+}
+
+/// One physical counter (2.2: the back of most counters is an enemy unit).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CounterDef {
+    pub front: Face,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub back: Option<Face>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sixth_army: bool,
+}
+
+/// Types the rules name (2.9, 6.8, 7.3, 17.6-17.8, 21, 22, 25, 26, 28).
+pub const NAMED_TYPES: [&str; 18] = [
+    "soldier",
+    "garcia_squad",
+    "crab_gunner",
+    "round_facer",
+    "nikolaev",
+    "bushman",
+    "blockhead_b",
+    "hasty",
+    "mackerel",
+    "cochma_spl",
+    "big_foot",
+    "blizzard_gunner",
+    "tequila_gunner",
+    "desert_gunner",
+    "dougram",
+    "dougram_tb",
+    "jagd_dougram",
+    "fortress",
+];
+
+impl CountersFile {
+    pub fn counter_defs(&self) -> BTreeMap<String, CounterDef> {
+        let mut out = BTreeMap::new();
+        for l in &self.counters {
+            for n in 1..=l.count {
+                out.insert(
+                    format!("{}{:02}", l.prefix, n),
+                    CounterDef {
+                        front: l.front.clone(),
+                        back: l.back.clone(),
+                        sixth_army: l.sixth_army,
+                    },
+                );
+            }
+        }
+        out
+    }
+
+    fn validate(&self) -> Vec<(FieldPath, String)> {
+        let mut errs = Vec::new();
+        let root = FieldPath::root();
+        for (name, t) in &self.types {
+            let p = root.at("types").at(name.as_str());
+            for (f, v) in [("aa", t.aa), ("ap", t.ap), ("def", t.def)] {
+                if !(1..=6).contains(&v) {
+                    errs.push((p.at(f), format!("{v} is not 1-6 (a hit needs d6 <= value)")));
+                }
+            }
+        }
+        for name in NAMED_TYPES {
+            if !self.types.contains_key(name) {
+                errs.push((root.at("types"), format!("the rules need a type {name:?}")));
+            }
+        }
+        for name in ["dougram", "dougram_tb", "jagd_dougram"] {
+            if self.types.get(name).is_some_and(|t| t.damaged.is_none()) {
+                errs.push((
+                    root.at("types").at(name),
+                    "the Dougram family has two steps: give `damaged` values (21)".into(),
+                ));
+            }
+        }
+        for (i, m) in self.terrain_mods.iter().enumerate() {
+            for (j, t) in m.types.iter().enumerate() {
+                if !self.types.contains_key(t) {
+                    errs.push((
+                        root.at("terrain_mods").at(i).at("types").at(j),
+                        format!("unknown type {t:?}"),
+                    ));
+                }
+            }
+            if m.set.is_some() == m.add.is_some() {
+                errs.push((
+                    root.at("terrain_mods").at(i),
+                    "give exactly one of set and add".into(),
+                ));
+            }
+        }
+        let mut prefixes = BTreeSet::new();
+        for (i, l) in self.counters.iter().enumerate() {
+            let p = root.at("counters").at(i);
+            if !prefixes.insert(l.prefix.clone()) || l.prefix.is_empty() {
+                errs.push((
+                    p.at("prefix"),
+                    format!("prefix {:?} is empty or repeated", l.prefix),
+                ));
+            }
+            if l.count == 0 {
+                errs.push((p.at("count"), "must be at least 1".into()));
+            }
+            for (f, face) in [("front", Some(&l.front)), ("back", l.back.as_ref())] {
+                if let Some(face) = face
+                    && !self.types.contains_key(&face.kind)
+                {
+                    errs.push((p.at(f).at("type"), format!("unknown type {:?}", face.kind)));
+                }
+            }
+            if let Some(b) = &l.back
+                && b.side == l.front.side
+            {
+                errs.push((
+                    p.at("back").at("side"),
+                    "a counter's back is an enemy unit (2.2); two-step units use `damaged`".into(),
+                ));
+            }
+        }
+        // 2.9: exactly these mercenaries.
+        let count_of = |ty: &str| -> u32 {
+            self.counters
+                .iter()
+                .filter(|l| l.front.kind == ty && l.front.side == Side::Fed)
+                .map(|l| l.count)
+                .sum()
+        };
+        for (ty, n) in [
+            ("garcia_squad", 2),
+            ("tequila_gunner", 2),
+            ("desert_gunner", 1),
+        ] {
+            if count_of(ty) != n {
+                errs.push((
+                    root.at("counters"),
+                    format!("the mercenaries are exactly {n} {ty} (2.9)"),
+                ));
+            }
+        }
+        let sixth: u32 = self
+            .counters
+            .iter()
+            .filter(|l| l.sixth_army)
+            .map(|l| l.count)
+            .sum();
+        if sixth != 12 {
+            errs.push((
+                root.at("counters"),
+                format!("the 6th Army has 12 counters (24.3), not {sixth}"),
+            ));
+        }
+        for v in self.chits.keys() {
+            if !(1..=5).contains(v) {
+                errs.push((
+                    root.at("chits").at(v.to_string().as_str()),
+                    "chit values are 1-5 (2.4)".into(),
+                ));
+            }
+        }
+        let total: u32 = self.chits.values().sum();
+        if total < 40 {
+            errs.push((
+                root.at("chits"),
+                format!("{total} chits; setup2 alone takes 36 out of the cup (28.2.3)"),
+            ));
+        }
+        let mut ids = BTreeSet::new();
+        for (i, b) in self.boxes.iter().enumerate() {
+            if !ids.insert(b.id.clone()) {
+                errs.push((root.at("boxes").at(i).at("id"), "repeated box id".into()));
+            }
+        }
+        for (b, owner) in super::setup::BOX_OWNERS {
+            if !self.boxes.iter().any(|x| x.id == b && x.owner == owner) {
+                errs.push((
+                    root.at("boxes"),
+                    format!(
+                        "the rules need box {b:?} owned by {} (24.2, 28.2.3)",
+                        owner.name()
+                    ),
+                ));
+            }
+        }
+        errs
+    }
+}
+
+/// All data of one game, as validated and copied into the state.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Data {
+    pub map: Map,
+    pub counters: CountersFile,
+    pub cards: CardsFile,
+}
+
+fn rejections(errs: Vec<(FieldPath, String)>, text: &str, origin: &str) -> Result<(), String> {
+    if errs.is_empty() {
+        return Ok(());
+    }
+    Err(errs
+        .into_iter()
+        .map(|(path, msg)| {
+            Rejection::new(origin, msg)
+                .at_field(text, &path)
+                .to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("\n"))
+}
+
+/// Loads and validates map.yaml, counters.yaml and cards.yaml.
+pub fn load(data: &DataSource) -> Result<Data, String> {
+    let (m_text, m_origin) = data.load("dougram", "map.yaml", MAP_YAML)?;
+    let map: Map = yaml::parse(&m_text, &m_origin).map_err(|r| r.to_string())?;
+    rejections(map.validate(), &m_text, &m_origin)?;
+    let (c_text, c_origin) = data.load("dougram", "counters.yaml", COUNTERS_YAML)?;
+    let counters: CountersFile = yaml::parse(&c_text, &c_origin).map_err(|r| r.to_string())?;
+    rejections(counters.validate(), &c_text, &c_origin)?;
+    let (k_text, k_origin) = data.load("dougram", "cards.yaml", CARDS_YAML)?;
+    let cards: CardsFile = yaml::parse(&k_text, &k_origin).map_err(|r| r.to_string())?;
+    let places: BTreeSet<String> = map.places.iter().map(|p| p.id.clone()).collect();
+    let cities: BTreeSet<String> = map
+        .places
+        .iter()
+        .filter(|p| p.city)
+        .map(|p| p.id.clone())
+        .collect();
+    let unit_types: BTreeSet<String> = counters.types.keys().cloned().collect();
+    let cba_types: BTreeSet<String> = counters
+        .types
+        .iter()
+        .filter(|(_, t)| t.class == Class::Cba)
+        .map(|(n, _)| n.clone())
+        .collect();
+    let boxes: BTreeSet<String> = counters.boxes.iter().map(|b| b.id.clone()).collect();
+    let known = Known {
+        places: &places,
+        cities: &cities,
+        unit_types: &unit_types,
+        cba_types: &cba_types,
+        boxes: &boxes,
+    };
+    rejections(cards.validate(&known), &k_text, &k_origin)?;
+    Ok(Data {
+        map,
+        counters,
+        cards,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with_override(name: &str, text: &str) -> Result<Data, String> {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(name), text).unwrap();
+        load(&DataSource {
+            overrides: Some(dir.path().to_path_buf()),
+        })
+    }
+
+    fn replaced(text: &str, from: &str, to: &str) -> String {
+        assert!(text.contains(from), "pattern {from:?} not found");
+        text.replacen(from, to, 1)
+    }
+
+    #[test]
+    fn built_in_stand_in_data_loads() {
+        let d = load(&DataSource::default()).unwrap();
+        assert!(d.map.stand_in && d.counters.stand_in && d.cards.stand_in);
+        assert_eq!(d.counters.counter_defs().len(), 113);
+        let total: u32 = d.counters.chits.values().sum();
+        let points: u32 = d.counters.chits.iter().map(|(v, n)| v * n).sum();
+        assert_eq!(points * 2, total * 5, "mean 2.5 (2.4)");
+    }
+
+    #[test]
+    fn stand_in_map_meets_the_distance_constraints_11_6_11_7() {
+        let d = load(&DataSource::default()).unwrap();
+        let m = &d.map;
+        let h = |n: &str| m.hex_of(n);
+        assert_eq!(Map::distance(h("north_pole_port"), h("sandrea")), 4);
+        assert!(Map::distance(h("bonar"), h("grante")) >= 4);
+        assert!(Map::distance(h("spa"), h("grante")) >= 4);
+        assert_eq!(m.chit_limit(53), 2);
+        assert_eq!(m.chit_limit(62), 1);
+        assert_eq!(m.chit_limit(11), 0);
+    }
+
+    #[test]
+    fn every_card_the_rules_name_is_present_10_3_to_10_5_and_20_2() {
+        let d = load(&DataSource::default()).unwrap();
+        let by = d.cards.by_no();
+        for no in [2, 20, 29, 32, 34, 36, 37, 50, 61, 64, 68, 76, 77] {
+            assert!(!by[&no].stand_in, "card {no}");
+        }
+        assert!(by.values().filter(|c| c.stand_in).count() >= 20);
+    }
+
+    #[test]
+    fn a_bad_map_names_file_and_field() {
+        let bad = replaced(MAP_YAML, "hex: 73,", "hex: 23,");
+        let err = with_override("map.yaml", &bad).unwrap_err();
+        assert!(err.contains("map.yaml"), "{err}");
+        assert!(err.contains("places[1].hex"), "{err}");
+    }
+
+    #[test]
+    fn a_bad_counter_file_names_file_and_field_2_9() {
+        let bad = replaced(
+            COUNTERS_YAML,
+            "{prefix: GA, count: 2,",
+            "{prefix: GA, count: 3,",
+        );
+        let err = with_override("counters.yaml", &bad).unwrap_err();
+        assert!(
+            err.contains("counters.yaml") && err.contains("2.9"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_bad_card_file_names_file_and_field_10_3() {
+        let bad = replaced(
+            CARDS_YAML,
+            "[grante, bonar], [grante, spa]",
+            "[grante, bonar], [grante, atlantis]",
+        );
+        let err = with_override("cards.yaml", &bad).unwrap_err();
+        assert!(err.contains("cards.yaml"), "{err}");
+        assert!(
+            err.contains("cards[1].effects[0].sea_move.routes[1][1]"),
+            "{err}"
+        );
+        let bad = replaced(CARDS_YAML, "while_open: [lib_government]", "while_open: []");
+        let err = with_override("cards.yaml", &bad).unwrap_err();
+        assert!(err.contains("card 29"), "{err}");
+        let bad = replaced(
+            CARDS_YAML,
+            "setup2: open, when: {turn: own, phase: any}, after: open",
+            "setup2: open, when: {turn: own, phase: any}, after: discard",
+        );
+        let err = with_override("cards.yaml", &bad).unwrap_err();
+        assert!(err.contains("starts open"), "{err}");
+    }
+
+    #[test]
+    fn a_deck_of_the_wrong_size_is_rejected_28_1_2() {
+        let bad = replaced(
+            CARDS_YAML,
+            "owner: lib, setup1: deck, setup2: deck",
+            "owner: lib, setup1: stock, setup2: deck",
+        );
+        let err = with_override("cards.yaml", &bad).unwrap_err();
+        assert!(err.contains("28.1.2.1"), "{err}");
+    }
+}

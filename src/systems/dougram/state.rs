@@ -1,0 +1,346 @@
+//! The full game state. Hidden facts live here next to public ones; [`super::view`] decides who
+//! sees what (digest 2.3). Chit ids (`K01`...) are internal and never shown: a chit on the map or
+//! a sheet is shown by its opaque token, handed out in placement order, so neither an id nor a
+//! token says anything about a value.
+
+use super::cardphase::CardPolicy;
+use super::cards::{Card, Flag};
+use super::data::{Class, Data, HexId, PerSide, Side};
+use crate::kit::cup::Cup;
+use crate::protocol::dice::Dice;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Where a counter is (2.8: everything off the map and sheets is in the stock).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnitAt {
+    Stock,
+    Hex(HexId),
+    /// The Replenishment box printed on the map (17.6).
+    ReplenishmentBox,
+    Removed,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Unit {
+    pub at: UnitAt,
+    /// The face in use decides the side (2.2, default A45).
+    pub side: Side,
+    /// A two-step unit on its back side (21).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub damaged: bool,
+}
+
+/// Where a random chit is (2.4-2.7).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChitAt {
+    Cup,
+    /// A latent chit (2.5).
+    Hex(HexId),
+    /// A play-sheet box (2.6).
+    Box(String),
+}
+
+/// A chit. Its value is sealed: only [`super::view`] decides who may read it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Chit {
+    pub value: u32,
+    pub at: ChitAt,
+    /// Opaque token while out of the cup.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<u32>,
+}
+
+/// A discarded card; `face_up` when both sides saw it (played, or taken from the open stock).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Discard {
+    pub card: u32,
+    pub face_up: bool,
+}
+
+/// One side's own card zones (2.11).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Zones {
+    pub hand: Vec<u32>,
+    /// Top first. Nobody sees the order (5.5).
+    pub deck: Vec<u32>,
+    pub discard: Vec<Discard>,
+}
+
+/// Which submission the game waits for (docs/dougram.md, step model).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    /// Step 1: the deal (28.x.2.2, 28.x.3 chits); both sides may send standing policies.
+    Setup,
+    /// A Lib player-turn (4.1).
+    Lib,
+    /// A Fed player-turn (4.1).
+    Fed,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct State {
+    pub scenario: String,
+    pub data: Data,
+    pub turn: u32,
+    pub stage: Stage,
+    pub units: BTreeMap<String, Unit>,
+    pub chits: BTreeMap<String, Chit>,
+    pub next_token: u32,
+    pub cards: PerSide<Zones>,
+    /// Cards in the shared, open stock (2.8).
+    pub stock: BTreeSet<u32>,
+    pub open: BTreeSet<u32>,
+    pub removed: BTreeSet<u32>,
+    /// Controller of each city (3), by place id.
+    pub control: BTreeMap<String, Side>,
+    pub policies: PerSide<CardPolicy>,
+    /// 5.4: the hand reached 7; the owner discards one at the top of its next submission.
+    pub pending_discard: PerSide<bool>,
+}
+
+impl State {
+    pub fn card(&self, no: u32) -> Option<&Card> {
+        self.data.cards.cards.iter().find(|c| c.no == no)
+    }
+
+    /// Flags of open cards (digest 6.4).
+    pub fn flag(&self, f: &Flag) -> bool {
+        self.open
+            .iter()
+            .filter_map(|n| self.card(*n))
+            .any(|c| c.while_open.contains(f))
+    }
+
+    pub fn unit_type(&self, id: &str) -> Option<&str> {
+        let u = self.units.get(id)?;
+        let def = self.data.counters.counter_defs().remove(id)?;
+        if def.front.side == u.side {
+            Some(self.data.counters.types.get_key_value(&def.front.kind)?.0)
+        } else {
+            let back = def.back?;
+            Some(self.data.counters.types.get_key_value(&back.kind)?.0)
+        }
+    }
+
+    /// Units of `side` in hex `h`.
+    pub fn units_in(&self, h: HexId, side: Side) -> Vec<&str> {
+        self.units
+            .iter()
+            .filter(|(_, u)| u.at == UnitAt::Hex(h) && u.side == side)
+            .map(|(id, _)| id.as_str())
+            .collect()
+    }
+
+    /// Chit ids in the cup in canonical (id) order: draws index this list, so an index says
+    /// nothing about a value (digest 4.5).
+    pub fn cup(&self) -> Vec<String> {
+        self.chits
+            .iter()
+            .filter(|(_, c)| c.at == ChitAt::Cup)
+            .map(|(id, _)| id.clone())
+            .collect()
+    }
+
+    /// Moves chit `id` out of the cup to `at`, with a fresh token.
+    pub fn place_chit(&mut self, id: &str, at: ChitAt) {
+        self.next_token += 1;
+        let token = self.next_token;
+        if let Some(c) = self.chits.get_mut(id) {
+            c.at = at;
+            c.token = Some(token);
+        }
+    }
+
+    /// Draws up to `n` chits blind from the cup (2.4) to `at`, with sealed labels
+    /// `<label>/<k>`; fewer when the cup runs empty (digest 4.2 default). Returns their ids.
+    pub fn draw_chits(
+        &mut self,
+        dice: &mut Dice,
+        label: &str,
+        n: usize,
+        at: ChitAt,
+    ) -> Vec<String> {
+        let mut cup = Cup::new(self.cup());
+        let ids = cup.draw_many(dice, label, n, "chit from the cup (2.4)");
+        for id in &ids {
+            self.place_chit(id, at.clone());
+        }
+        ids
+    }
+
+    /// A used or removed chit goes straight back to the cup (2.7) and loses its token.
+    pub fn return_chit(&mut self, id: &str) {
+        if let Some(c) = self.chits.get_mut(id) {
+            c.at = ChitAt::Cup;
+            c.token = None;
+        }
+    }
+
+    /// Control of every city (3.2, 3.3a), defaults A2 (Lib needs at least one unit) and A3
+    /// (Lib units over the stack limit do not count before card 29).
+    pub fn recompute_control(&mut self) {
+        let gov = self.flag(&Flag::LibGovernment);
+        let mut out = BTreeMap::new();
+        for p in self.data.map.places.iter().filter(|p| p.city) {
+            let l = self.units_in(p.hex, Side::Lib).len();
+            let f = self.units_in(p.hex, Side::Fed).len();
+            let lib = if gov {
+                l > f // 3.3a: more units; a tie is Fed's
+            } else {
+                let l = l.min(4); // 3.2, 8.4.1
+                l >= 1 && l >= 3 * f
+            };
+            out.insert(p.id.clone(), if lib { Side::Lib } else { Side::Fed });
+        }
+        self.control = out;
+    }
+
+    /// VP of the cities Lib controls (20.3).
+    pub fn lib_vp(&self) -> u32 {
+        self.data
+            .map
+            .places
+            .iter()
+            .filter(|p| p.city && self.control.get(&p.id) == Some(&Side::Lib))
+            .map(|p| p.vp)
+            .sum()
+    }
+
+    /// Soldiers and CBAs of `side` in a hex.
+    pub fn count_class(&self, h: HexId, side: Side, class: Class) -> usize {
+        self.units_in(h, side)
+            .iter()
+            .filter(|id| {
+                self.unit_type(id)
+                    .and_then(|t| self.data.counters.types.get(t))
+                    .is_some_and(|t| t.class == class)
+            })
+            .count()
+    }
+}
+
+/// A state that differs from `state` only in facts `reader` may not know: the other side's
+/// hidden cards (hand, deck, face-down discards) are reassigned among those slots, `reader`'s
+/// own deck order is reshuffled, and the values of the chits `reader` may not see are permuted
+/// among themselves. `pick(n)` returns an index below `n`.
+pub fn permute_hidden(state: &State, reader: Side, pick: &mut dyn FnMut(usize) -> usize) -> State {
+    let mut out = state.clone();
+    let shuffle = |v: &mut Vec<u32>, pick: &mut dyn FnMut(usize) -> usize| {
+        for i in (1..v.len()).rev() {
+            let j = pick(i + 1);
+            v.swap(i, j);
+        }
+    };
+    // The other side's hidden cards.
+    let other = reader.other();
+    let z = out.cards.get_mut(other);
+    let mut pool: Vec<u32> = z.hand.clone();
+    pool.extend(z.deck.iter().copied());
+    pool.extend(z.discard.iter().filter(|d| !d.face_up).map(|d| d.card));
+    shuffle(&mut pool, pick);
+    let mut it = pool.into_iter();
+    for c in z.hand.iter_mut() {
+        *c = it.next().unwrap_or(*c);
+    }
+    for c in z.deck.iter_mut() {
+        *c = it.next().unwrap_or(*c);
+    }
+    for d in z.discard.iter_mut().filter(|d| !d.face_up) {
+        d.card = it.next().unwrap_or(d.card);
+    }
+    z.hand.sort();
+    // The reader's own deck order (5.5: nobody sees it).
+    shuffle(&mut out.cards.get_mut(reader).deck, pick);
+    // Chit values the reader may not see.
+    let hidden: Vec<String> = state
+        .chits
+        .iter()
+        .filter(|(_, c)| !super::view::chit_visible(state, c, reader))
+        .map(|(id, _)| id.clone())
+        .collect();
+    let mut values: Vec<u32> = hidden.iter().map(|id| state.chits[id].value).collect();
+    shuffle(&mut values, pick);
+    for (id, v) in hidden.iter().zip(values) {
+        if let Some(c) = out.chits.get_mut(id) {
+            c.value = v;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::dougram::fixtures::{dealt, dice};
+
+    #[test]
+    fn chits_are_drawn_sealed_and_go_back_to_the_cup_2_4_2_7() {
+        let mut s = dealt("setup1", 51);
+        let before = s.cup().len();
+        let mut d = dice(52);
+        let ids = s.draw_chits(&mut d, "t1/latent/57", 2, ChitAt::Hex(57));
+        assert_eq!(ids.len(), 2);
+        assert_eq!(s.cup().len(), before - 2);
+        let t = d.finish().unwrap();
+        assert!(t.public.is_empty());
+        assert_eq!(t.sealed.len(), 2);
+        assert_eq!(s.chits[&ids[0]].token, Some(15));
+        s.return_chit(&ids[0]);
+        assert_eq!(s.cup().len(), before - 1);
+        assert_eq!(s.chits[&ids[0]].token, None);
+    }
+
+    #[test]
+    fn an_empty_cup_yields_nothing() {
+        let mut s = dealt("setup1", 53);
+        let n = s.cup().len();
+        let ids = s.draw_chits(&mut dice(54), "x", n + 5, ChitAt::Hex(57));
+        assert_eq!(ids.len(), n);
+        assert!(s.cup().is_empty());
+    }
+
+    #[test]
+    fn control_with_card_29_open_is_by_majority_tie_to_fed_3_3a() {
+        let mut s = dealt("setup1", 55);
+        let spa = s.data.map.hex_of("spa");
+        // Spa: Fed 3 units, Lib 2. Add 1 Lib: a tie, then 2 more: a majority.
+        let spare: Vec<String> = s
+            .units
+            .iter()
+            .filter(|(id, u)| u.at == UnitAt::Stock && id.starts_with("SO"))
+            .map(|(id, _)| id.clone())
+            .take(3)
+            .collect();
+        s.open.insert(29);
+        let put = |s: &mut State, id: &str| {
+            s.units.insert(
+                id.to_string(),
+                Unit {
+                    at: UnitAt::Hex(spa),
+                    side: Side::Lib,
+                    damaged: false,
+                },
+            );
+        };
+        put(&mut s, &spare[0]);
+        s.recompute_control();
+        assert_eq!(s.control["spa"], Side::Fed);
+        put(&mut s, &spare[1]);
+        s.recompute_control();
+        assert_eq!(s.control["spa"], Side::Lib);
+        // Without 29 Lib needs 3 times Fed's 3 units (3.2): 4 is not enough.
+        s.open.remove(&29);
+        s.recompute_control();
+        assert_eq!(s.control["spa"], Side::Fed);
+        assert_eq!(s.lib_vp(), 0);
+    }
+}
