@@ -5,26 +5,15 @@
 //! every order of step 1 in (all due). Figures are printed, never asserted. Set
 //! PBEM_BENCH_IDLE / PBEM_BENCH_DUE to change the counts.
 
+mod common;
+
+use common::{copy_dir, kummen_keys, measuring, new_kummen, submit_all};
 use pbem::engine::config::DeadlineConfig;
 use pbem::engine::game::Game;
-use pbem::engine::new::{NewGame, create};
+use pbem::engine::mail;
 use pbem::engine::sweep::{self, Outcome};
-use pbem::engine::{mail, order};
-use pbem::protocol::keys::SecretKey;
 use std::path::Path;
 use std::time::Instant;
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(e.file_name());
-        if e.path().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).unwrap();
-        }
-    }
-}
 
 fn count(var: &str, default: usize) -> usize {
     std::env::var(var)
@@ -65,40 +54,23 @@ fn run(name: &str, root: &Path, now: jiff::Timestamp, games: usize) {
 }
 
 fn main() {
-    // `cargo test --all-targets` runs bench binaries too, without `--bench`: measuring belongs
-    // to `cargo bench` alone, so the test run only checks that this builds.
-    if !std::env::args().any(|a| a == "--bench") {
-        println!("benchmark skipped: run it with `cargo bench`");
+    if !measuring() {
         return;
     }
     let idle_n = count("PBEM_BENCH_IDLE", 10_000);
     let due_n = count("PBEM_BENCH_DUE", 1_000);
     let tmp = tempfile::tempdir().unwrap();
     let t0: jiff::Timestamp = "2026-05-01T10:00:00Z".parse().unwrap();
-    let keys: Vec<(String, SecretKey)> = ["mercenary", "beeler"]
-        .iter()
-        .map(|s| (s.to_string(), SecretKey::generate(s).unwrap()))
-        .collect();
+    let keys = kummen_keys();
     let proto = tmp.path().join("proto");
-    create(NewGame {
-        dir: proto.clone(),
-        system: "kummen".into(),
-        scenario: None,
-        seats: keys.iter().map(|(s, k)| (s.clone(), k.public())).collect(),
-        names: vec![],
-        emails: vec![],
-        id: Some("bench".into()),
-        data: None,
-        mail: Default::default(),
-        deadline: Some(DeadlineConfig {
-            step: Some("72h".parse().unwrap()),
-            at: None,
-            tz: None,
-            grace: None,
-            remind_before: None,
-        }),
-    })
-    .unwrap();
+    let deadline = DeadlineConfig {
+        step: Some("72h".parse().unwrap()),
+        at: None,
+        tz: None,
+        grace: None,
+        remind_before: None,
+    };
+    new_kummen(&proto, &keys, Some(deadline));
     mail::clock::record_opened(&Game::open(&proto).unwrap().dir, 1, t0).unwrap();
 
     // None due: no orders in, deadline 72h ahead.
@@ -116,14 +88,7 @@ fn main() {
     run("process --all, none due (again)", &idle, now, idle_n);
 
     // All due: both orders of step 1 in the inbox (submitted through engine::order::submit).
-    let game = Game::open(&proto).unwrap();
-    for (side, key) in &keys {
-        let body = pbem::engine::demo::scripted("kummen", 1, side).unwrap_or("{}");
-        let doc = pbem::engine::demo::order_document(&game, side, body).unwrap();
-        let file = tmp.path().join(format!("{side}.yaml"));
-        std::fs::write(&file, order::sign(doc.as_bytes(), key).unwrap()).unwrap();
-        order::submit(&game, &file, None).unwrap();
-    }
+    submit_all(&proto, &keys, tmp.path());
     let due = tmp.path().join("due");
     for i in 0..due_n {
         copy_dir(&proto, &due.join(format!("g{i:05}")));

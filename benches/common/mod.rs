@@ -1,0 +1,71 @@
+//! What both benchmarks need: the `cargo bench` guard, a kummen game with fresh keys, scripted
+//! orders, and copies of a prepared game directory.
+
+use pbem::engine::config::DeadlineConfig;
+use pbem::engine::demo::{order_document, scripted};
+use pbem::engine::game::Game;
+use pbem::engine::new::{NewGame, create};
+use pbem::engine::order;
+use pbem::protocol::keys::SecretKey;
+use std::path::Path;
+
+/// `cargo test --all-targets` runs bench binaries too, without `--bench`: measuring belongs to
+/// `cargo bench` alone, so under the test run a benchmark only proves that it builds.
+pub fn measuring() -> bool {
+    let yes = std::env::args().any(|a| a == "--bench");
+    if !yes {
+        println!("benchmark skipped: run it with `cargo bench`");
+    }
+    yes
+}
+
+/// A fresh key for each kummen side.
+pub fn kummen_keys() -> Vec<(String, SecretKey)> {
+    ["mercenary", "beeler"]
+        .iter()
+        .map(|s| (s.to_string(), SecretKey::generate(s).unwrap()))
+        .collect()
+}
+
+/// A kummen game with id `bench` in `dir`.
+pub fn new_kummen(dir: &Path, keys: &[(String, SecretKey)], deadline: Option<DeadlineConfig>) {
+    create(NewGame {
+        dir: dir.to_path_buf(),
+        system: "kummen".into(),
+        scenario: None,
+        seats: keys.iter().map(|(s, k)| (s.clone(), k.public())).collect(),
+        names: vec![],
+        emails: vec![],
+        id: Some("bench".into()),
+        data: None,
+        mail: Default::default(),
+        deadline,
+    })
+    .unwrap();
+}
+
+/// Submits the demo script's orders (or empty orders) for every side the open step waits for.
+pub fn submit_all(dir: &Path, keys: &[(String, SecretKey)], tmp: &Path) {
+    let game = Game::open(dir).unwrap();
+    let step = game.open_step().unwrap().clone();
+    for side in &step.waiting_for {
+        let body = scripted("kummen", step.step, side).unwrap_or("{}");
+        let doc = order_document(&game, side, body).unwrap();
+        let key = &keys.iter().find(|(s, _)| s == side).unwrap().1;
+        let file = tmp.join(format!("{}-{side}.yaml", step.step));
+        std::fs::write(&file, order::sign(doc.as_bytes(), key).unwrap()).unwrap();
+        order::submit(&game, &file, None).unwrap();
+    }
+}
+
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(e.file_name());
+        if e.path().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).unwrap();
+        }
+    }
+}
