@@ -88,7 +88,7 @@ pub fn fallback_discard(hand: &[u32], policy: &CardPolicy) -> Option<u32> {
 /// 3 swaps (5.5.2), no open or removed card (5.5.3: they are never in the pile), then a sealed
 /// shuffle.
 pub fn reshuffle(state: &mut State, side: Side, dice: &mut Dice, label: &str, r: &mut Report) {
-    let policy = state.policies.get(side).clone();
+    let policy = state.policies.get(side).card.clone();
     let own_stock = |s: &State| -> Vec<u32> {
         let mut wanted: Vec<u32> = policy
             .stock_wishlist
@@ -209,7 +209,7 @@ pub fn card_phase(state: &mut State, side: Side, dice: &mut Dice, label: &str) -
         return r;
     }
     // 5.2, 5.6
-    let policy = state.policies.get(side).clone();
+    let policy = state.policies.get(side).card.clone();
     let z = state.cards.get_mut(side);
     let keep = kept(&z.hand, &policy);
     let gone: Vec<u32> = z
@@ -268,7 +268,7 @@ pub fn discard_to_six(state: &mut State, side: Side, card: Option<u32>) -> Resul
     if !*state.pending_discard.get(side) {
         return Err("no discard is due (5.4 applies only with 7 cards)".into());
     }
-    let policy = state.policies.get(side).clone();
+    let policy = state.policies.get(side).card.clone();
     let z = state.cards.get_mut(side);
     let c = match card {
         Some(c) if z.hand.contains(&c) => c,
@@ -303,7 +303,7 @@ mod tests {
         let mut s = dealt("setup1", 1);
         s.turn = 2;
         let hand = s.cards.lib.hand.clone();
-        s.policies.lib.keep = vec![hand[3], hand[1]];
+        s.policies.lib.card.keep = vec![hand[3], hand[1]];
         let mut d = dice(3);
         let r = card_phase(&mut s, Side::Lib, &mut d, "t2");
         let z = &s.cards.lib;
@@ -346,7 +346,7 @@ mod tests {
         let rest: Vec<u32> = s.cards.lib.deck.drain(..).collect();
         s.stock.extend(rest.iter().copied());
         let wish = rest[4];
-        s.policies.lib.stock_wishlist = vec![wish];
+        s.policies.lib.card.stock_wishlist = vec![wish];
         let mut d = dice(6);
         let r = card_phase(&mut s, Side::Lib, &mut d, "t3");
         // 6 discards + 12 from the stock, wish first; then 6 drawn.
@@ -386,8 +386,8 @@ mod tests {
             });
         }
         let hand = s.cards.lib.hand.clone();
-        s.policies.lib.swap_out = hand.clone();
-        s.policies.lib.stock_wishlist = extra.to_vec();
+        s.policies.lib.card.swap_out = hand.clone();
+        s.policies.lib.card.stock_wishlist = extra.to_vec();
         let r = card_phase(&mut s, Side::Lib, &mut dice(7), "t3");
         assert!(
             r.public.iter().all(|l| !l.contains("5.5.1")),
@@ -426,7 +426,7 @@ mod tests {
         let mut s = dealt("setup1", 1);
         s.turn = 2;
         let keep = s.cards.lib.hand[0];
-        s.policies.lib.keep = vec![keep];
+        s.policies.lib.card.keep = vec![keep];
         card_phase(&mut s, Side::Lib, &mut dice(9), "t2");
         let mut t = s.clone();
         let named = s.cards.lib.hand[2];

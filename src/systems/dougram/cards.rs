@@ -35,7 +35,7 @@ pub enum TurnOf {
     Any,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PhaseName {
     Card,
@@ -164,8 +164,35 @@ pub enum Effect {
     CancelCombat,
     /// The player draws cards (5.5 applies if the deck is empty).
     DrawCards(u32),
-    /// Not modelled: the engine must pause and ask (digest 6.4 `manual`).
-    Manual(String),
+}
+
+impl Effect {
+    /// The phase a played effect belongs to; `None` for effects that work in any phase.
+    pub fn phase(&self) -> Option<PhaseName> {
+        match self {
+            Effect::ArmingPoints(_) => Some(PhaseName::Arming),
+            Effect::SeaMove(_) => Some(PhaseName::Movement),
+            Effect::SecurityChecks => Some(PhaseName::Security),
+            Effect::CombatMod(_) | Effect::CancelCombat => Some(PhaseName::Combat),
+            Effect::RevealBoxChit(_) | Effect::PlaceUnits(_) | Effect::DrawCards(_) => None,
+        }
+    }
+}
+
+impl PhaseName {
+    pub fn name(self) -> &'static str {
+        match self {
+            PhaseName::Card => "card",
+            PhaseName::Arming => "arming",
+            PhaseName::Replenishment => "replenishment",
+            PhaseName::Movement => "movement",
+            PhaseName::Combat => "combat",
+            PhaseName::Latency => "latency",
+            PhaseName::Security => "security",
+            PhaseName::Victory => "victory",
+            PhaseName::Any => "any",
+        }
+    }
 }
 
 /// A rule switch that holds while a card is open.
@@ -296,6 +323,20 @@ impl CardsFile {
             for (field, list) in [("effects", &c.effects), ("on_open", &c.on_open)] {
                 for (j, e) in list.iter().enumerate() {
                     check_effect(e, &p.at(field).at(j), k, &mut errs);
+                }
+            }
+            for (j, e) in c.effects.iter().enumerate() {
+                if let Some(need) = e.phase()
+                    && c.when.phase != need
+                {
+                    errs.push((
+                        p.at("effects").at(j),
+                        format!(
+                            "this effect works only in the {} phase; when.phase is {}",
+                            need.name(),
+                            c.when.phase.name()
+                        ),
+                    ));
                 }
             }
             for (j, f) in c.while_open.iter().enumerate() {

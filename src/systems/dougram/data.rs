@@ -68,6 +68,16 @@ impl<T> PerSide<T> {
     }
 }
 
+/// A hexside's terrain (9.3, 9.6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hexside {
+    Open,
+    /// +1 MP to cross (9.3).
+    Mountain,
+    /// Never crossed (9.6).
+    Impassable,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Grid {
@@ -148,6 +158,32 @@ impl Map {
         let x = col0;
         let z = row0 - (col0 - (col0 & 1)) / 2;
         (x, -x - z, z)
+    }
+
+    /// The hexes next to `h` on the map, in id order.
+    pub fn neighbours(&self, h: HexId) -> Vec<HexId> {
+        let mut out = Vec::new();
+        for c in 1..=self.grid.cols {
+            for r in 1..=self.grid.rows {
+                let n = 10 * c + r;
+                if Map::distance(h, n) == 1 {
+                    out.push(n);
+                }
+            }
+        }
+        out
+    }
+
+    /// What lies between two adjacent hexes (9.3, 9.6); sea hexes are never entered (9.6).
+    pub fn hexside(&self, a: HexId, b: HexId) -> Hexside {
+        let has = |list: &[[HexId; 2]]| list.iter().any(|s| *s == [a, b] || *s == [b, a]);
+        if has(&self.impassable_hexsides) {
+            Hexside::Impassable
+        } else if has(&self.mountain_hexsides) {
+            Hexside::Mountain
+        } else {
+            Hexside::Open
+        }
     }
 
     /// Hex distance (11.4 counts hexes; default A17).

@@ -14,11 +14,22 @@
 //! * [`cardphase`]: the card phase (5) and its standing policies;
 //! * [`view`]: per-reader views (digest 2.3).
 
+pub mod arming;
 pub mod cardphase;
 pub mod cards;
+pub mod combat;
+pub mod control;
+pub mod ctx;
 pub mod data;
+pub mod latency;
+pub mod movement;
+pub mod play;
+pub mod policy;
+pub mod replenish;
+pub mod security;
 pub mod setup;
 pub mod state;
+pub mod victory;
 pub mod view;
 
 #[cfg(test)]

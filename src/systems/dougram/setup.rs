@@ -3,7 +3,7 @@
 //! players' entropy seeds it: the sealed cup draw of every setup chit and the sealed shuffle of
 //! both decks with the first hands of 6 (28.1.2.2, 28.2.2.3).
 
-use super::cardphase::{CardPolicy, DRAW};
+use super::cardphase::DRAW;
 use super::cards::{Setup1, Setup2};
 use super::data::{self, HexId, PerSide, Side};
 use super::state::{Chit, ChitAt, Stage, State, Unit, UnitAt, Zones};
@@ -324,8 +324,9 @@ pub fn initial_state(scenario: &str, source: &DataSource) -> Result<State, Strin
         open,
         removed,
         control: BTreeMap::new(),
-        policies: PerSide::<CardPolicy>::default(),
+        policies: PerSide::default(),
         pending_discard: PerSide::default(),
+        finished: None,
     };
     s.recompute_control();
     Ok(s)

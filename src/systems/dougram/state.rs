@@ -3,9 +3,9 @@
 //! a sheet is shown by its opaque token, handed out in placement order, so neither an id nor a
 //! token says anything about a value.
 
-use super::cardphase::CardPolicy;
 use super::cards::{Card, Flag};
 use super::data::{Class, Data, HexId, PerSide, Side};
+use super::policy::Policies;
 use crate::kit::cup::Cup;
 use crate::protocol::dice::Dice;
 use serde::{Deserialize, Serialize};
@@ -102,12 +102,34 @@ pub struct State {
     pub removed: BTreeSet<u32>,
     /// Controller of each city (3), by place id.
     pub control: BTreeMap<String, Side>,
-    pub policies: PerSide<CardPolicy>,
+    pub policies: PerSide<Policies>,
     /// 5.4: the hand reached 7; the owner discards one at the top of its next submission.
     pub pending_discard: PerSide<bool>,
+    /// Set by the victory check (20); the game is over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finished: Option<Finish>,
+}
+
+/// How the game ended (20.2, 20.3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Finish {
+    pub winner: Side,
+    /// The rule that decided it, e.g. "20.3.2".
+    pub rule: String,
+    pub reason: String,
 }
 
 impl State {
+    /// The side whose player-turn is being resolved.
+    pub fn phasing(&self) -> Option<Side> {
+        match self.stage {
+            Stage::Setup => None,
+            Stage::Lib => Some(Side::Lib),
+            Stage::Fed => Some(Side::Fed),
+        }
+    }
+
     pub fn card(&self, no: u32) -> Option<&Card> {
         self.data.cards.cards.iter().find(|c| c.no == no)
     }

@@ -3,8 +3,8 @@
 //! discards (owner only), latent chit values (Lib only, 2.5), box chit values (the box owner,
 //! 2.6), the cup (nobody: a count). Chits are shown by token, never by id.
 
-use super::cardphase::CardPolicy;
 use super::data::{HexId, Side};
+use super::policy::Policies;
 use super::state::{Chit, ChitAt, Stage, State, UnitAt};
 use crate::systems::Reader;
 use serde::Serialize;
@@ -82,7 +82,7 @@ pub struct View {
     pub lib_vp: u32,
     /// The reader's own standing card policy.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub policy: Option<CardPolicy>,
+    pub policy: Option<Policies>,
 }
 
 pub fn view(state: &State, reader: &Reader) -> View {

@@ -1,0 +1,314 @@
+//! Playing and opening action cards (2.10-2.14, 24.1-24.2): the card moves out of the hand to
+//! where its `after` field says, `draw_cards` and the box effects run here, and the caller runs
+//! the effects that belong to its phase (arming points, sea moves, security checks, combat
+//! modifiers). Auto-open triggers (24.1) are evaluated here too.
+
+use super::cardphase;
+use super::cards::{After, Card, Count, Effect, PhaseName, StepName, Trigger, TurnOf, UnitPool};
+use super::ctx::Ctx;
+use super::data::{HexId, Side};
+use super::state::{ChitAt, Discard, State, Unit, UnitAt};
+
+/// Why a card may not be played: the rule it breaks and what would be accepted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub rule: &'static str,
+    pub message: String,
+    pub accepted: String,
+}
+
+/// Whether `side` may play card `no` now, in `phase` (and combat `step`), judged on `state`.
+pub fn may_play(
+    state: &State,
+    side: Side,
+    no: u32,
+    phase: PhaseName,
+    step: Option<StepName>,
+) -> Result<&Card, Refusal> {
+    let refuse = |rule, message: String, accepted: String| Refusal {
+        rule,
+        message,
+        accepted,
+    };
+    let Some(card) = state.card(no) else {
+        return Err(refuse(
+            "2.10",
+            format!("there is no card {no}"),
+            "a card number from games/dougram/cards.yaml".into(),
+        ));
+    };
+    if !state.cards.get(side).hand.contains(&no) {
+        return Err(refuse(
+            "2.10",
+            format!("card {no} is not in {}'s hand", side.name()),
+            format!("a card in hand: {:?}", state.cards.get(side).hand),
+        ));
+    }
+    let own_turn = state.phasing() == Some(side);
+    let turn_ok = match card.when.turn {
+        TurnOf::Own => own_turn,
+        TurnOf::Opponent => !own_turn,
+        TurnOf::Any => true,
+    };
+    if !turn_ok {
+        return Err(refuse(
+            "2.13",
+            format!(
+                "card {no} is played in {} turn",
+                if own_turn {
+                    "the opponent's"
+                } else {
+                    "its owner's own"
+                }
+            ),
+            "a card whose `when.turn` fits this player-turn".into(),
+        ));
+    }
+    if card.when.phase != PhaseName::Any && card.when.phase != phase {
+        return Err(refuse(
+            "2.13",
+            format!(
+                "card {no} is played in the {} phase, not the {} phase",
+                card.when.phase.name(),
+                phase.name()
+            ),
+            format!(
+                "play it under the {} phase's orders",
+                card.when.phase.name()
+            ),
+        ));
+    }
+    if phase == PhaseName::Combat {
+        let at = card.when.step.unwrap_or(StepName::W2);
+        if step.is_some() && step != Some(at) {
+            return Err(refuse(
+                "12.9",
+                format!("card {no} is played at combat step {at:?}"),
+                format!("list it under {}", step_field(at)),
+            ));
+        }
+    }
+    Ok(card)
+}
+
+/// The order field that plays cards at a combat step (12.9).
+pub fn step_field(s: StepName) -> &'static str {
+    match s {
+        StepName::W1 => "w1",
+        StepName::W2 => "w2",
+        StepName::Capture => "capture",
+        StepName::Cba => "cba",
+        StepName::Ap => "ap",
+        StepName::Melee => "melee",
+    }
+}
+
+/// Plays card `no` from `side`'s hand: it goes face up to the discard pile, the removed cards or
+/// the open cards (A44), `draw_cards` and box effects run, and the card is returned so that the
+/// caller runs the effects of its phase.
+pub fn play(state: &mut State, side: Side, no: u32, ctx: &mut Ctx) -> Result<Card, String> {
+    let card = state
+        .card(no)
+        .cloned()
+        .ok_or_else(|| format!("there is no card {no}"))?;
+    let hand = &mut state.cards.get_mut(side).hand;
+    let Some(pos) = hand.iter().position(|c| *c == no) else {
+        return Err(format!("card {no} is not in {}'s hand", side.name()));
+    };
+    hand.remove(pos);
+    ctx.log.public(format!(
+        "{} plays card {no} \"{}\" (2.13)",
+        side.name(),
+        card.en
+    ));
+    match card.after {
+        After::Discard => state.cards.get_mut(side).discard.push(Discard {
+            card: no,
+            face_up: true,
+        }),
+        After::Removed => {
+            state.removed.insert(no);
+        }
+        After::Open => {
+            state.open.insert(no);
+            ctx.log.public(format!("card {no} is now open (2.11)"));
+            run_box_effects(state, side, no, &card.on_open, ctx);
+        }
+    }
+    run_box_effects(state, side, no, &card.effects, ctx);
+    Ok(card)
+}
+
+/// Opens card `no` from wherever it is except the removed cards (24.1, default A39), and runs
+/// its `on_open` effects. Returns false when it cannot be opened or is open already.
+pub fn open_card(state: &mut State, no: u32, why: &str, ctx: &mut Ctx) -> bool {
+    if state.open.contains(&no) || state.removed.contains(&no) {
+        return false;
+    }
+    let Some(card) = state.card(no).cloned() else {
+        return false;
+    };
+    for side in Side::BOTH {
+        let z = state.cards.get_mut(side);
+        z.hand.retain(|c| *c != no);
+        z.deck.retain(|c| *c != no);
+        z.discard.retain(|d| d.card != no);
+    }
+    state.stock.remove(&no);
+    state.open.insert(no);
+    ctx.log
+        .public(format!("card {no} \"{}\" opens by itself: {why}", card.en));
+    run_box_effects(state, card.owner, no, &card.on_open, ctx);
+    true
+}
+
+/// The effects that work in any phase: card draws, box chit reveals and unit placement (24.2).
+fn run_box_effects(state: &mut State, side: Side, no: u32, effects: &[Effect], ctx: &mut Ctx) {
+    let mut revealed: Option<u32> = None;
+    for (k, e) in effects.iter().enumerate() {
+        match e {
+            Effect::DrawCards(n) => {
+                let label = format!("t{}/{}/card{no}/draw{k}", state.turn, side.name());
+                let mut r = cardphase::Report::default();
+                let drawn = cardphase::draw(state, side, *n as usize, ctx.dice, &label, &mut r);
+                for l in r.public {
+                    ctx.log.public(l);
+                }
+                ctx.log.public(format!(
+                    "{} draws {} card(s) (card {no})",
+                    side.name(),
+                    drawn.len()
+                ));
+                ctx.log
+                    .private(side, format!("you drew {drawn:?} (card {no})"));
+            }
+            Effect::RevealBoxChit(b) => {
+                let in_box = state
+                    .chits
+                    .iter()
+                    .find(|(_, c)| c.at == ChitAt::Box(b.clone()))
+                    .map(|(id, _)| id.clone());
+                let id = match in_box {
+                    Some(id) => Some(id),
+                    None => {
+                        // A40: an empty box draws from the cup instead.
+                        let label = format!("t{}/card{no}/reveal", state.turn);
+                        state
+                            .draw_chits(ctx.dice, &label, 1, ChitAt::Box(b.clone()))
+                            .pop()
+                    }
+                };
+                if let Some(id) = id {
+                    let v = state.chits[&id].value;
+                    ctx.log
+                        .public(format!("the {b} box chit is revealed: {v} points (24.2)"));
+                    state.return_chit(&id);
+                    revealed = Some(v);
+                } else {
+                    ctx.log.public(format!(
+                        "the {b} box is empty and so is the cup (24.2, A40)"
+                    ));
+                    revealed = Some(0);
+                }
+            }
+            Effect::PlaceUnits(p) => {
+                let n = match p.count {
+                    Count::CeilHalfRevealed => revealed.unwrap_or(0).div_ceil(2),
+                };
+                let hex = state.data.map.hex_of(&p.at);
+                match p.pool {
+                    UnitPool::SixthArmy => place_sixth_army(state, n as usize, hex, ctx),
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Places up to `n` 6th Army counters from the stock at `hex` (24.2-24.3), in the order of the
+/// Fed policy `sixth_army` (unit types, best first), then by counter id. Only 12 exist (24.3):
+/// when the stock runs out, fewer arrive.
+pub fn place_sixth_army(state: &mut State, n: usize, hex: HexId, ctx: &mut Ctx) {
+    let defs = state.data.counters.counter_defs();
+    let priority = state.policies.fed.sixth_army.clone();
+    let mut free: Vec<(usize, String)> = state
+        .units
+        .iter()
+        .filter(|(id, u)| u.at == UnitAt::Stock && defs.get(*id).is_some_and(|d| d.sixth_army))
+        .map(|(id, _)| {
+            let kind = &defs[id].front.kind;
+            let rank = priority
+                .iter()
+                .position(|t| t == kind)
+                .unwrap_or(priority.len());
+            (rank, id.clone())
+        })
+        .collect();
+    free.sort();
+    let placed: Vec<String> = free.into_iter().take(n).map(|(_, id)| id).collect();
+    for id in &placed {
+        state.units.insert(
+            id.clone(),
+            Unit {
+                at: UnitAt::Hex(hex),
+                side: Side::Fed,
+                damaged: false,
+            },
+        );
+    }
+    ctx.log.public(format!(
+        "{} 6th Army unit(s) arrive at hex {hex}: {} (24.2-24.3)",
+        placed.len(),
+        placed.join(", ")
+    ));
+}
+
+/// 24.1 (a), default A38: a Lib unit entered or appeared in `hex`.
+pub fn lib_unit_entered(state: &mut State, hex: HexId, ctx: &mut Ctx) {
+    let place = state.data.map.place_at(hex).map(|p| p.id.clone());
+    let Some(place) = place else { return };
+    let due: Vec<u32> = state
+        .data
+        .cards
+        .cards
+        .iter()
+        .filter(|c| {
+            c.auto_open
+                .iter()
+                .any(|t| matches!(t, Trigger::LibUnitEnters(p) if *p == place))
+        })
+        .map(|c| c.no)
+        .collect();
+    for no in due {
+        open_card(
+            state,
+            no,
+            &format!("a Lib unit entered {place} (24.1)"),
+            ctx,
+        );
+    }
+}
+
+/// 24.1 (b), default A53: evaluated at every control check.
+pub fn control_checked(state: &mut State, ctx: &mut Ctx) {
+    let due: Vec<(u32, String)> = state
+        .data
+        .cards
+        .cards
+        .iter()
+        .filter_map(|c| {
+            c.auto_open.iter().find_map(|t| match t {
+                Trigger::LibControls(lc)
+                    if state.control.get(&lc.place) == Some(&Side::Lib)
+                        && lc.while_flag.as_ref().is_none_or(|f| state.flag(f)) =>
+                {
+                    Some((c.no, lc.place.clone()))
+                }
+                _ => None,
+            })
+        })
+        .collect();
+    for (no, place) in due {
+        open_card(state, no, &format!("Lib controls {place} (24.1)"), ctx);
+    }
+}
