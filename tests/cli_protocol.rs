@@ -353,7 +353,11 @@ fn game_with_ssh_keygen_key(passphrase: &str) -> (Table, std::path::PathBuf) {
     let game = t.path("game2");
     let beeler_pub = t.path("id_ed25519.pub");
     new_kummen(&game, &t.path("keys/mercenary.pub"), &beeler_pub);
-    let moved = Table { tmp: t.tmp, game };
+    let moved = Table {
+        tmp: t.tmp,
+        game,
+        id: t.id,
+    };
     (moved, key)
 }
 

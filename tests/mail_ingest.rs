@@ -467,6 +467,7 @@ fn under_a_root_of_many_games_an_order_finds_its_own_game() {
     let t = Table {
         tmp: t.tmp,
         game: moved,
+        id: t.id,
     };
     let m = mail_with_signed_order(&t, &email("beeler"), "beeler");
     let (code, v, _) = ingest_file(&root, &write(&t, "m.eml", &m), T0);

@@ -1,6 +1,8 @@
 //! Drives the real `pbem` binary in temporary directories, as a host and two players would.
 #![allow(dead_code)]
 
+pub mod coverage;
+
 use assert_cmd::Command;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -8,6 +10,8 @@ use std::path::{Path, PathBuf};
 pub struct Table {
     pub tmp: tempfile::TempDir,
     pub game: PathBuf,
+    /// The game id: `<system>-test`.
+    pub id: String,
 }
 
 pub fn pbem() -> Command {
@@ -49,10 +53,20 @@ pub fn new_kummen(game: &Path, mercenary_pub: &Path, beeler_pub: &Path) {
 impl Table {
     /// A fresh kummen game with keys for both sides in `keys/`.
     pub fn kummen() -> Table {
+        Table::new("kummen", &["mercenary", "beeler"])
+    }
+
+    /// A fresh dougram game (setup1) with keys for both sides in `keys/`.
+    pub fn dougram() -> Table {
+        Table::new("dougram", &["lib", "fed"])
+    }
+
+    /// A fresh game of `system` with id `<system>-test` and a key per side in `keys/`.
+    pub fn new(system: &str, sides: &[&str]) -> Table {
         let tmp = tempfile::tempdir().unwrap();
         let keys = tmp.path().join("keys");
         std::fs::create_dir_all(&keys).unwrap();
-        for side in ["mercenary", "beeler"] {
+        for side in sides {
             ok(&[
                 "keygen",
                 "--out",
@@ -62,8 +76,25 @@ impl Table {
             ]);
         }
         let game = tmp.path().join("game");
-        new_kummen(&game, &keys.join("mercenary.pub"), &keys.join("beeler.pub"));
-        Table { tmp, game }
+        let id = format!("{system}-test");
+        let mut args: Vec<String> = vec![
+            "new".into(),
+            game.to_str().unwrap().into(),
+            "--system".into(),
+            system.into(),
+            "--id".into(),
+            id.clone(),
+        ];
+        for side in sides {
+            args.push("--seat".into());
+            args.push(format!(
+                "{side}={}",
+                keys.join(format!("{side}.pub")).display()
+            ));
+        }
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        ok(&refs);
+        Table { tmp, game, id }
     }
 
     pub fn dir(&self) -> &str {
@@ -93,7 +124,8 @@ impl Table {
     /// An unsigned order document for the open step with the given `orders:` block.
     pub fn order(&self, side: &str, orders_block: &str) -> String {
         format!(
-            "pbem: order/1\ngame: kummen-test\nstep: {}\nside: {side}\nbasis: {}\nentropy: auto\n{orders_block}",
+            "pbem: order/1\ngame: {}\nstep: {}\nside: {side}\nbasis: {}\nentropy: auto\n{orders_block}",
+            self.id,
             self.step(),
             self.head()
         )

@@ -25,6 +25,7 @@ pub fn mail_table() -> Table {
     let t = Table {
         game: tmp.path().join("game"),
         tmp,
+        id: "kummen-test".into(),
     };
     let game = t.game.clone();
     let (m, b) = (t.path("keys/mercenary.pub"), t.path("keys/beeler.pub"));

@@ -1,18 +1,10 @@
 //! Fang of the Sun Dougram, the Deloyer war of independence: two players, `lib` (Liberation
 //! Army) and `fed` (Federation Army).
 //!
-//! STATUS: FOUNDATION, NOT YET PLAYABLE. This module is declared but not registered in
-//! [`crate::systems::all`], so no game can be started with it. docs/dougram.md lists what is
-//! done and what remains, rule by rule.
-//!
 //! The rulebook (Japanese) is the authority; comments cite its rule numbers. The map, the
-//! counters, the chits and most cards are stand-ins (games/dougram/). Done so far:
-//! * [`data`]: loading and validation of the three data files;
-//! * [`cards`]: the card-effect vocabulary (cards as data) and its validation;
-//! * [`state`]: the full state, with control (3.2, 3.3a) and Lib VP (20.3);
-//! * [`setup`]: both setups (28.1, 28.2) with sealed chit draws and deck shuffles;
-//! * [`cardphase`]: the card phase (5) and its standing policies;
-//! * [`view`]: per-reader views (digest 2.3).
+//! counters, the chits and most cards are stand-ins (games/dougram/). docs/dougram.md has the
+//! step model, the order and policy formats, the decisions and the rule -> code -> test table.
+//! Each phase has its own module; [`steps`] runs them in the order of 4.1.
 
 pub mod arming;
 pub mod cardphase;
@@ -23,14 +15,123 @@ pub mod ctx;
 pub mod data;
 pub mod latency;
 pub mod movement;
+pub mod orders;
 pub mod play;
 pub mod policy;
 pub mod replenish;
 pub mod security;
 pub mod setup;
 pub mod state;
+pub mod steps;
+pub mod template;
 pub mod victory;
 pub mod view;
 
 #[cfg(test)]
 mod fixtures;
+
+use crate::protocol::dice::Dice;
+use crate::systems::{DataSource, Outcome, Phase, Problem, Reader, Resolution, Rules};
+use data::Side;
+use orders::Orders;
+use state::{Stage, State};
+use std::collections::BTreeMap;
+use view::View;
+
+/// The dougram rule set.
+pub struct Dougram;
+
+impl Rules for Dougram {
+    type State = State;
+    type Orders = Orders;
+    type View = View;
+
+    fn id(&self) -> &'static str {
+        "dougram"
+    }
+
+    fn title(&self) -> &'static str {
+        "Fang of the Sun Dougram: the Deloyer war (stand-in map, counters and cards)"
+    }
+
+    fn sides(&self) -> &'static [&'static str] {
+        &["lib", "fed"]
+    }
+
+    fn scenarios(&self) -> Vec<(String, String)> {
+        vec![
+            (
+                setup::SETUP1.to_string(),
+                "the campaign (28.1); stand-in map, counters and cards, see games/dougram/".into(),
+            ),
+            (
+                setup::SETUP2.to_string(),
+                "the short start (28.2), with card 29 and others already open".into(),
+            ),
+        ]
+    }
+
+    fn initial_state(&self, scenario: &str, data: &DataSource) -> Result<State, String> {
+        setup::initial_state(scenario, data)
+    }
+
+    fn phase(&self, state: &State) -> Phase {
+        if let Some(f) = &state.finished {
+            let mut scores = BTreeMap::new();
+            scores.insert("lib".to_string(), i64::from(state.lib_vp()));
+            return Phase::Finished(Outcome {
+                winner: Some(f.winner.name().to_string()),
+                summary: format!("{} wins: {} ({})", f.winner.name(), f.reason, f.rule),
+                scores,
+            });
+        }
+        let t = state.turn;
+        let (title, sides) = match state.stage {
+            Stage::Setup => (
+                "setup: standing policies (both sides); resolving deals chits and hands (28)"
+                    .to_string(),
+                vec!["lib".to_string(), "fed".to_string()],
+            ),
+            Stage::Lib => (
+                format!("turn {t}, Lib player-turn: arming, movement, combat, latency"),
+                vec![Side::Lib.name().to_string()],
+            ),
+            Stage::Fed => (
+                format!(
+                    "turn {t}, Fed player-turn: replenishment, movement, combat, security, victory check"
+                ),
+                vec![Side::Fed.name().to_string()],
+            ),
+        };
+        Phase::Waiting { title, sides }
+    }
+
+    fn check(&self, state: &State, side: &str, orders: &Orders) -> Vec<Problem> {
+        orders::check(state, side, orders)
+    }
+
+    fn default_orders(&self, _state: &State, _side: &str) -> Orders {
+        Orders::default()
+    }
+
+    fn resolve(
+        &self,
+        state: &State,
+        orders: &BTreeMap<String, Orders>,
+        dice: &mut Dice,
+    ) -> Result<Resolution<State>, String> {
+        steps::resolve(state, orders, dice)
+    }
+
+    fn view(&self, state: &State, reader: &Reader) -> View {
+        view::view(state, reader)
+    }
+
+    fn render(&self, view: &View) -> String {
+        view::render(view)
+    }
+
+    fn template(&self, state: &State, side: &str) -> String {
+        template::template(state, side)
+    }
+}

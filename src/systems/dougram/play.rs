@@ -312,3 +312,219 @@ pub fn control_checked(state: &mut State, ctx: &mut Ctx) {
         open_card(state, no, &format!("Lib controls {place} (24.1)"), ctx);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::dougram::fixtures::{dealt, dice};
+    use crate::systems::dougram::state::Stage;
+
+    fn lib_turn(seed: u64) -> State {
+        let mut s = dealt("setup1", seed);
+        s.stage = Stage::Lib;
+        s
+    }
+
+    fn give(s: &mut State, side: Side, no: u32) {
+        for z in [Side::Lib, Side::Fed] {
+            let zz = s.cards.get_mut(z);
+            zz.deck.retain(|c| *c != no);
+            zz.hand.retain(|c| *c != no);
+        }
+        s.stock.remove(&no);
+        s.cards.get_mut(side).hand.push(no);
+    }
+
+    fn sixth_on_map(s: &State) -> usize {
+        let defs = s.data.counters.counter_defs();
+        s.units
+            .iter()
+            .filter(|(id, u)| defs[*id].sixth_army && matches!(u.at, UnitAt::Hex(_)))
+            .count()
+    }
+
+    #[test]
+    fn only_cards_in_hand_are_played_2_10() {
+        let mut s = lib_turn(1);
+        give(&mut s, Side::Fed, 36);
+        let r = may_play(&s, Side::Lib, 36, PhaseName::Movement, None).unwrap_err();
+        assert_eq!(r.rule, "2.10");
+        assert!(may_play(&s, Side::Lib, 9999, PhaseName::Movement, None).is_err());
+    }
+
+    #[test]
+    fn a_card_plays_only_in_its_turn_and_phase_2_13() {
+        let mut s = lib_turn(2);
+        give(&mut s, Side::Lib, 20); // own turn, movement
+        give(&mut s, Side::Lib, 102); // opponent's turn, combat w1
+        assert!(may_play(&s, Side::Lib, 20, PhaseName::Movement, None).is_ok());
+        let wrong_phase = may_play(&s, Side::Lib, 20, PhaseName::Arming, None).unwrap_err();
+        assert_eq!(wrong_phase.rule, "2.13");
+        let wrong_turn =
+            may_play(&s, Side::Lib, 102, PhaseName::Combat, Some(StepName::W1)).unwrap_err();
+        assert_eq!(wrong_turn.rule, "2.13");
+        s.stage = Stage::Fed;
+        assert!(may_play(&s, Side::Lib, 102, PhaseName::Combat, Some(StepName::W1)).is_ok());
+    }
+
+    #[test]
+    fn a_combat_card_is_played_at_its_step_12_9() {
+        let mut s = lib_turn(3);
+        give(&mut s, Side::Lib, 104); // own turn, melee step
+        assert!(may_play(&s, Side::Lib, 104, PhaseName::Combat, Some(StepName::Melee)).is_ok());
+        let r = may_play(&s, Side::Lib, 104, PhaseName::Combat, Some(StepName::W2)).unwrap_err();
+        assert_eq!(r.rule, "12.9");
+    }
+
+    #[test]
+    fn a_played_card_goes_where_its_after_field_says_2_11_2_12() {
+        let mut s = lib_turn(4);
+        give(&mut s, Side::Lib, 20);
+        give(&mut s, Side::Lib, 29);
+        let mut d = dice(5);
+        let mut ctx = Ctx::new(&mut d);
+        play(&mut s, Side::Lib, 20, &mut ctx).unwrap();
+        play(&mut s, Side::Lib, 29, &mut ctx).unwrap();
+        let z = &s.cards.lib;
+        assert!(!z.hand.contains(&20) && !z.hand.contains(&29));
+        assert!(z.discard.contains(&Discard {
+            card: 20,
+            face_up: true
+        }));
+        assert!(s.open.contains(&29));
+        assert!(s.flag(&super::super::cards::Flag::LibGovernment));
+        assert!(ctx.log.public.iter().any(|l| l.contains("plays card 20")));
+        assert!(play(&mut s, Side::Lib, 20, &mut ctx).is_err());
+    }
+
+    #[test]
+    fn a_draw_card_effect_draws_for_its_player_only_in_private() {
+        let mut s = lib_turn(6);
+        give(&mut s, Side::Lib, 106); // draw_cards: 1
+        let before = s.cards.lib.hand.len();
+        let mut d = dice(7);
+        let mut ctx = Ctx::new(&mut d);
+        play(&mut s, Side::Lib, 106, &mut ctx).unwrap();
+        assert_eq!(s.cards.lib.hand.len(), before); // one played, one drawn
+        assert!(ctx.log.private.lib.iter().any(|l| l.contains("you drew")));
+        assert!(ctx.log.public.iter().all(|l| !l.contains("you drew")));
+    }
+
+    #[test]
+    fn a_lib_unit_entering_north_pole_port_opens_card_76_from_any_zone_24_1() {
+        let mut s = lib_turn(8);
+        assert!(!s.open.contains(&76));
+        let npp = s.data.map.hex_of("north_pole_port");
+        let mut d = dice(9);
+        let mut ctx = Ctx::new(&mut d);
+        lib_unit_entered(&mut s, npp, &mut ctx);
+        assert!(s.open.contains(&76));
+        assert!(!s.cards.fed.hand.contains(&76) && !s.cards.fed.deck.contains(&76));
+        assert!(ctx.log.public.iter().any(|l| l.contains("(24.1)")));
+    }
+
+    #[test]
+    fn card_76_opens_when_lib_controls_cardinal_only_while_29_is_open_24_1() {
+        let mut s = lib_turn(10);
+        s.control.insert("cardinal".into(), Side::Lib);
+        let mut d = dice(11);
+        let mut ctx = Ctx::new(&mut d);
+        control_checked(&mut s, &mut ctx);
+        assert!(!s.open.contains(&76), "29 is not open");
+        s.open.insert(29);
+        control_checked(&mut s, &mut ctx);
+        assert!(s.open.contains(&76));
+    }
+
+    #[test]
+    fn a_removed_card_never_opens_by_itself_a39() {
+        let mut s = lib_turn(12);
+        for side in Side::BOTH {
+            s.cards.get_mut(side).deck.retain(|c| *c != 76);
+            s.cards.get_mut(side).hand.retain(|c| *c != 76);
+        }
+        s.removed.insert(76);
+        let mut d = dice(13);
+        let mut ctx = Ctx::new(&mut d);
+        assert!(!open_card(&mut s, 76, "test", &mut ctx));
+        assert!(!s.open.contains(&76));
+    }
+
+    #[test]
+    fn opening_76_reveals_the_box_chit_and_lands_half_its_points_rounded_up_24_2() {
+        let mut s = lib_turn(14);
+        let (id, v) = s
+            .chits
+            .iter()
+            .find(|(_, c)| c.at == ChitAt::Box("sixth_army".into()))
+            .map(|(id, c)| (id.clone(), c.value))
+            .unwrap();
+        let mut d = dice(15);
+        let mut ctx = Ctx::new(&mut d);
+        assert!(open_card(&mut s, 76, "test", &mut ctx));
+        assert_eq!(sixth_on_map(&s) as u32, v.div_ceil(2));
+        assert_eq!(s.chits[&id].at, ChitAt::Cup);
+        assert!(
+            ctx.log
+                .public
+                .iter()
+                .any(|l| l.contains(&format!("{v} points")))
+        );
+        let npp = s.data.map.hex_of("north_pole_port");
+        assert!(
+            s.units
+                .values()
+                .filter(|u| u.at == UnitAt::Hex(npp))
+                .all(|u| u.side == Side::Fed)
+        );
+    }
+
+    #[test]
+    fn an_empty_sixth_army_box_draws_from_the_cup_instead_a40() {
+        let mut s = lib_turn(16);
+        let id = s
+            .chits
+            .iter()
+            .find(|(_, c)| c.at == ChitAt::Box("sixth_army".into()))
+            .map(|(id, _)| id.clone())
+            .unwrap();
+        s.return_chit(&id);
+        let cup = s.cup().len();
+        let mut d = dice(17);
+        let mut ctx = Ctx::new(&mut d);
+        assert!(open_card(&mut s, 76, "test", &mut ctx));
+        assert_eq!(s.cup().len(), cup, "drawn, revealed and returned");
+        assert!(sixth_on_map(&s) >= 1);
+        assert_eq!(d.finish().unwrap().sealed.len(), 1);
+    }
+
+    #[test]
+    fn only_twelve_sixth_army_counters_exist_24_3() {
+        let mut s = lib_turn(18);
+        let mut d = dice(19);
+        let mut ctx = Ctx::new(&mut d);
+        place_sixth_army(&mut s, 20, 61, &mut ctx);
+        assert_eq!(sixth_on_map(&s), 12);
+        place_sixth_army(&mut s, 3, 61, &mut ctx);
+        assert_eq!(sixth_on_map(&s), 12);
+        assert!(ctx.log.public[1].starts_with("0 6th Army"));
+    }
+
+    #[test]
+    fn sixth_army_units_follow_feds_type_priority_24_2() {
+        let mut s = lib_turn(20);
+        s.policies.fed.sixth_army = vec!["round_facer".into()];
+        let mut d = dice(21);
+        let mut ctx = Ctx::new(&mut d);
+        place_sixth_army(&mut s, 2, 61, &mut ctx);
+        let placed: Vec<&str> = s
+            .units
+            .iter()
+            .filter(|(_, u)| u.at == UnitAt::Hex(61) && u.side == Side::Fed)
+            .filter_map(|(id, _)| s.unit_type(id))
+            .filter(|t| *t == "round_facer")
+            .collect();
+        // North Pole Port already holds 2 regular Round Facers in setup1.
+        assert_eq!(placed.len(), 4);
+    }
+}

@@ -5,13 +5,16 @@
 
 use super::data::{HexId, Side};
 use super::policy::Policies;
-use super::state::{Chit, ChitAt, Stage, State, UnitAt};
+use super::state::{Chit, ChitAt, Finish, Stage, State, UnitAt};
 use crate::systems::Reader;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// Whether `reader` may know this chit's value.
 pub fn chit_visible(state: &State, c: &Chit, reader: Side) -> bool {
+    if state.finished.is_some() && c.at != ChitAt::Cup {
+        return true; // the game is over: every chit still out is shown (digest 9)
+    }
     match &c.at {
         ChitAt::Cup => false,
         ChitAt::Hex(_) => reader == Side::Lib, // 2.5
@@ -80,6 +83,11 @@ pub struct View {
     pub removed_cards: Vec<u32>,
     pub control: BTreeMap<String, Side>,
     pub lib_vp: u32,
+    /// Place names by hex, for the text.
+    #[serde(skip)]
+    pub places: BTreeMap<HexId, String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub finished: Option<Finish>,
     /// The reader's own standing card policy.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub policy: Option<Policies>,
@@ -133,7 +141,8 @@ pub fn view(state: &State, reader: &Reader) -> View {
     let mut cards = BTreeMap::new();
     for side in Side::BOTH {
         let z = state.cards.get(side);
-        let mine = me == Some(side);
+        // At the end every hand and discard is shown (digest 9: publish the hidden state).
+        let mine = me == Some(side) || state.finished.is_some();
         cards.insert(
             side.name().to_string(),
             ZonesView {
@@ -177,8 +186,157 @@ pub fn view(state: &State, reader: &Reader) -> View {
         removed_cards: state.removed.iter().copied().collect(),
         control: state.control.clone(),
         lib_vp: state.lib_vp(),
+        places: state
+            .data
+            .map
+            .places
+            .iter()
+            .map(|p| (p.hex, p.en.clone()))
+            .collect(),
+        finished: state.finished.clone(),
         policy: me.map(|s| state.policies.get(s).clone()),
     }
+}
+
+fn place_name(state_places: &BTreeMap<HexId, String>, h: HexId) -> String {
+    match state_places.get(&h) {
+        Some(n) => format!("hex {h} ({n})"),
+        None => format!("hex {h}"),
+    }
+}
+
+fn chits_text(v: &[ChitView]) -> String {
+    v.iter()
+        .map(|c| match c.value {
+            Some(x) => format!("#{}={x}", c.token),
+            None => format!("#{}", c.token),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn cards_text(v: &[u32]) -> String {
+    if v.is_empty() {
+        "none".into()
+    } else {
+        v.iter()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// The view as text, from the view alone.
+pub fn render(v: &View) -> String {
+    let mut out = Vec::new();
+    let stage = match v.stage {
+        Stage::Setup => "setup".to_string(),
+        Stage::Lib => "Lib player-turn".to_string(),
+        Stage::Fed => "Fed player-turn".to_string(),
+    };
+    out.push(format!(
+        "Dougram ({}), turn {}, {stage}; view of {}",
+        v.scenario, v.turn, v.reader
+    ));
+    if let Some(f) = &v.finished {
+        out.push(format!(
+            "GAME OVER: {} wins ({}, {})",
+            f.winner.name(),
+            f.reason,
+            f.rule
+        ));
+    }
+    let control: Vec<String> = v
+        .control
+        .iter()
+        .map(|(p, s)| format!("{p} {}", s.name()))
+        .collect();
+    out.push(format!("Control (3): {}", control.join(", ")));
+    out.push(format!("Lib VP (20.3): {}", v.lib_vp));
+    out.push("Map:".into());
+    let mut hexes: Vec<HexId> = v.map.keys().chain(v.latent.keys()).copied().collect();
+    hexes.sort();
+    hexes.dedup();
+    for h in hexes {
+        let mut parts = Vec::new();
+        for side in Side::BOTH {
+            let units: Vec<String> = v
+                .map
+                .get(&h)
+                .into_iter()
+                .flatten()
+                .filter(|(_, u)| u.side == side)
+                .map(|(id, u)| {
+                    format!(
+                        "{id} {}{}",
+                        u.kind,
+                        if u.damaged { " (damaged)" } else { "" }
+                    )
+                })
+                .collect();
+            if !units.is_empty() {
+                parts.push(format!("{}: {}", side.name(), units.join(", ")));
+            }
+        }
+        if let Some(c) = v.latent.get(&h).filter(|c| !c.is_empty()) {
+            parts.push(format!("latent chits {}", chits_text(c)));
+        }
+        out.push(format!(
+            "  {}: {}",
+            place_name(&v.places, h),
+            parts.join("; ")
+        ));
+    }
+    let rbox: Vec<String> = v
+        .replenishment_box
+        .iter()
+        .map(|(id, u)| format!("{id} {}", u.kind))
+        .collect();
+    out.push(format!(
+        "Replenishment box (17.6): {}",
+        if rbox.is_empty() {
+            "empty".into()
+        } else {
+            rbox.join(", ")
+        }
+    ));
+    out.push(format!("Units in the stock: {}", v.stock_units));
+    for (b, c) in &v.boxes {
+        if !c.is_empty() {
+            out.push(format!("Box {b}: {}", chits_text(c)));
+        }
+    }
+    out.push(format!("Chits in the cup: {}", v.cup));
+    for (side, z) in &v.cards {
+        let discard: Vec<String> = z
+            .discard
+            .iter()
+            .map(|d| match d.card {
+                Some(c) if d.face_down => format!("{c} (face down)"),
+                Some(c) => c.to_string(),
+                None => "?".into(),
+            })
+            .collect();
+        out.push(format!(
+            "Cards of {side}: hand {}{}, deck {}, discard [{}]{}",
+            z.hand_size,
+            z.hand
+                .as_ref()
+                .map(|h| format!(" ({})", cards_text(h)))
+                .unwrap_or_default(),
+            z.deck_size,
+            discard.join(", "),
+            if z.pending_discard {
+                "; must discard 1 with the next orders (5.4)"
+            } else {
+                ""
+            }
+        ));
+    }
+    out.push(format!("Open cards: {}", cards_text(&v.open_cards)));
+    out.push(format!("Removed cards: {}", cards_text(&v.removed_cards)));
+    out.push(format!("Stock cards: {}", cards_text(&v.stock_cards)));
+    out.join("\n") + "\n"
 }
 
 #[cfg(test)]

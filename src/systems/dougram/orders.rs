@@ -1,0 +1,371 @@
+//! The `orders:` block of a dougram order file (digest 3.4) and its checks. Each phase module
+//! owns its part; this module puts them together, checks that a side only orders in its own
+//! player-turn (4.1), and handles what belongs to no single phase: the 5.4 discard and cards
+//! played for their open flags or card draws.
+
+use super::arming::{self, ArmingOrders};
+use super::cards::PhaseName;
+use super::combat::{self, CombatOrders};
+use super::data::Side;
+use super::latency::{self, LatencyOrders};
+use super::movement::{self, MovementOrders};
+use super::play;
+use super::policy::{self, PolicyUpdate};
+use super::replenish::{self, ReplenishmentOrders};
+use super::security::{self, SecurityOrders};
+use super::state::{Stage, State};
+use crate::systems::Problem;
+use crate::yaml::FieldPath;
+use serde::{Deserialize, Serialize};
+
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Orders {
+    /// 5.4: the card to discard when the last card phase left 7 in hand; without it the card
+    /// policy's fallback decides.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub discard_to_six: Option<u32>,
+    /// Cards played for their open flags or card draws, at the start of a phase.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub play: Vec<Play>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub arming: ArmingOrders,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub replenishment: ReplenishmentOrders,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub movement: MovementOrders,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub combat: CombatOrders,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub latency: LatencyOrders,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub security: SecurityOrders,
+    /// Standing policies to replace (digest 3.2), part by part.
+    #[serde(default, skip_serializing_if = "PolicyUpdate::is_empty")]
+    pub policies: PolicyUpdate,
+}
+
+/// A card played at the start of `phase` (default: the first phase of the player-turn).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Play {
+    pub card: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phase: Option<PhaseName>,
+    /// Play it only if it is in hand when its phase comes (it may be drawn during the step);
+    /// otherwise nothing happens and only its owner is told.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub optional: bool,
+}
+
+/// The phases of `side`'s player-turn in order (4.1; the card phase runs at the end of the
+/// previous step, the victory check is automatic).
+pub fn phases(side: Side) -> [PhaseName; 4] {
+    match side {
+        Side::Lib => [
+            PhaseName::Arming,
+            PhaseName::Movement,
+            PhaseName::Combat,
+            PhaseName::Latency,
+        ],
+        Side::Fed => [
+            PhaseName::Replenishment,
+            PhaseName::Movement,
+            PhaseName::Combat,
+            PhaseName::Security,
+        ],
+    }
+}
+
+impl Play {
+    pub fn phase_for(&self, side: Side) -> PhaseName {
+        self.phase.unwrap_or(phases(side)[0])
+    }
+}
+
+/// Everything wrong with `side`'s orders for the current step.
+pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
+    let root = FieldPath::root().at("orders");
+    let Some(side) = Side::parse(side_name) else {
+        return vec![Problem::new(
+            FieldPath::root().at("side"),
+            "",
+            format!("no side {side_name:?} in dougram"),
+            "lib or fed",
+        )];
+    };
+    let mut out = policy::check(state, side, &o.policies, &root.at("policies"));
+    if state.finished.is_some() {
+        out.push(Problem::new(
+            root.clone(),
+            "20",
+            "the game is over",
+            "no orders",
+        ));
+        return out;
+    }
+    let phasing = state.phasing();
+    if phasing != Some(side) {
+        // Setup, or the other side's player-turn: only standing policies.
+        let why = match state.stage {
+            Stage::Setup => "the setup step takes standing policies only (28)".to_string(),
+            _ => format!(
+                "this step is {}'s player-turn; {} may send standing policies only (4.1)",
+                phasing.map(|s| s.name()).unwrap_or("nobody"),
+                side.name()
+            ),
+        };
+        let only_policies = Orders {
+            policies: o.policies.clone(),
+            ..Orders::default()
+        };
+        if *o != only_policies {
+            out.push(Problem::new(
+                root.clone(),
+                "4.1",
+                why,
+                "orders: {policies: ...}",
+            ));
+        }
+        return out;
+    }
+    if let Some(c) = o.discard_to_six {
+        let at = root.at("discard_to_six");
+        if !*state.pending_discard.get(side) {
+            out.push(Problem::new(
+                at,
+                "5.4",
+                "no discard is due: the last card phase did not leave 7 cards",
+                "leave discard_to_six out",
+            ));
+        } else if !state.cards.get(side).hand.contains(&c) {
+            out.push(Problem::new(
+                at,
+                "5.4",
+                format!("card {c} is not in your hand"),
+                format!("one of {:?}", state.cards.get(side).hand),
+            ));
+        }
+    }
+    let mine = phases(side);
+    for (i, p) in o.play.iter().enumerate() {
+        let at = root.at("play").at(i);
+        let phase = p.phase_for(side);
+        if !mine.contains(&phase) {
+            out.push(Problem::new(
+                at.at("phase"),
+                "4.1",
+                format!("{} has no {} phase", side.name(), phase.name()),
+                mine.iter().map(|p| p.name()).collect::<Vec<_>>().join(", "),
+            ));
+            continue;
+        }
+        if o.play[..i].iter().any(|q| q.card == p.card) {
+            out.push(Problem::new(
+                at.at("card"),
+                "2.10",
+                format!("card {} is played twice", p.card),
+                "each card once",
+            ));
+            continue;
+        }
+        let in_hand = state.cards.get(side).hand.contains(&p.card);
+        if p.optional && !in_hand {
+            match state.card(p.card) {
+                None => out.push(Problem::new(
+                    at.at("card"),
+                    "2.10",
+                    format!("there is no card {}", p.card),
+                    "a card number from games/dougram/cards.yaml",
+                )),
+                Some(c) if c.owner != side => out.push(Problem::new(
+                    at.at("card"),
+                    "2.10",
+                    format!("card {} belongs to {}", p.card, c.owner.name()),
+                    format!("one of {}'s cards", side.name()),
+                )),
+                Some(_) => {}
+            }
+            continue;
+        }
+        match play::may_play(state, side, p.card, phase, None) {
+            Err(r) => out.push(Problem::new(at.at("card"), r.rule, r.message, r.accepted)),
+            Ok(card) => {
+                if let Some(e) = card.effects.iter().find_map(|e| e.phase()) {
+                    out.push(Problem::new(
+                        at.at("card"),
+                        "2.13",
+                        format!(
+                            "card {} does its work in the {} phase; play it in that phase's orders",
+                            p.card,
+                            e.name()
+                        ),
+                        format!("orders.{}", phase_orders_field(e)),
+                    ));
+                }
+            }
+        }
+    }
+    let foreign = |name: &str, present: bool, out: &mut Vec<Problem>| {
+        if present {
+            out.push(Problem::new(
+                root.at(name),
+                "4.1",
+                format!("{} has no {name} phase", side.name()),
+                match side {
+                    Side::Lib => "arming, movement, combat, latency",
+                    Side::Fed => "replenishment, movement, combat, security",
+                },
+            ));
+        }
+    };
+    match side {
+        Side::Lib => {
+            foreign("replenishment", !is_default(&o.replenishment), &mut out);
+            foreign("security", !is_default(&o.security), &mut out);
+            out.extend(arming::check(state, side, &o.arming, &root.at("arming")));
+            out.extend(latency::check(state, side, &o.latency, &root.at("latency")));
+        }
+        Side::Fed => {
+            foreign("arming", !is_default(&o.arming), &mut out);
+            foreign("latency", !is_default(&o.latency), &mut out);
+            out.extend(replenish::check(
+                state,
+                side,
+                &o.replenishment,
+                &root.at("replenishment"),
+            ));
+            out.extend(security::check(
+                state,
+                side,
+                &o.security,
+                &root.at("security"),
+            ));
+        }
+    }
+    out.extend(movement::check(
+        state,
+        side,
+        &o.movement,
+        &root.at("movement"),
+    ));
+    out.extend(combat::check(state, side, &o.combat, &root.at("combat")));
+    out
+}
+
+/// The order field where cards of a phase are played.
+pub fn phase_orders_field(p: PhaseName) -> &'static str {
+    match p {
+        PhaseName::Arming => "arming",
+        PhaseName::Movement => "movement",
+        PhaseName::Combat => "combat",
+        PhaseName::Security => "security",
+        PhaseName::Replenishment => "replenishment",
+        PhaseName::Latency => "latency",
+        _ => "play",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::dougram::fixtures::dealt;
+    use crate::yaml;
+
+    fn parse(text: &str) -> Orders {
+        yaml::parse(text, "test").unwrap()
+    }
+
+    fn lib_turn() -> State {
+        let mut s = dealt("setup1", 31);
+        s.stage = Stage::Lib;
+        s
+    }
+
+    fn rules(p: &[Problem]) -> Vec<(String, Option<String>)> {
+        p.iter()
+            .map(|p| (p.path.to_string(), p.rule.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn the_other_side_may_send_standing_policies_only_4_1() {
+        let s = lib_turn();
+        let ok = parse("policies: {card: {keep: [36]}}");
+        assert!(check(&s, "fed", &ok).is_empty());
+        let bad = parse("discard_to_six: 36");
+        let p = check(&s, "fed", &bad);
+        assert_eq!(rules(&p), vec![("orders".into(), Some("4.1".into()))]);
+    }
+
+    #[test]
+    fn a_side_orders_only_the_phases_of_its_own_player_turn_4_1() {
+        let mut s = lib_turn();
+        let o = parse("replenishment: {}\nsecurity: {}");
+        // Empty parts are the defaults, so they pass; a play in a foreign phase does not.
+        assert!(check(&s, "lib", &o).is_empty());
+        let hand = s.cards.lib.hand[0];
+        let o = parse(&format!("play: [{{card: {hand}, phase: security}}]"));
+        let p = check(&s, "lib", &o);
+        assert_eq!(
+            rules(&p),
+            vec![("orders.play[0].phase".into(), Some("4.1".into()))]
+        );
+        s.stage = Stage::Fed;
+        assert!(!check(&s, "lib", &o).is_empty());
+    }
+
+    #[test]
+    fn discard_to_six_needs_a_pending_discard_and_a_card_in_hand_5_4() {
+        let mut s = lib_turn();
+        let c = s.cards.lib.hand[0];
+        let o = parse(&format!("discard_to_six: {c}"));
+        assert_eq!(
+            rules(&check(&s, "lib", &o)),
+            vec![("orders.discard_to_six".into(), Some("5.4".into()))]
+        );
+        s.pending_discard.lib = true;
+        assert!(check(&s, "lib", &o).is_empty());
+        let o = parse("discard_to_six: 9999");
+        assert_eq!(check(&s, "lib", &o)[0].rule.as_deref(), Some("5.4"));
+    }
+
+    #[test]
+    fn a_card_with_a_phase_effect_is_played_in_that_phases_orders_2_13() {
+        let mut s = lib_turn();
+        s.cards.lib.deck.retain(|c| *c != 20);
+        s.cards.lib.hand.push(20);
+        let o = parse("play: [{card: 20, phase: movement}]");
+        let p = check(&s, "lib", &o);
+        assert_eq!(
+            rules(&p),
+            vec![("orders.play[0].card".into(), Some("2.13".into()))]
+        );
+        assert!(p[0].accepted.contains("orders.movement"));
+    }
+
+    #[test]
+    fn an_optional_play_may_name_an_own_card_not_yet_in_hand() {
+        let mut s = lib_turn();
+        s.cards.lib.hand.retain(|c| *c != 34);
+        let o = parse("play: [{card: 34, optional: true}]");
+        assert!(check(&s, "lib", &o).is_empty());
+        let o = parse("play: [{card: 34}]");
+        assert_eq!(check(&s, "lib", &o)[0].rule.as_deref(), Some("2.10"));
+        let o = parse("play: [{card: 77, optional: true}]");
+        assert_eq!(
+            check(&s, "lib", &o)[0].message,
+            "card 77 belongs to fed".to_string()
+        );
+    }
+
+    #[test]
+    fn unknown_fields_in_orders_are_errors() {
+        assert!(yaml::parse::<Orders>("plya: []", "test").is_err());
+        assert!(yaml::parse::<Orders>("play: [{card: 1, phse: arming}]", "test").is_err());
+    }
+}

@@ -1,0 +1,239 @@
+//! The step machine (docs/dougram.md, step model): step 1 deals; then each step is one side's
+//! player-turn (4.1) followed by the opponent's card phase (5), so every player sees its new
+//! hand before it writes orders. Two submissions per turn.
+
+use super::cardphase;
+use super::cards::PhaseName;
+use super::ctx::{Ctx, Log};
+use super::data::Side;
+use super::orders::{Orders, Play};
+use super::state::{Stage, State};
+use super::{arming, combat, latency, movement, play, replenish, security, setup, victory};
+use crate::protocol::dice::Dice;
+use crate::systems::Resolution;
+use std::collections::BTreeMap;
+
+/// Resolves the open step with the orders of every side it waits for.
+pub fn resolve(
+    state: &State,
+    orders: &BTreeMap<String, Orders>,
+    dice: &mut Dice,
+) -> Result<Resolution<State>, String> {
+    if state.finished.is_some() {
+        return Err("the game is over".into());
+    }
+    let mut s = state.clone();
+    let mut ctx = Ctx::new(dice);
+    let get = |side: Side| orders.get(side.name()).cloned().unwrap_or_default();
+    for side in Side::BOTH {
+        if let Some(o) = orders.get(side.name()) {
+            o.policies.apply(s.policies.get_mut(side));
+        }
+    }
+    match s.stage {
+        Stage::Setup => {
+            let lines = setup::deal(&mut s, ctx.dice)?;
+            for l in lines {
+                ctx.log.public(l);
+            }
+            s.stage = Stage::Lib;
+            ctx.log
+                .public("turn 1: no card phase on turn 1 (5.7); Lib player-turn next");
+        }
+        Stage::Lib => {
+            let o = get(Side::Lib);
+            player_turn(&mut s, Side::Lib, &o, &mut ctx)?;
+            s.stage = Stage::Fed;
+            card_phase(&mut s, Side::Fed, &mut ctx);
+        }
+        Stage::Fed => {
+            let o = get(Side::Fed);
+            player_turn(&mut s, Side::Fed, &o, &mut ctx)?;
+            victory::check(&mut s, &mut ctx);
+            if s.finished.is_none() {
+                s.turn += 1;
+                s.stage = Stage::Lib;
+                ctx.log.public(format!("turn {} begins", s.turn));
+                card_phase(&mut s, Side::Lib, &mut ctx);
+            }
+        }
+    }
+    let Log { public, private } = ctx.log;
+    let mut by_side = BTreeMap::new();
+    for side in Side::BOTH {
+        let lines = private.get(side).clone();
+        if !lines.is_empty() {
+            by_side.insert(side.name().to_string(), lines);
+        }
+    }
+    Ok(Resolution {
+        state: s,
+        public,
+        private: by_side,
+    })
+}
+
+fn card_phase(s: &mut State, side: Side, ctx: &mut Ctx) {
+    let label = format!("t{}/cardphase", s.turn);
+    let r = cardphase::card_phase(s, side, ctx.dice, &label);
+    for l in r.public {
+        ctx.log.public(l);
+    }
+    for l in r.private {
+        ctx.log.private(side, l);
+    }
+}
+
+/// One player-turn (4.1) of `side`: the 5.4 discard, then each phase in order, with the cards
+/// played for that phase first.
+fn player_turn(s: &mut State, side: Side, o: &Orders, ctx: &mut Ctx) -> Result<(), String> {
+    let who = side.name();
+    ctx.log
+        .public(format!("turn {}: {who} player-turn (4.1)", s.turn));
+    if *s.pending_discard.get(side) {
+        let c = cardphase::discard_to_six(s, side, o.discard_to_six)?;
+        ctx.log
+            .public(format!("{who} discards a 7th card face down (5.4)"));
+        ctx.log.private(side, format!("you discard card {c} (5.4)"));
+    }
+    for phase in super::orders::phases(side) {
+        play_at(s, side, &o.play, phase, ctx);
+        match phase {
+            PhaseName::Arming => arming::resolve(s, side, &o.arming, ctx)?,
+            PhaseName::Replenishment => replenish::resolve(s, side, &o.replenishment, ctx)?,
+            PhaseName::Movement => movement::resolve(s, side, &o.movement, ctx)?,
+            PhaseName::Combat => combat::resolve(s, side, &o.combat, ctx)?,
+            PhaseName::Latency => latency::resolve(s, side, &o.latency, ctx)?,
+            PhaseName::Security => security::resolve(s, side, &o.security, ctx)?,
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Plays the cards listed for `phase`; a card no longer playable is skipped with a reason.
+fn play_at(s: &mut State, side: Side, plays: &[Play], phase: PhaseName, ctx: &mut Ctx) {
+    for p in plays.iter().filter(|p| p.phase_for(side) == phase) {
+        match play::may_play(s, side, p.card, phase, None) {
+            Ok(_) => {
+                if let Err(e) = play::play(s, side, p.card, ctx) {
+                    ctx.log
+                        .private(side, format!("card {} is not played: {e}", p.card));
+                }
+            }
+            // Private: the opponent must not learn which card was meant.
+            Err(r) => ctx.log.private(
+                side,
+                format!(
+                    "{} does not play card {}: {} ({})",
+                    side.name(),
+                    p.card,
+                    r.message,
+                    r.rule
+                ),
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::DataSource;
+    use crate::systems::dougram::fixtures::dice;
+
+    fn none() -> BTreeMap<String, Orders> {
+        BTreeMap::new()
+    }
+
+    fn start() -> State {
+        setup::initial_state("setup1", &DataSource::default()).unwrap()
+    }
+
+    #[test]
+    fn the_setup_step_deals_and_stores_both_sides_policies_28() {
+        let mut o = BTreeMap::new();
+        let mut lib = Orders::default();
+        lib.policies.card = Some(cardphase::CardPolicy {
+            keep: vec![34],
+            ..Default::default()
+        });
+        o.insert("lib".to_string(), lib);
+        let r = resolve(&start(), &o, &mut dice(1)).unwrap();
+        assert_eq!(r.state.stage, Stage::Lib);
+        assert_eq!(r.state.turn, 1);
+        assert_eq!(r.state.cards.lib.hand.len(), 6);
+        assert_eq!(r.state.policies.lib.card.keep, vec![34]);
+    }
+
+    #[test]
+    fn each_step_ends_with_the_next_players_card_phase_except_on_turn_1_4_1_5_7() {
+        let s = resolve(&start(), &none(), &mut dice(2)).unwrap().state;
+        // Lib turn 1, then the Fed card phase of turn 1 is skipped (5.7).
+        let r = resolve(&s, &none(), &mut dice(3)).unwrap();
+        assert_eq!(r.state.stage, Stage::Fed);
+        assert!(
+            r.public
+                .iter()
+                .any(|l| l.contains("fed skips the card phase on turn 1"))
+        );
+        assert_eq!(r.state.cards.fed.hand.len(), 6);
+        // Fed turn 1 ends turn 1; turn 2 begins with the Lib card phase.
+        let r = resolve(&r.state, &none(), &mut dice(4)).unwrap();
+        assert_eq!((r.state.turn, r.state.stage), (2, Stage::Lib));
+        assert!(
+            r.public
+                .iter()
+                .any(|l| l.contains("lib draws 6 card(s) (5.3)"))
+        );
+        assert!(r.private["lib"].iter().any(|l| l.starts_with("you draw")));
+        assert!(!r.private.contains_key("fed"));
+        // Lib turn 2 ends with the Fed card phase of turn 2.
+        let r = resolve(&r.state, &none(), &mut dice(5)).unwrap();
+        assert_eq!((r.state.turn, r.state.stage), (2, Stage::Fed));
+        assert!(
+            r.public
+                .iter()
+                .any(|l| l.contains("fed draws 6 card(s) (5.3)"))
+        );
+    }
+
+    #[test]
+    fn a_pending_discard_is_made_by_the_policy_fallback_without_an_order_5_4() {
+        let s = resolve(&start(), &none(), &mut dice(6)).unwrap().state;
+        let mut s = resolve(&s, &none(), &mut dice(7)).unwrap().state;
+        s = resolve(&s, &none(), &mut dice(8)).unwrap().state;
+        // Force a 7th card in Lib's hand as if one card had been kept.
+        let extra = s.cards.lib.deck.remove(0);
+        s.cards.lib.hand.push(extra);
+        s.pending_discard.lib = true;
+        let down = |s: &State| s.cards.lib.discard.iter().filter(|d| !d.face_up).count();
+        let before = down(&s);
+        let r = resolve(&s, &none(), &mut dice(9)).unwrap();
+        assert!(!r.state.pending_discard.lib);
+        assert!(r.public.iter().any(|l| l.contains("(5.4)")));
+        assert_eq!(down(&r.state), before + 1);
+        assert_eq!(r.state.cards.lib.hand.len(), 6);
+    }
+
+    #[test]
+    fn an_optional_play_of_a_card_not_in_hand_is_told_to_its_owner_only() {
+        let mut s = resolve(&start(), &none(), &mut dice(10)).unwrap().state;
+        s.cards.lib.hand.retain(|c| *c != 34);
+        let mut o = BTreeMap::new();
+        o.insert(
+            "lib".to_string(),
+            Orders {
+                play: vec![Play {
+                    card: 34,
+                    phase: None,
+                    optional: true,
+                }],
+                ..Orders::default()
+            },
+        );
+        let r = resolve(&s, &o, &mut dice(11)).unwrap();
+        assert!(r.public.iter().all(|l| !l.contains("34")));
+        assert!(r.private["lib"].iter().any(|l| l.contains("card 34")));
+    }
+}

@@ -1,0 +1,123 @@
+//! Order skeletons: the `orders:` block for the open step, with the legal choices as comments.
+
+use super::data::Side;
+use super::orders::phases;
+use super::state::{Stage, State};
+use super::{arming, combat, latency, movement, replenish, security};
+
+/// What each policy part means and accepts (digest 3.2).
+const POLICY_HELP: &str = "\
+# policies (standing, kept until you send a new one; each part replaces the stored part):
+#   card: {keep: [cards, best first], stock_wishlist: [cards], swap_out: [cards]}   (5.2, 5.5)
+#   combat: see docs/dougram.md, Policies (capture requests, card reactions, AP and melee
+#           requests, hit allocation, fight group, fortress displacement)
+#   movement: see docs/dougram.md, Policies (over-stack fix, 6.10)
+#   sixth_army: [unit types, best first]   (Fed: 6th Army placement, 24.2, 7.11)";
+
+fn indent(text: &str) -> String {
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| format!("  {l}\n"))
+        .collect()
+}
+
+fn card_lines(state: &State, side: Side) -> String {
+    let mut out = String::new();
+    let hand = &state.cards.get(side).hand;
+    if hand.is_empty() {
+        out.push_str("# your hand is empty\n");
+    } else {
+        out.push_str("# your hand (card: when it may be played):\n");
+        for no in hand {
+            if let Some(c) = state.card(*no) {
+                let step = c
+                    .when
+                    .step
+                    .map(|s| format!(", step {s:?}"))
+                    .unwrap_or_default();
+                out.push_str(&format!(
+                    "#   {no} \"{}\": {:?} turn, {} phase{step}\n",
+                    c.en,
+                    c.when.turn,
+                    c.when.phase.name()
+                ));
+            }
+        }
+        out.push_str(
+            "# cards that only open or draw: play: [{card: N, phase: movement}] (default: first phase)\n",
+        );
+    }
+    if *state.pending_discard.get(side) {
+        out.push_str(
+            "# you hold 7 cards: discard_to_six: CARD (5.4); else your card policy decides\n",
+        );
+    }
+    out
+}
+
+pub fn template(state: &State, side_name: &str) -> String {
+    let Some(side) = Side::parse(side_name) else {
+        return format!("orders: {{}}\n  # no side {side_name:?} in dougram (lib or fed)\n");
+    };
+    if let Some(f) = &state.finished {
+        return format!(
+            "orders: {{}}\n  # the game is over: {} won ({})\n",
+            f.winner.name(),
+            f.rule
+        );
+    }
+    let mut body = String::new();
+    match state.stage {
+        Stage::Setup => {
+            body.push_str("# setup (28): send standing policies if you want; resolving deals the chits and hands\n");
+        }
+        _ if state.phasing() != Some(side) => {
+            body.push_str(&format!(
+                "# turn {}: {}'s player-turn; you may send standing policies only\n",
+                state.turn,
+                state.phasing().map(|s| s.name()).unwrap_or("?")
+            ));
+        }
+        _ => {
+            body.push_str(&format!(
+                "# turn {}: your player-turn, phases in order: {} (4.1)\n",
+                state.turn,
+                phases(side)
+                    .iter()
+                    .map(|p| p.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+            body.push_str(&card_lines(state, side));
+            let parts = match side {
+                Side::Lib => [
+                    arming::template(state, side),
+                    movement::template(state, side),
+                    combat::template(state, side),
+                    latency::template(state, side),
+                ],
+                Side::Fed => [
+                    replenish::template(state, side),
+                    movement::template(state, side),
+                    combat::template(state, side),
+                    security::template(state, side),
+                ],
+            };
+            for p in parts {
+                for l in p.lines().filter(|l| !l.trim().is_empty()) {
+                    let l = l.trim_start();
+                    if l.starts_with('#') {
+                        body.push_str(l);
+                    } else {
+                        body.push_str("# ");
+                        body.push_str(l);
+                    }
+                    body.push('\n');
+                }
+            }
+        }
+    }
+    body.push_str(POLICY_HELP);
+    body.push('\n');
+    format!("orders:\n{}  policies: {{}}\n", indent(&body))
+}
