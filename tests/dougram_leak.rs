@@ -10,8 +10,10 @@ use pbem::systems::Reader;
 use pbem::systems::dougram::cardphase::card_phase;
 use pbem::systems::dougram::data::Side;
 use pbem::systems::dougram::setup;
-use pbem::systems::dougram::state::{State, permute_hidden};
-use pbem::systems::dougram::view::view;
+use pbem::systems::dougram::state::{ChitAt, State, permute_hidden};
+use pbem::systems::dougram::steps::resolve;
+use pbem::systems::dougram::view::{chit_visible, view};
+use std::collections::BTreeMap;
 use pbem::yaml;
 use proptest::prelude::*;
 
@@ -95,6 +97,85 @@ proptest! {
     }
 }
 
+/// `state` with `owner`'s secrets permuted: its hand, deck and face-down discards among
+/// themselves, and the values of the chits `owner` may see and the other side may not (never
+/// cup chits: those are nobody's secret).
+fn permute_secrets_of(state: &State, owner: Side, pick: &mut dyn FnMut(usize) -> usize) -> State {
+    let mut out = state.clone();
+    let z = out.cards.get_mut(owner);
+    let mut pool: Vec<u32> = z.hand.clone();
+    pool.extend(z.deck.iter().copied());
+    pool.extend(z.discard.iter().filter(|d| !d.face_up).map(|d| d.card));
+    for i in (1..pool.len()).rev() {
+        pool.swap(i, pick(i + 1));
+    }
+    let mut it = pool.into_iter();
+    for c in z.hand.iter_mut().chain(z.deck.iter_mut()) {
+        *c = it.next().unwrap();
+    }
+    for d in z.discard.iter_mut().filter(|d| !d.face_up) {
+        d.card = it.next().unwrap();
+    }
+    z.hand.sort();
+    let secret: Vec<String> = state
+        .chits
+        .iter()
+        .filter(|(_, c)| {
+            c.at != ChitAt::Cup
+                && chit_visible(state, c, owner)
+                && !chit_visible(state, c, owner.other())
+        })
+        .map(|(id, _)| id.clone())
+        .collect();
+    let mut values: Vec<u32> = secret.iter().map(|id| state.chits[id].value).collect();
+    for i in (1..values.len()).rev() {
+        values.swap(i, pick(i + 1));
+    }
+    for (id, v) in secret.iter().zip(values) {
+        out.chits.get_mut(id).unwrap().value = v;
+    }
+    out
+}
+
+/// The game after the setup step and `steps` more steps with empty orders.
+fn played(scenario: &str, seed: u64, steps: u64) -> State {
+    let mut s = setup::initial_state(scenario, &DataSource::default()).unwrap();
+    for n in 0..=steps {
+        s = resolve(&s, &BTreeMap::new(), &mut dice(seed, 100 + n))
+            .unwrap()
+            .state;
+    }
+    s
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// A whole player-turn of the opponent (every phase with standing policies, then the
+    /// reader's own card phase) tells the reader nothing that depends on the opponent's
+    /// secrets: the reader's view, the public lines and the reader's private lines are the same.
+    #[test]
+    fn the_opponents_whole_step_reveals_none_of_its_secrets(
+        seed in any::<u64>(),
+        perm in any::<u64>(),
+        setup2 in any::<bool>(),
+        steps in 0u64..5,
+    ) {
+        let scenario = if setup2 { "setup2" } else { "setup1" };
+        let a = played(scenario, seed, steps);
+        prop_assume!(a.finished.is_none());
+        let owner = a.phasing().unwrap();
+        let reader = owner.other();
+        let b = permute_secrets_of(&a, owner, &mut lcg(perm));
+        let ra = resolve(&a, &BTreeMap::new(), &mut dice(seed, 999)).unwrap();
+        let rb = resolve(&b, &BTreeMap::new(), &mut dice(seed, 999)).unwrap();
+        let r = Reader::Side(reader.name().to_string());
+        prop_assert_eq!(&ra.public, &rb.public);
+        prop_assert_eq!(ra.private.get(reader.name()), rb.private.get(reader.name()));
+        prop_assert_eq!(seen(&ra.state, &r), seen(&rb.state, &r));
+    }
+}
+
 #[test]
 fn permuting_really_changes_hidden_facts() {
     let a = game("setup2", 5, 2);
@@ -105,4 +186,14 @@ fn permuting_really_changes_hidden_facts() {
         seen(&a, &Reader::Side("lib".into())),
         seen(&b, &Reader::Side("lib".into()))
     );
+}
+
+#[test]
+fn permuting_secrets_really_changes_the_owners_cards_and_chits() {
+    let a = played("setup1", 7, 2);
+    let owner = a.phasing().unwrap();
+    let b = permute_secrets_of(&a, owner, &mut lcg(3));
+    assert_ne!(a.cards.get(owner), b.cards.get(owner));
+    let lib_secrets = permute_secrets_of(&a, Side::Lib, &mut lcg(4));
+    assert_ne!(a.chits, lib_secrets.chits, "latent values are Lib's secrets");
 }
