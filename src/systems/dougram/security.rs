@@ -288,8 +288,11 @@ pub fn resolve(
                 let why = match ctx.unit(state, name) {
                     None => Some(format!("there is no unit {name} (19.4)")),
                     Some(id) => {
-                        let u = &state.units[&id];
-                        if u.side != Side::Fed || u.at != UnitAt::Hex(h) {
+                        let here = state
+                            .units
+                            .get(&id)
+                            .is_some_and(|u| u.side == Side::Fed && u.at == UnitAt::Hex(h));
+                        if !here {
                             Some(format!("{name} is not a Fed unit in hex {h} (19.4)"))
                         } else if state.unit_type(&id) != Some(CHECK_TYPE) {
                             Some(format!("{name} is not a soldier able to check (19.5)"))
@@ -474,7 +477,7 @@ mod tests {
     use crate::protocol::dice::DiceTranscript;
     use crate::systems::dougram::ctx::Log;
     use crate::systems::dougram::fixtures::{dealt, dice};
-    use crate::systems::dougram::state::{Stage, Unit};
+    use crate::systems::dougram::state::{Stage, Unit, permute_hidden};
 
     fn put(s: &mut State, prefix: &str, n: usize, h: HexId, side: Side) -> Vec<String> {
         // From the stock first, then from other hexes.
@@ -715,6 +718,24 @@ mod tests {
         );
         assert!(log.private.fed.is_empty());
         assert!(log.public.iter().all(|l| !l.contains("worth")));
+    }
+
+    #[test]
+    fn the_public_story_does_not_depend_on_hidden_values_19_7() {
+        for seed in 0..8 {
+            let mut s = arranged(3);
+            put(&mut s, "SO", 9, 57, Side::Fed);
+            let mut k = seed as usize;
+            let mut pick = |n: usize| {
+                k = (k * 7 + 3) % 1_000_003;
+                k % n
+            };
+            let mut t = permute_hidden(&s, Side::Fed, &mut pick);
+            let (a, ta) = run(&mut s, &play36(), seed);
+            let (b, tb) = run(&mut t, &play36(), seed);
+            assert_eq!(a.public, b.public);
+            assert_eq!(ta.public, tb.public);
+        }
     }
 
     #[test]
