@@ -141,6 +141,9 @@ fn permute_secrets_of(state: &State, owner: Side, pick: &mut dyn FnMut(usize) ->
 fn played(scenario: &str, seed: u64, steps: u64) -> State {
     let mut s = setup::initial_state(scenario, &DataSource::default()).unwrap();
     for n in 0..=steps {
+        if s.finished.is_some() {
+            break; // 20.3.2 can end a game on its first turn
+        }
         s = resolve(&s, &BTreeMap::new(), &mut dice(seed, 100 + n))
             .unwrap()
             .state;
@@ -172,7 +175,10 @@ proptest! {
         let r = Reader::Side(reader.name().to_string());
         prop_assert_eq!(&ra.public, &rb.public);
         prop_assert_eq!(ra.private.get(reader.name()), rb.private.get(reader.name()));
-        prop_assert_eq!(seen(&ra.state, &r), seen(&rb.state, &r));
+        if ra.state.finished.is_none() {
+            // At the end everything is shown on purpose (digest 9), so views may differ then.
+            prop_assert_eq!(seen(&ra.state, &r), seen(&rb.state, &r));
+        }
     }
 }
 
@@ -194,6 +200,8 @@ fn permuting_secrets_really_changes_the_owners_cards_and_chits() {
     let owner = a.phasing().unwrap();
     let b = permute_secrets_of(&a, owner, &mut lcg(3));
     assert_ne!(a.cards.get(owner), b.cards.get(owner));
-    let lib_secrets = permute_secrets_of(&a, Side::Lib, &mut lcg(4));
-    assert_ne!(a.chits, lib_secrets.chits, "latent values are Lib's secrets");
+    assert!(
+        (0..8).any(|k| permute_secrets_of(&a, Side::Lib, &mut lcg(k)).chits != a.chits),
+        "latent values are Lib's secrets"
+    );
 }

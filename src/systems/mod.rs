@@ -308,7 +308,7 @@ impl<R: Rules> System for R {
 
 /// Every system this binary knows, by id.
 pub fn all() -> Vec<Box<dyn System>> {
-    vec![Box::new(kummen::Kummen)]
+    vec![Box::new(kummen::Kummen), Box::new(dougram::Dougram)]
 }
 
 /// The system with this id, or a message listing the known ones.

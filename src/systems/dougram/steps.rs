@@ -146,8 +146,26 @@ mod tests {
         BTreeMap::new()
     }
 
+    /// Setup1 with Lib holding Estor (1 VP), so that no 20.3.2 roll ends the game early.
     fn start() -> State {
-        setup::initial_state("setup1", &DataSource::default()).unwrap()
+        let mut s = setup::initial_state("setup1", &DataSource::default()).unwrap();
+        let estor = s.data.map.hex_of("estor");
+        let fed: Vec<String> = s.units_in(estor, Side::Fed).iter().map(|x| x.to_string()).collect();
+        for id in fed {
+            s.units.get_mut(&id).unwrap().at = super::super::state::UnitAt::Stock;
+        }
+        let lib = s
+            .units
+            .iter()
+            .find(|(id, u)| u.at == super::super::state::UnitAt::Stock && id.starts_with("SO"))
+            .map(|(id, _)| id.clone())
+            .unwrap();
+        let u = s.units.get_mut(&lib).unwrap();
+        u.at = super::super::state::UnitAt::Hex(estor);
+        u.side = Side::Lib;
+        s.recompute_control();
+        assert_eq!(s.lib_vp(), 1);
+        s
     }
 
     #[test]
