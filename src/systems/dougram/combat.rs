@@ -1665,6 +1665,20 @@ mod tests {
     }
 
     #[test]
+    fn cba_damage_lands_on_both_sides_at_once_14_5() {
+        let mut s = arena(Side::Fed);
+        set(&mut s, "crab_gunner", 6, 0, 1);
+        set(&mut s, "round_facer", 6, 0, 1);
+        put(&mut s, "CG14", Side::Lib, H);
+        put(&mut s, "RF01", Side::Fed, H);
+        s.policies.lib.combat.capture = Some(CaptureRequest::Never);
+        let (_, rolls) = run(&mut s, Side::Fed, &orders(vec![decl("57")]), 23);
+        assert!(rolled(&rolls, "/cba/CG14") && rolled(&rolls, "/cba/RF01"));
+        assert_eq!(at(&s, "CG14"), UnitAt::Stock);
+        assert_eq!(at(&s, "RF01"), UnitAt::ReplenishmentBox);
+    }
+
+    #[test]
     fn no_cba_step_when_a_side_has_no_cba_a20() {
         let mut s = arena(Side::Fed);
         put(&mut s, "RF01", Side::Fed, H);
