@@ -12,6 +12,7 @@ pub mod cards;
 pub mod combat;
 pub mod control;
 pub mod ctx;
+pub mod damage;
 pub mod data;
 pub mod latency;
 pub mod movement;
