@@ -98,23 +98,17 @@ pub struct Arm {
 
 /// Latent and arming points a unit type costs (6.4), or None for an unknown type.
 pub fn cost(state: &State, kind: &str) -> Option<u32> {
-    state
-        .data
-        .counters
-        .types
-        .get(kind)
-        .map(|t| match t.class {
-            Class::Soldier => 1,
-            Class::Cba => 3,
-        })
+    state.data.counters.types.get(kind).map(|t| match t.class {
+        Class::Soldier => 1,
+        Class::Cba => 3,
+    })
 }
 
 /// Whether some counter has a Lib face of this type (else Lib can never arm it, 6.9).
 pub fn has_lib_face(state: &State, kind: &str) -> bool {
     state.data.counters.counter_defs().values().any(|d| {
         (d.front.side == Side::Lib && d.front.kind == kind)
-            || d
-                .back
+            || d.back
                 .as_ref()
                 .is_some_and(|b| b.side == Side::Lib && b.kind == kind)
     })
@@ -136,8 +130,7 @@ pub fn stock_counter(
         .find_map(|(id, _)| {
             let d = defs.get(id)?;
             let face = (d.front.side == side && d.front.kind == kind)
-                || d
-                    .back
+                || d.back
                     .as_ref()
                     .is_some_and(|b| b.side == side && b.kind == kind);
             (face && !d.sixth_army).then(|| id.clone())
@@ -305,7 +298,11 @@ pub fn check(state: &State, side: Side, orders: &ArmingOrders, at: &FieldPath) -
             continue;
         }
         let Some(u) = state.units.get(name) else {
-            out.push(problem("21.3", format!("there is no unit {name}"), accepted));
+            out.push(problem(
+                "21.3",
+                format!("there is no unit {name}"),
+                accepted,
+            ));
             continue;
         };
         let two_step = state
@@ -313,7 +310,11 @@ pub fn check(state: &State, side: Side, orders: &ArmingOrders, at: &FieldPath) -
             .and_then(|t| state.data.counters.types.get(t))
             .is_some_and(|t| t.damaged.is_some());
         let UnitAt::Hex(h) = u.at else {
-            out.push(problem("21.3", format!("{name} is not on the map"), accepted));
+            out.push(problem(
+                "21.3",
+                format!("{name} is not on the map"),
+                accepted,
+            ));
             continue;
         };
         if u.side != Side::Lib || !two_step {
@@ -323,11 +324,7 @@ pub fn check(state: &State, side: Side, orders: &ArmingOrders, at: &FieldPath) -
                 accepted,
             ));
         } else if !u.damaged {
-            out.push(problem(
-                "21.3",
-                format!("{name} is not damaged"),
-                accepted,
-            ));
+            out.push(problem("21.3", format!("{name} is not damaged"), accepted));
         } else if !is_city(state, h) {
             out.push(problem(
                 "21.3.1",
@@ -771,7 +768,10 @@ pub fn template(state: &State, side: Side) -> String {
     if side != Side::Lib {
         return String::new();
     }
-    let mut out = vec!["# arming (6): Lib's orders; soldier = 1 latent + 1 arming point, CBA = 3 + 3 (6.4)".to_string()];
+    let mut out = vec![
+        "# arming (6): Lib's orders; soldier = 1 latent + 1 arming point, CBA = 3 + 3 (6.4)"
+            .to_string(),
+    ];
     let cities: Vec<String> = state
         .data
         .map
@@ -838,7 +838,11 @@ pub fn template(state: &State, side: Side) -> String {
     }
     out.push("#   latent chits (token=points, yours only):".to_string());
     for (h, list) in &by_hex {
-        out.push(format!("#     {}: {}", hex_name(state, *h), list.join(", ")));
+        out.push(format!(
+            "#     {}: {}",
+            hex_name(state, *h),
+            list.join(", ")
+        ));
     }
     let mut types: Vec<String> = state
         .data
@@ -849,7 +853,10 @@ pub fn template(state: &State, side: Side) -> String {
         .map(|k| format!("{k} ({} in stock)", stock_count(state, k)))
         .collect();
     types.sort();
-    out.push(format!("#   armable types (6.8, 6.9): {}", types.join(", ")));
+    out.push(format!(
+        "#   armable types (6.8, 6.9): {}",
+        types.join(", ")
+    ));
     let repairable: Vec<String> = state
         .units
         .iter()
@@ -876,14 +883,17 @@ pub fn template(state: &State, side: Side) -> String {
     out.push("#   repair: [DG01]".to_string());
     out.push("#   play: [2]".to_string());
     out.push("#   arm:".to_string());
-    out.push("#     - {hex: 57, chits: [3, 4], create: [soldier, soldier], labels: [A1, A2]}".to_string());
+    out.push(
+        "#     - {hex: 57, chits: [3, 4], create: [soldier, soldier], labels: [A1, A2]}"
+            .to_string(),
+    );
     let mut s = out.join("\n");
     s.push('\n');
     s
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::systems::dougram::ctx::Log;
     use crate::systems::dougram::fixtures::{dealt, dice};
@@ -1009,21 +1019,44 @@ mod tests {
         assert_eq!(lib_count(&s, 57), 1);
         let id = s.units_in(57, Side::Lib)[0].to_string();
         assert_eq!(s.unit_type(&id), Some("soldier"));
-        assert_eq!(s.cup().len(), cup + 1, "the chit went back to the cup (6.5, 2.7)");
-        assert!(log.public.iter().any(|l| l.contains("1 arming point(s) spent, 0 left")));
-        assert!(!log.public.iter().any(|l| l.contains("=1")), "no value in public");
+        assert_eq!(
+            s.cup().len(),
+            cup + 1,
+            "the chit went back to the cup (6.5, 2.7)"
+        );
+        assert!(
+            log.public
+                .iter()
+                .any(|l| l.contains("1 arming point(s) spent, 0 left"))
+        );
+        assert!(
+            !log.public.iter().any(|l| l.contains("=1")),
+            "no value in public"
+        );
     }
 
     #[test]
     fn a_cba_costs_three_latent_and_three_arming_points_6_4() {
         let mut s = with_points(2);
         let t = chit(&mut s, 57, 3);
-        let (log, _) = run(&mut s, &orders(vec![arm1(57, vec![t], &["crab_gunner"])]), 1);
+        let (log, _) = run(
+            &mut s,
+            &orders(vec![arm1(57, vec![t], &["crab_gunner"])]),
+            1,
+        );
         assert_eq!(lib_count(&s, 57), 0, "2 arming points are not enough");
-        assert!(log.public.iter().any(|l| l.contains("skipped") && l.contains("6.4")));
+        assert!(
+            log.public
+                .iter()
+                .any(|l| l.contains("skipped") && l.contains("6.4"))
+        );
         let mut s = with_points(3);
         let t = chit(&mut s, 57, 3);
-        run(&mut s, &orders(vec![arm1(57, vec![t], &["crab_gunner"])]), 1);
+        run(
+            &mut s,
+            &orders(vec![arm1(57, vec![t], &["crab_gunner"])]),
+            1,
+        );
         let ids = s.units_in(57, Side::Lib);
         assert_eq!(ids.len(), 1);
         assert_eq!(s.unit_type(ids[0]), Some("crab_gunner"));
@@ -1037,12 +1070,21 @@ mod tests {
         let b = chit(&mut s, 57, 2);
         let (log, _) = run(
             &mut s,
-            &orders(vec![arm1(57, vec![a, b], &["soldier", "soldier", "soldier"])]),
+            &orders(vec![arm1(
+                57,
+                vec![a, b],
+                &["soldier", "soldier", "soldier"],
+            )]),
             1,
         );
         assert_eq!(lib_count(&s, 57), 3);
         assert_eq!(latent(&s, 57).len(), 0, "both chits are used up");
-        assert!(log.private.lib.iter().any(|l| l.contains("4 latent point(s); 3 used, 1 lost")));
+        assert!(
+            log.private
+                .lib
+                .iter()
+                .any(|l| l.contains("4 latent point(s); 3 used, 1 lost"))
+        );
         assert!(log.private.fed.is_empty());
     }
 
@@ -1053,11 +1095,18 @@ mod tests {
         let o = orders(vec![arm1(57, vec![t], &["soldier"])]);
         assert_eq!(
             problems(&s, &o),
-            vec![("orders.arming.arm[0].chits[0]".to_string(), "6.5".to_string())]
+            vec![(
+                "orders.arming.arm[0].chits[0]".to_string(),
+                "6.5".to_string()
+            )]
         );
         let (log, _) = run(&mut s, &o, 1);
         assert_eq!(lib_count(&s, 57), 0);
-        assert!(log.public.iter().any(|l| l.contains("no latent chit") && l.contains("6.5")));
+        assert!(
+            log.public
+                .iter()
+                .any(|l| l.contains("no latent chit") && l.contains("6.5"))
+        );
     }
 
     #[test]
@@ -1096,7 +1145,10 @@ mod tests {
             ("orders.arming.arm[1].hex", "6.2"),
             ("orders.arming.arm[2].hex", "6.2"),
         ] {
-            assert!(p.contains(&(want.0.to_string(), want.1.to_string())), "{want:?} in {p:?}");
+            assert!(
+                p.contains(&(want.0.to_string(), want.1.to_string())),
+                "{want:?} in {p:?}"
+            );
         }
     }
 
@@ -1119,9 +1171,23 @@ mod tests {
         assert_eq!(s.control["andy"], Side::Lib);
         assert_eq!(lib_count(&s, ANDY), 2);
         assert_eq!(lib_count(&s, 57), 1, "only one point came from Andy");
-        assert!(log.public.iter().any(|l| l.contains("Andy Mine (Lib) gives 1")));
-        assert!(log.public.iter().any(|l| l.contains("passes to lib control")));
-        assert_eq!(log.public.iter().filter(|l| l.contains("Garland (Lib) gives")).count(), 1);
+        assert!(
+            log.public
+                .iter()
+                .any(|l| l.contains("Andy Mine (Lib) gives 1"))
+        );
+        assert!(
+            log.public
+                .iter()
+                .any(|l| l.contains("passes to lib control"))
+        );
+        assert_eq!(
+            log.public
+                .iter()
+                .filter(|l| l.contains("Garland (Lib) gives"))
+                .count(),
+            1
+        );
     }
 
     #[test]
@@ -1143,8 +1209,16 @@ mod tests {
         resolve(&mut s, Side::Lib, &o, &mut ctx).unwrap();
         let log = ctx.log;
         assert_eq!(lib_count(&s, 57), 1, "every chit is worth at least 1");
-        assert!(log.public.iter().any(|l| l.contains("card 2: 1 chit(s) drawn, worth")));
-        assert_eq!(s.cup().len(), cup + 1, "drawn chit and used latent chit are back");
+        assert!(
+            log.public
+                .iter()
+                .any(|l| l.contains("card 2: 1 chit(s) drawn, worth"))
+        );
+        assert_eq!(
+            s.cup().len(),
+            cup + 1,
+            "drawn chit and used latent chit are back"
+        );
         assert!(s.chits.values().all(|c| c.at != ChitAt::Box(HOLD.into())));
         assert!(!s.cards.lib.hand.contains(&2));
         let tr = d.finish().unwrap();
@@ -1168,14 +1242,22 @@ mod tests {
             ]
         );
         let (log, _) = run(&mut s, &o, 1);
-        assert!(log.public.iter().any(|l| l.contains("card 2 is not played")));
+        assert!(
+            log.public
+                .iter()
+                .any(|l| l.contains("card 2 is not played"))
+        );
     }
 
     #[test]
     fn unspent_points_lapse_6_3_3() {
         let mut s = with_points(3);
         let (log, _) = run(&mut s, &ArmingOrders::default(), 1);
-        assert!(log.public.iter().any(|l| l.contains("3 unspent arming point(s) lapse (6.3.3)")));
+        assert!(
+            log.public
+                .iter()
+                .any(|l| l.contains("3 unspent arming point(s) lapse (6.3.3)"))
+        );
     }
 
     #[test]
@@ -1185,7 +1267,10 @@ mod tests {
         let o = orders(vec![arm1(57, vec![t], &["dougram"])]);
         assert_eq!(
             problems(&s, &o),
-            vec![("orders.arming.arm[0].create[0]".to_string(), "6.8".to_string())]
+            vec![(
+                "orders.arming.arm[0].create[0]".to_string(),
+                "6.8".to_string()
+            )]
         );
         run(&mut s.clone(), &o, 1);
         assert_eq!(lib_count(&s, 57), 0);
@@ -1212,7 +1297,10 @@ mod tests {
         let o = orders(vec![arm1(57, vec![t], &["round_facer"])]);
         assert_eq!(
             problems(&s, &o),
-            vec![("orders.arming.arm[0].create[0]".to_string(), "6.9".to_string())]
+            vec![(
+                "orders.arming.arm[0].create[0]".to_string(),
+                "6.9".to_string()
+            )]
         );
         for (id, u) in s.units.iter_mut() {
             if id.starts_with("CG") && u.at == UnitAt::Stock {
@@ -1222,7 +1310,10 @@ mod tests {
         let o = orders(vec![arm1(57, vec![t], &["crab_gunner"])]);
         assert_eq!(
             problems(&s, &o),
-            vec![("orders.arming.arm[0].create[0]".to_string(), "6.9".to_string())]
+            vec![(
+                "orders.arming.arm[0].create[0]".to_string(),
+                "6.9".to_string()
+            )]
         );
         let (log, _) = run(&mut s, &o, 1);
         assert_eq!(lib_count(&s, 57), 0);
@@ -1252,7 +1343,10 @@ mod tests {
         assert!(!s.units["DG01"].damaged);
         assert_eq!(latent(&s, spa), chits, "the chits are not used (A34)");
         assert!(log.public.iter().any(|l| l.contains("21.3.2")));
-        assert!(!log.public.iter().any(|l| l.contains("lapse")), "the one point was spent");
+        assert!(
+            !log.public.iter().any(|l| l.contains("lapse")),
+            "the one point was spent"
+        );
     }
 
     #[test]
@@ -1277,13 +1371,28 @@ mod tests {
             },
         );
         let o = ArmingOrders {
-            repair: vec!["DG01".into(), "DT01".into(), "DT01".into(), "SO01".into(), "XX".into()],
+            repair: vec![
+                "DG01".into(),
+                "DT01".into(),
+                "DT01".into(),
+                "SO01".into(),
+                "XX".into(),
+            ],
             ..ArmingOrders::default()
         };
         let p = problems(&s, &o);
-        assert_eq!(p[0], ("orders.arming.repair[0]".to_string(), "21.3.1".to_string()));
-        assert_eq!(p[1], ("orders.arming.repair[1]".to_string(), "21.3".to_string()));
-        assert_eq!(p[2], ("orders.arming.repair[2]".to_string(), "21.3".to_string()));
+        assert_eq!(
+            p[0],
+            ("orders.arming.repair[0]".to_string(), "21.3.1".to_string())
+        );
+        assert_eq!(
+            p[1],
+            ("orders.arming.repair[1]".to_string(), "21.3".to_string())
+        );
+        assert_eq!(
+            p[2],
+            ("orders.arming.repair[2]".to_string(), "21.3".to_string())
+        );
         assert_eq!(p[3].0, "orders.arming.repair[3]");
         assert_eq!(p[4].0, "orders.arming.repair[4]");
         // In a city with a chit but with no arming point: skipped at resolve.
@@ -1296,7 +1405,11 @@ mod tests {
         assert!(problems(&s, &o).is_empty());
         let (log, _) = run(&mut s, &o, 1);
         assert!(s.units["DG01"].damaged);
-        assert!(log.public.iter().any(|l| l.contains("no arming point left (21.3.2)")));
+        assert!(
+            log.public
+                .iter()
+                .any(|l| l.contains("no arming point left (21.3.2)"))
+        );
     }
 
     #[test]
@@ -1304,7 +1417,11 @@ mod tests {
         let mut s = with_points(1);
         let t = chit(&mut s, NP_PORT, 1);
         assert!(!s.open.contains(&76));
-        let (log, _) = run(&mut s, &orders(vec![arm1(NP_PORT, vec![t], &["soldier"])]), 1);
+        let (log, _) = run(
+            &mut s,
+            &orders(vec![arm1(NP_PORT, vec![t], &["soldier"])]),
+            1,
+        );
         assert!(s.open.contains(&76));
         assert!(log.public.iter().any(|l| l.contains("opens by itself")));
     }
@@ -1326,9 +1443,18 @@ mod tests {
         let mut two = one.clone();
         two.labels = vec!["SO01".into()];
         let p = problems(&s, &orders(vec![bad, two]));
-        assert!(p.contains(&("orders.arming.arm[0].labels[2]".to_string(), "3.4".to_string())));
-        assert!(p.contains(&("orders.arming.arm[0].labels[1]".to_string(), "3.4".to_string())));
-        assert!(p.contains(&("orders.arming.arm[1].labels[0]".to_string(), "3.4".to_string())));
+        assert!(p.contains(&(
+            "orders.arming.arm[0].labels[2]".to_string(),
+            "3.4".to_string()
+        )));
+        assert!(p.contains(&(
+            "orders.arming.arm[0].labels[1]".to_string(),
+            "3.4".to_string()
+        )));
+        assert!(p.contains(&(
+            "orders.arming.arm[1].labels[0]".to_string(),
+            "3.4".to_string()
+        )));
     }
 
     #[test]
@@ -1339,7 +1465,10 @@ mod tests {
             arm1(57, vec![t], &["soldier"]),
             arm1(57, vec![t], &["soldier"]),
         ]);
-        assert!(problems(&s, &o).is_empty(), "fallback lists may reuse chits");
+        assert!(
+            problems(&s, &o).is_empty(),
+            "fallback lists may reuse chits"
+        );
         let (log, _) = run(&mut s, &o, 1);
         assert_eq!(lib_count(&s, 57), 1);
         assert!(log.public.iter().any(|l| l.contains("arming 2 is skipped")));

@@ -239,7 +239,8 @@ pub fn check(
     let mut to_box: Option<&str> = None;
     if let Some(name) = &orders.to_box {
         let p = at.at("to_box");
-        let accepted = "a regular Fed CBA on the map (not the fortress, a mercenary, mackerel or cochma_spl)";
+        let accepted =
+            "a regular Fed CBA on the map (not the fortress, a mercenary, mackerel or cochma_spl)";
         match state.units.get(name) {
             None => out.push(Problem::new(
                 p,
@@ -397,7 +398,11 @@ pub fn check(
         }
     }
     let fort = orders.fortress.as_ref().filter(|f| f.acts());
-    let cap = if fort.is_some() { MAX_CBAS - 1 } else { MAX_CBAS };
+    let cap = if fort.is_some() {
+        MAX_CBAS - 1
+    } else {
+        MAX_CBAS
+    };
     if orders.cbas.len() > cap {
         out.push(Problem::new(
             at.at("cbas").at(cap),
@@ -463,8 +468,7 @@ pub fn check(
     }
     let mut seen = BTreeSet::new();
     for (key, label) in &orders.labels {
-        if let Some(pr) = check_label(state, label, &mut seen, &at.at("labels").at(key.as_str()))
-        {
+        if let Some(pr) = check_label(state, label, &mut seen, &at.at("labels").at(key.as_str())) {
             out.push(pr);
         }
     }
@@ -472,7 +476,10 @@ pub fn check(
     if let Some(f) = &orders.fortress {
         let p = at.at("fortress");
         let fid = fortress_id(state);
-        let where_now = fid.as_ref().and_then(|id| state.units.get(id)).map(|u| &u.at);
+        let where_now = fid
+            .as_ref()
+            .and_then(|id| state.units.get(id))
+            .map(|u| &u.at);
         if f.place.is_some() && f.remove {
             out.push(Problem::new(
                 p.clone(),
@@ -617,7 +624,11 @@ pub fn resolve(
         ctx,
     );
     let fort = orders.fortress.as_ref().filter(|f| f.acts());
-    let cap = if fort.is_some() { MAX_CBAS - 1 } else { MAX_CBAS };
+    let cap = if fort.is_some() {
+        MAX_CBAS - 1
+    } else {
+        MAX_CBAS
+    };
     place_class(
         state,
         &orders.cbas,
@@ -657,10 +668,7 @@ fn to_box(state: &mut State, name: &str, had_cba: bool, ctx: &mut Ctx) {
         return skip(ctx, "it is not on the map (7.10)".into());
     };
     if u.side != Side::Fed || !boxable(state, &id) {
-        return skip(
-            ctx,
-            "it is not a regular Fed CBA (7.10, 17.6, A10)".into(),
-        );
+        return skip(ctx, "it is not a regular Fed CBA (7.10, 17.6, A10)".into());
     }
     put(state, &id, UnitAt::ReplenishmentBox);
     ctx.log.public(format!(
@@ -759,7 +767,10 @@ fn place_class(
                 .public(format!("fed's replenishment of {name} is skipped: {why}"));
         };
         if placed == cap {
-            skip(ctx, format!("at most {cap} {what}(s) this phase (7.2, 22.2)"));
+            skip(
+                ctx,
+                format!("at most {cap} {what}(s) this phase (7.2, 22.2)"),
+            );
             continue;
         }
         let Some(id) = id_of(state, ctx, name) else {
@@ -848,9 +859,8 @@ pub fn earth_reinforcements(state: &mut State, ctx: &mut Ctx) {
     }
     let np = state.data.map.hex_of(CBAS_TO);
     if state.control.get(CBAS_TO) == Some(&Side::Lib) {
-        ctx.log.public(
-            "no Earth reinforcements: Lib controls North Pole Port (7.11)".to_string(),
-        );
+        ctx.log
+            .public("no Earth reinforcements: Lib controls North Pole Port (7.11)".to_string());
         return;
     }
     let defs = state.data.counters.counter_defs();
@@ -869,9 +879,8 @@ pub fn earth_reinforcements(state: &mut State, ctx: &mut Ctx) {
     let label = format!("t{}/fed/replenishment/earth", state.turn);
     let ids = state.draw_chits(ctx.dice, &label, 1, ChitAt::Box("earth".into()));
     let Some(id) = ids.first() else {
-        ctx.log.public(
-            "no Earth reinforcements: the cup is empty (7.11, digest 4.2)".to_string(),
-        );
+        ctx.log
+            .public("no Earth reinforcements: the cup is empty (7.11, digest 4.2)".to_string());
         return;
     };
     let v = state.chits.get(id).map(|c| c.value).unwrap_or(0);
@@ -906,7 +915,11 @@ pub fn template(state: &State, side: Side) -> String {
             format!(
                 "{id} {}{}",
                 kind_of(state, id).unwrap_or("?"),
-                if is_sixth(state, id) { " (6th Army)" } else { "" }
+                if is_sixth(state, id) {
+                    " (6th Army)"
+                } else {
+                    ""
+                }
             )
         })
         .collect();
@@ -919,7 +932,10 @@ pub fn template(state: &State, side: Side) -> String {
         .filter(|n| play::may_play(state, side, **n, PhaseName::Replenishment, None).is_ok())
         .map(|n| n.to_string())
         .collect();
-    out.push(format!("#   cards you may play now (play:): {}", list(cards)));
+    out.push(format!(
+        "#   cards you may play now (play:): {}",
+        list(cards)
+    ));
     if box_has_cba(state) {
         out.push("#   to_box: not possible, the box holds a CBA (7.10)".to_string());
     } else {
@@ -946,7 +962,10 @@ pub fn template(state: &State, side: Side) -> String {
         .filter(|k| replenishable(state, k, &[]))
         .map(|k| k.to_string())
         .collect();
-    out.push(format!("#   CBA types you may replenish (7.3): {}", list(allowed)));
+    out.push(format!(
+        "#   CBA types you may replenish (7.3): {}",
+        list(allowed)
+    ));
     let targets: Vec<String> = cba_types
         .iter()
         .filter(|k| convertible_to(state, k, &[]))
@@ -991,4 +1010,639 @@ pub fn template(state: &State, side: Side) -> String {
     let mut s = out.join("\n");
     s.push('\n');
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::dougram::ctx::Log;
+    use crate::systems::dougram::fixtures::{dealt, dice};
+
+    const CARDINAL: HexId = 73;
+    const NP_PORT: HexId = 61;
+
+    fn at() -> FieldPath {
+        FieldPath::root().at("orders").at("replenishment")
+    }
+
+    fn state() -> State {
+        dealt("setup1", 21)
+    }
+
+    /// Puts `n` stock counters whose id starts with `prefix` into the box; returns their ids.
+    fn boxed(s: &mut State, prefix: &str, n: usize) -> Vec<String> {
+        let ids: Vec<String> = s
+            .units
+            .iter()
+            .filter(|(id, u)| u.at == UnitAt::Stock && id.starts_with(prefix))
+            .map(|(id, _)| id.clone())
+            .take(n)
+            .collect();
+        for id in &ids {
+            put(s, id, UnitAt::ReplenishmentBox);
+        }
+        ids
+    }
+
+    fn open(s: &mut State, no: u32) {
+        for side in Side::BOTH {
+            let z = s.cards.get_mut(side);
+            z.hand.retain(|c| *c != no);
+            z.deck.retain(|c| *c != no);
+        }
+        s.stock.remove(&no);
+        s.open.insert(no);
+    }
+
+    fn run(s: &mut State, o: &ReplenishmentOrders) -> (Log, BTreeMap<String, String>) {
+        let mut d = dice(3);
+        let mut ctx = Ctx::new(&mut d);
+        resolve(s, Side::Fed, o, &mut ctx).unwrap();
+        let out = (ctx.log, ctx.labels);
+        assert!(d.finish().is_ok());
+        out
+    }
+
+    fn problems(s: &State, o: &ReplenishmentOrders) -> Vec<(String, String)> {
+        check(s, Side::Fed, o, &at())
+            .into_iter()
+            .map(|p| (p.path.to_string(), p.rule.unwrap_or_default()))
+            .collect()
+    }
+
+    fn pair(p: &str, r: &str) -> (String, String) {
+        (p.to_string(), r.to_string())
+    }
+
+    fn names(v: &[String]) -> Vec<String> {
+        v.to_vec()
+    }
+
+    #[test]
+    fn the_brief_example_parses() {
+        let text = "to_box: CG03\nconvert: {unit: RF02, to: hasty}\nsoldiers: [SO10, SO11]\ncbas: [RF02]\nfortress: {place: 53}\nlabels: {RF02: R1}\n";
+        let o: ReplenishmentOrders = crate::yaml::parse(text, "o").unwrap();
+        assert_eq!(o.fortress.unwrap().place, Some(HexRef::Id(53)));
+        let o: ReplenishmentOrders = crate::yaml::parse("fortress: {remove: true}", "o").unwrap();
+        assert!(o.fortress.unwrap().remove);
+        assert_eq!(
+            crate::yaml::parse::<ReplenishmentOrders>("{}", "o").unwrap(),
+            ReplenishmentOrders::default()
+        );
+    }
+
+    #[test]
+    fn soldiers_go_to_cardinal_and_cbas_to_north_pole_port_7_2_7_6() {
+        let mut s = state();
+        let so = boxed(&mut s, "SO", 3);
+        let cg = boxed(&mut s, "CG", 2);
+        let before_c = s.units_in(CARDINAL, Side::Fed).len();
+        let before_n = s.units_in(NP_PORT, Side::Fed).len();
+        let o = ReplenishmentOrders {
+            soldiers: names(&so),
+            cbas: names(&cg),
+            labels: [(cg[0].clone(), "R1".to_string())].into(),
+            ..ReplenishmentOrders::default()
+        };
+        assert!(problems(&s, &o).is_empty());
+        let (log, labels) = run(&mut s, &o);
+        assert_eq!(s.units_in(CARDINAL, Side::Fed).len(), before_c + 3);
+        assert_eq!(s.units_in(NP_PORT, Side::Fed).len(), before_n + 2);
+        assert!(box_units(&s).is_empty());
+        assert_eq!(labels["R1"], cg[0]);
+        assert_eq!(
+            log.public
+                .iter()
+                .filter(|l| l.contains("(7.2-7.6)"))
+                .count(),
+            5
+        );
+    }
+
+    #[test]
+    fn at_most_three_soldiers_and_two_cbas_7_2() {
+        let mut s = state();
+        let so = boxed(&mut s, "SO", 4);
+        let cg = boxed(&mut s, "CG", 3);
+        let o = ReplenishmentOrders {
+            soldiers: names(&so),
+            cbas: names(&cg),
+            ..ReplenishmentOrders::default()
+        };
+        let p = problems(&s, &o);
+        assert!(p.contains(&pair("orders.replenishment.soldiers[3]", "7.2")));
+        assert!(p.contains(&pair("orders.replenishment.cbas[2]", "7.2")));
+        let (log, _) = run(&mut s, &o);
+        assert_eq!(box_units(&s).len(), 2, "one soldier and one CBA stay");
+        assert!(
+            log.public
+                .iter()
+                .any(|l| l.contains("at most 3 soldier(s)"))
+        );
+    }
+
+    #[test]
+    fn only_units_of_the_box_and_of_the_right_class_7_4() {
+        let mut s = state();
+        let so = boxed(&mut s, "SO", 1);
+        let on_map = s.units_in(CARDINAL, Side::Fed)[0].to_string();
+        let o = ReplenishmentOrders {
+            soldiers: vec![on_map, "XX99".into()],
+            cbas: names(&so),
+            ..ReplenishmentOrders::default()
+        };
+        assert_eq!(
+            problems(&s, &o),
+            vec![
+                pair("orders.replenishment.soldiers[0]", "7.4"),
+                pair("orders.replenishment.soldiers[1]", "7.4"),
+                pair("orders.replenishment.cbas[0]", "7.2"),
+            ]
+        );
+    }
+
+    #[test]
+    fn other_cba_types_need_an_open_deployment_card_7_3() {
+        let mut s = state();
+        let bm = boxed(&mut s, "BM", 1);
+        let o = ReplenishmentOrders {
+            cbas: names(&bm),
+            ..ReplenishmentOrders::default()
+        };
+        assert_eq!(
+            problems(&s, &o),
+            vec![pair("orders.replenishment.cbas[0]", "7.3")]
+        );
+        let (log, _) = run(&mut s.clone(), &o);
+        assert!(log.public.iter().any(|l| l.contains("(7.3)")));
+        open(&mut s, 204); // Bushman deployment begins
+        assert!(problems(&s, &o).is_empty());
+        run(&mut s, &o);
+        assert_eq!(s.units[&bm[0]].at, UnitAt::Hex(NP_PORT));
+    }
+
+    #[test]
+    fn sixth_army_units_may_be_replenished_7_5() {
+        let mut s = state();
+        let six = boxed(&mut s, "S6R", 1);
+        let o = ReplenishmentOrders {
+            cbas: names(&six),
+            ..ReplenishmentOrders::default()
+        };
+        assert!(problems(&s, &o).is_empty());
+        run(&mut s, &o);
+        assert_eq!(s.units[&six[0]].at, UnitAt::Hex(NP_PORT));
+    }
+
+    #[test]
+    fn nothing_is_placed_where_lib_has_control_7_6() {
+        let mut s = state();
+        for u in s.units.values_mut() {
+            if u.at == UnitAt::Hex(CARDINAL) && u.side == Side::Fed {
+                u.at = UnitAt::Stock;
+            }
+        }
+        s.recompute_control();
+        assert_eq!(s.control["cardinal"], Side::Lib);
+        let so = boxed(&mut s, "SO", 2);
+        let cg = boxed(&mut s, "CG", 1);
+        let o = ReplenishmentOrders {
+            soldiers: names(&so),
+            cbas: names(&cg),
+            ..ReplenishmentOrders::default()
+        };
+        let (log, _) = run(&mut s, &o);
+        assert_eq!(s.units[&so[0]].at, UnitAt::ReplenishmentBox);
+        assert_eq!(s.units[&cg[0]].at, UnitAt::Hex(NP_PORT));
+        assert!(
+            log.public
+                .iter()
+                .any(|l| l.contains("no soldier is replenished") && l.contains("7.6"))
+        );
+    }
+
+    #[test]
+    fn one_box_cba_converts_to_a_round_facer_from_the_stock_7_7_7_8() {
+        let mut s = state();
+        let cg = boxed(&mut s, "CG", 1);
+        let o = ReplenishmentOrders {
+            convert: Some(Convert {
+                unit: cg[0].clone(),
+                to: "round_facer".into(),
+            }),
+            cbas: names(&cg),
+            labels: [(cg[0].clone(), "R1".to_string())].into(),
+            ..ReplenishmentOrders::default()
+        };
+        assert!(problems(&s, &o).is_empty());
+        let (_, labels) = run(&mut s, &o);
+        assert_eq!(s.units[&cg[0]].at, UnitAt::Stock);
+        let rf = &labels["R1"];
+        assert!(rf.starts_with("RF"));
+        assert_eq!(s.units[rf].at, UnitAt::Hex(NP_PORT));
+    }
+
+    #[test]
+    fn conversion_targets_and_sources_are_limited_7_8_7_9_a9() {
+        let mut s = state();
+        let cg = boxed(&mut s, "CG", 1);
+        let six = boxed(&mut s, "S6R", 1);
+        let conv = |unit: &str, to: &str| ReplenishmentOrders {
+            convert: Some(Convert {
+                unit: unit.into(),
+                to: to.into(),
+            }),
+            ..ReplenishmentOrders::default()
+        };
+        for (o, want) in [
+            (
+                conv(&cg[0], "bushman"),
+                pair("orders.replenishment.convert.to", "7.8"),
+            ),
+            (
+                conv(&six[0], "round_facer"),
+                pair("orders.replenishment.convert.unit", "7.9"),
+            ),
+            (
+                conv(&cg[0], "crab_gunner"),
+                pair("orders.replenishment.convert.to", "7.8"),
+            ),
+            (
+                conv(&cg[0], "soldier"),
+                pair("orders.replenishment.convert.to", "7.7"),
+            ),
+            (
+                conv("SO01", "round_facer"),
+                pair("orders.replenishment.convert.unit", "7.7"),
+            ),
+        ] {
+            assert_eq!(problems(&s, &o), vec![want]);
+        }
+        let (log, _) = run(&mut s.clone(), &conv(&six[0], "round_facer"));
+        assert!(log.public.iter().any(|l| l.contains("(7.9)")));
+        open(&mut s, 204);
+        assert!(problems(&s, &conv(&cg[0], "bushman")).is_empty());
+        run(&mut s, &conv(&cg[0], "bushman"));
+        assert_eq!(s.units[&cg[0]].at, UnitAt::Stock);
+        assert_eq!(box_units(&s).len(), 2);
+    }
+
+    #[test]
+    fn a_map_cba_goes_to_an_empty_box_then_converts_7_10() {
+        let mut s = state();
+        let cg = s
+            .units
+            .iter()
+            .find(|(id, u)| {
+                id.starts_with("CG") && u.side == Side::Fed && matches!(u.at, UnitAt::Hex(_))
+            })
+            .map(|(id, _)| id.clone())
+            .unwrap();
+        let o = ReplenishmentOrders {
+            to_box: Some(cg.clone()),
+            convert: Some(Convert {
+                unit: cg.clone(),
+                to: "round_facer".into(),
+            }),
+            cbas: vec![cg.clone()],
+            ..ReplenishmentOrders::default()
+        };
+        assert!(problems(&s, &o).is_empty());
+        let (log, _) = run(&mut s, &o);
+        assert_eq!(s.units[&cg].at, UnitAt::Stock);
+        assert!(log.public.iter().any(|l| l.contains("(7.10)")));
+        assert_eq!(
+            s.units_in(NP_PORT, Side::Fed)
+                .iter()
+                .filter(|id| id.starts_with("RF"))
+                .count(),
+            3
+        );
+    }
+
+    #[test]
+    fn to_box_needs_a_box_without_cba_and_a_regular_fed_cba_7_10_a10() {
+        let mut s = state();
+        let cg = s
+            .units
+            .iter()
+            .find(|(id, u)| {
+                id.starts_with("CG") && u.side == Side::Fed && matches!(u.at, UnitAt::Hex(_))
+            })
+            .map(|(id, _)| id.clone())
+            .unwrap();
+        let spa = s.data.map.hex_of("spa");
+        s.units.insert(
+            "TQ01".into(),
+            Unit {
+                at: UnitAt::Hex(spa),
+                side: Side::Fed,
+                damaged: false,
+            },
+        );
+        let tb = |u: &str| ReplenishmentOrders {
+            to_box: Some(u.into()),
+            ..ReplenishmentOrders::default()
+        };
+        let lib_so = s.units_in(spa, Side::Lib)[0].to_string();
+        assert_eq!(
+            problems(&s, &tb("TQ01")),
+            vec![pair("orders.replenishment.to_box", "7.10")]
+        );
+        assert_eq!(
+            problems(&s, &tb(&lib_so)),
+            vec![pair("orders.replenishment.to_box", "7.10")]
+        );
+        boxed(&mut s, "CG", 1);
+        assert_eq!(
+            problems(&s, &tb(&cg)),
+            vec![pair("orders.replenishment.to_box", "7.10")]
+        );
+        let (log, _) = run(&mut s, &tb(&cg));
+        assert!(matches!(s.units[&cg].at, UnitAt::Hex(_)));
+        assert!(
+            log.public
+                .iter()
+                .any(|l| l.contains("skipped") && l.contains("7.10"))
+        );
+    }
+
+    #[test]
+    fn a_hasty_in_the_box_becomes_a_round_facer_until_hasty_deploys_17_8_a12() {
+        let mut s = state();
+        let hs = boxed(&mut s, "HS", 1);
+        let mut t = s.clone();
+        let (log, _) = run(&mut s, &ReplenishmentOrders::default());
+        assert_eq!(s.units[&hs[0]].at, UnitAt::Stock);
+        let inside = box_units(&s);
+        assert_eq!(inside.len(), 1);
+        assert_eq!(kind_of(&s, &inside[0]), Some("round_facer"));
+        assert!(log.public.iter().any(|l| l.contains("(17.8)")));
+        // A12: no Round Facer left: the Hasty leaves and nothing replaces it.
+        let mut u = t.clone();
+        for (id, x) in u.units.iter_mut() {
+            if id.starts_with("RF") && x.at == UnitAt::Stock {
+                x.at = UnitAt::Removed;
+            }
+        }
+        run(&mut u, &ReplenishmentOrders::default());
+        assert!(box_units(&u).is_empty());
+        // With card 61 open the Hasty stays, and may be replenished (7.3).
+        open(&mut t, 61);
+        let o = ReplenishmentOrders {
+            cbas: names(&hs),
+            ..ReplenishmentOrders::default()
+        };
+        assert!(problems(&t, &o).is_empty());
+        run(&mut t, &o);
+        assert_eq!(t.units[&hs[0]].at, UnitAt::Hex(NP_PORT));
+    }
+
+    fn fortress_state() -> (State, String) {
+        let mut s = state();
+        open(&mut s, 29);
+        // A Fed unit alone in hex 53.
+        let so = boxed(&mut s, "SO", 1);
+        put(&mut s, &so[0], UnitAt::Hex(53));
+        let f = fortress_id(&s).unwrap();
+        (s, f)
+    }
+
+    fn fort(place: Option<HexId>, remove: bool) -> ReplenishmentOrders {
+        ReplenishmentOrders {
+            fortress: Some(FortressOrder {
+                place: place.map(HexRef::Id),
+                remove,
+            }),
+            ..ReplenishmentOrders::default()
+        }
+    }
+
+    #[test]
+    fn the_fortress_is_placed_in_a_non_city_hex_with_fed_and_no_lib_units_22_3_22_4() {
+        let (mut s, f) = fortress_state();
+        assert!(problems(&s, &fort(Some(53), false)).is_empty());
+        let (log, _) = run(&mut s, &fort(Some(53), false));
+        assert_eq!(s.units[&f].at, UnitAt::Hex(53));
+        assert!(log.public.iter().any(|l| l.contains("places the fortress")));
+        let (s, _) = fortress_state();
+        let spa = s.data.map.hex_of("spa");
+        assert_eq!(
+            problems(&s, &fort(Some(spa), false)),
+            vec![pair("orders.replenishment.fortress.place", "22.4")]
+        );
+        assert_eq!(
+            problems(&s, &fort(Some(62), false)),
+            vec![pair("orders.replenishment.fortress.place", "22.3")]
+        );
+        let mut t = s.clone();
+        crate::systems::dougram::arming::tests::soldiers(&mut t, 53, Side::Lib, 1);
+        assert_eq!(
+            problems(&t, &fort(Some(53), false)),
+            vec![pair("orders.replenishment.fortress.place", "22.4")]
+        );
+        let (log, _) = run(&mut t, &fort(Some(53), false));
+        assert_eq!(t.units[&fortress_id(&t).unwrap()].at, UnitAt::Stock);
+        assert!(log.public.iter().any(|l| l.contains("(22.4)")));
+    }
+
+    #[test]
+    fn the_fortress_needs_card_29_22_1() {
+        let (mut s, _) = fortress_state();
+        s.open.remove(&29);
+        assert_eq!(
+            problems(&s, &fort(Some(53), false)),
+            vec![pair("orders.replenishment.fortress", "22.1")]
+        );
+    }
+
+    #[test]
+    fn the_fortress_takes_one_of_the_two_cba_slots_22_2() {
+        let (mut s, f) = fortress_state();
+        let cg = boxed(&mut s, "CG", 2);
+        let o = ReplenishmentOrders {
+            cbas: names(&cg),
+            ..fort(Some(53), false)
+        };
+        assert_eq!(
+            problems(&s, &o),
+            vec![pair("orders.replenishment.cbas[1]", "22.2")]
+        );
+        run(&mut s, &o);
+        assert_eq!(s.units[&cg[0]].at, UnitAt::Hex(NP_PORT));
+        assert_eq!(s.units[&cg[1]].at, UnitAt::ReplenishmentBox);
+        assert_eq!(s.units[&f].at, UnitAt::Hex(53));
+    }
+
+    #[test]
+    fn the_fortress_is_removed_to_the_stock_but_not_placed_in_the_same_phase_22_5_22_6() {
+        let (mut s, f) = fortress_state();
+        assert_eq!(
+            problems(&s, &fort(None, true)),
+            vec![pair("orders.replenishment.fortress.remove", "22.5")]
+        );
+        assert_eq!(
+            problems(&s, &fort(Some(53), true)),
+            vec![pair("orders.replenishment.fortress", "22.6")]
+        );
+        put(&mut s, &f, UnitAt::Hex(62));
+        assert_eq!(
+            problems(&s, &fort(Some(53), false)),
+            vec![pair("orders.replenishment.fortress.place", "22.3")]
+        );
+        assert!(problems(&s, &fort(None, true)).is_empty());
+        run(&mut s, &fort(None, true));
+        assert_eq!(s.units[&f].at, UnitAt::Stock);
+    }
+
+    #[test]
+    fn a_destroyed_fortress_never_returns_22_10() {
+        let (mut s, f) = fortress_state();
+        s.units.get_mut(&f).unwrap().at = UnitAt::Removed;
+        assert_eq!(
+            problems(&s, &fort(Some(53), false)),
+            vec![pair("orders.replenishment.fortress", "22.10")]
+        );
+        run(&mut s, &fort(Some(53), false));
+        assert_eq!(s.units[&f].at, UnitAt::Removed);
+    }
+
+    #[test]
+    fn fed_places_nothing_in_andy_before_card_64_23_1_a37() {
+        let (mut s, _) = fortress_state();
+        let andy = s.data.map.hex_of("andy");
+        for p in s.data.map.places.iter_mut().filter(|p| p.id == "andy") {
+            p.city = false;
+        }
+        s.units.insert(
+            "SO48".into(),
+            Unit {
+                at: UnitAt::Hex(andy),
+                side: Side::Fed,
+                damaged: false,
+            },
+        );
+        assert_eq!(
+            problems(&s, &fort(Some(andy), false)),
+            vec![pair("orders.replenishment.fortress.place", "23.1")]
+        );
+        open(&mut s, 64);
+        assert!(problems(&s, &fort(Some(andy), false)).is_empty());
+    }
+
+    fn all_chits(s: &mut State, v: u32) {
+        for c in s.chits.values_mut() {
+            c.value = v;
+        }
+    }
+
+    #[test]
+    fn earth_reinforcements_bring_half_a_chit_rounded_up_from_the_stock_7_11() {
+        let mut s = state();
+        open(&mut s, 76);
+        all_chits(&mut s, 3);
+        let cup = s.cup().len();
+        let (log, _) = run(&mut s, &ReplenishmentOrders::default());
+        let six: Vec<&str> = s
+            .units_in(NP_PORT, Side::Fed)
+            .into_iter()
+            .filter(|id| id.starts_with("S6"))
+            .collect();
+        assert_eq!(six.len(), 2);
+        assert_eq!(s.cup().len(), cup, "the chit is back in the cup");
+        assert!(
+            log.public
+                .iter()
+                .any(|l| l.contains("worth 3, so 2 6th Army"))
+        );
+    }
+
+    #[test]
+    fn earth_reinforcements_stop_when_the_stock_runs_out_24_3() {
+        let mut s = state();
+        open(&mut s, 76);
+        all_chits(&mut s, 5);
+        let defs = s.data.counters.counter_defs();
+        let ids: Vec<String> = defs
+            .iter()
+            .filter(|(_, d)| d.sixth_army)
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in &ids[1..] {
+            s.units.get_mut(id).unwrap().at = UnitAt::ReplenishmentBox;
+        }
+        run(&mut s, &ReplenishmentOrders::default());
+        assert_eq!(s.units[&ids[0]].at, UnitAt::Hex(NP_PORT));
+        s.units.get_mut(&ids[0]).unwrap().at = UnitAt::ReplenishmentBox;
+        let mut d = dice(4);
+        let mut ctx = Ctx::new(&mut d);
+        earth_reinforcements(&mut s, &mut ctx);
+        assert!(ctx.log.public.iter().any(|l| l.contains("(7.11, 24.3)")));
+        drop(ctx);
+        assert!(d.finish().unwrap().sealed.is_empty(), "no chit is drawn");
+    }
+
+    #[test]
+    fn no_earth_reinforcements_while_lib_controls_north_pole_port_7_11() {
+        let mut s = state();
+        open(&mut s, 76);
+        for u in s.units.values_mut() {
+            if u.at == UnitAt::Hex(NP_PORT) {
+                u.at = UnitAt::Stock;
+            }
+        }
+        crate::systems::dougram::arming::tests::soldiers(&mut s, NP_PORT, Side::Lib, 1);
+        assert_eq!(s.control["north_pole_port"], Side::Lib);
+        let (log, _) = run(&mut s, &ReplenishmentOrders::default());
+        assert!(s.units_in(NP_PORT, Side::Fed).is_empty());
+        assert!(
+            log.public
+                .iter()
+                .any(|l| l.contains("Lib controls North Pole Port (7.11)"))
+        );
+        let mut t = state();
+        run(&mut t, &ReplenishmentOrders::default());
+        assert!(
+            t.units
+                .iter()
+                .all(|(id, u)| !id.starts_with("S6") || u.at == UnitAt::Stock),
+            "76 closed"
+        );
+    }
+
+    #[test]
+    fn labels_must_name_placed_units_and_lib_has_no_replenishment_7_1() {
+        let mut s = state();
+        let so = boxed(&mut s, "SO", 1);
+        let o = ReplenishmentOrders {
+            soldiers: names(&so),
+            labels: [
+                ("SO01".to_string(), "R1".to_string()),
+                (so[0].clone(), "".to_string()),
+            ]
+            .into(),
+            ..ReplenishmentOrders::default()
+        };
+        let p = problems(&s, &o);
+        assert!(p.contains(&pair("orders.replenishment.labels.SO01", "3.4")));
+        assert!(p.contains(&pair(
+            &format!("orders.replenishment.labels.{}", so[0]),
+            "3.4"
+        )));
+        let lib = check(&s, Side::Lib, &o, &at());
+        assert_eq!(lib.len(), 1);
+        assert_eq!(lib[0].rule.as_deref(), Some("7.1"));
+    }
+
+    #[test]
+    fn the_template_shows_box_types_and_fortress() {
+        let (mut s, _) = fortress_state();
+        boxed(&mut s, "CG", 1);
+        let text = template(&s, Side::Fed);
+        assert!(text.lines().all(|l| l.starts_with('#')));
+        assert!(text.contains("Replenishment box: CG"));
+        assert!(text.contains("crab_gunner, round_facer"));
+        assert!(text.contains("fortress: in the stock"));
+        assert!(template(&s, Side::Lib).is_empty());
+    }
 }
