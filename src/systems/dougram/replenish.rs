@@ -1635,6 +1635,34 @@ mod tests {
     }
 
     #[test]
+    fn control_is_checked_after_a_cba_leaves_a_city_3_3_3() {
+        let mut s = state();
+        open(&mut s, 29);
+        let spa = s.data.map.hex_of("spa");
+        crate::systems::dougram::arming::tests::soldiers(&mut s, spa, Side::Lib, 1);
+        assert_eq!(s.control["spa"], Side::Fed, "3 against 3 is Fed's (3.3a)");
+        let cg = s
+            .units_in(spa, Side::Fed)
+            .into_iter()
+            .find(|id| id.starts_with("CG"))
+            .unwrap()
+            .to_string();
+        let (log, _) = run(
+            &mut s,
+            &ReplenishmentOrders {
+                to_box: Some(cg),
+                ..ReplenishmentOrders::default()
+            },
+        );
+        assert_eq!(s.control["spa"], Side::Lib);
+        assert!(
+            log.public
+                .iter()
+                .any(|l| l.contains("Spa passes to lib control"))
+        );
+    }
+
+    #[test]
     fn the_template_shows_box_types_and_fortress() {
         let (mut s, _) = fortress_state();
         boxed(&mut s, "CG", 1);
