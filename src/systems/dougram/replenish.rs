@@ -1,16 +1,211 @@
-//! SKELETON (to be written): the replenish rules. See docs/dougram.md.
+//! The replenishment phase (7), with the Hasty swap (17.8), the fortress (22.1-22.6) and the
+//! Earth reinforcements (7.11, 24.3): Fed brings units back from the Replenishment box.
+//!
+//! Order within the phase (digest 2.2): cards played for the phase -> 17.8 -> 7.10 -> the
+//! conversion (7.7-7.9) -> soldiers to Cardinal and CBAs to North Pole Port (7.2-7.6) with the
+//! fortress (22.2-22.6) -> Earth reinforcements (7.11, default A11). Control is checked after
+//! each change (3.3.3).
 
+use super::arming::{HexRef, check_label, check_plays, flags_of_played, hex_name, stock_counter};
+use super::cards::{Flag, PhaseName};
+use super::control;
 use super::ctx::Ctx;
-use super::data::Side;
-use super::state::State;
+use super::data::{Class, HexId, Side};
+use super::play;
+use super::state::{ChitAt, State, Unit, UnitAt};
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
 use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
 
-/// The phasing side's replenish orders for one step (`orders.replenish` in an order file).
+/// Most soldiers and CBAs placed from the box in one phase (7.2, default A8: maxima).
+pub const MAX_SOLDIERS: usize = 3;
+pub const MAX_CBAS: usize = 2;
+/// CBA types always replenishable (7.3).
+pub const ALWAYS: [&str; 2] = ["crab_gunner", "round_facer"];
+/// The conversion target open from the start (7.8, default A9).
+pub const CONVERT_ALWAYS: &str = "round_facer";
+/// Types that never use the box (17.6), besides the mercenaries.
+pub const NEVER_BOXED: [&str; 3] = ["mackerel", "cochma_spl", "fortress"];
+pub const HASTY: &str = "hasty";
+pub const FORTRESS: &str = "fortress";
+/// Where replenished soldiers and CBAs go (7.6).
+pub const SOLDIERS_TO: &str = "cardinal";
+pub const CBAS_TO: &str = "north_pole_port";
+const ANDY: &str = "andy";
+
+/// The phasing side's replenishment orders for one step (`orders.replenishment`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ReplenishmentOrders {}
+pub struct ReplenishmentOrders {
+    /// Cards to play for this phase, before anything else.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub play: Vec<u32>,
+    /// 7.10: a Fed CBA on the map to move into the box.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_box: Option<String>,
+    /// 7.7-7.9: one CBA in the box becomes another type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub convert: Option<Convert>,
+    /// 7.2, 7.6: up to 3 soldiers from the box to Cardinal.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub soldiers: Vec<String>,
+    /// 7.2-7.6: up to 2 CBAs from the box to North Pole Port (1 with a fortress order, 22.2).
+    /// The unit converted this phase is named by its old counter id.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cbas: Vec<String>,
+    /// 22.2-22.6.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fortress: Option<FortressOrder>,
+    /// Labels for placed units (name in `soldiers`/`cbas` -> label) for later orders.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub labels: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Convert {
+    #[serde(default)]
+    pub unit: String,
+    /// The new CBA type.
+    #[serde(default)]
+    pub to: String,
+}
+
+/// `{place: <hex>}` (22.3-22.4) or `{remove: true}` (22.5); not both (22.6).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FortressOrder {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub place: Option<HexRef>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub remove: bool,
+}
+
+impl FortressOrder {
+    fn acts(&self) -> bool {
+        self.place.is_some() || self.remove
+    }
+}
+
+fn kind_of<'a>(state: &'a State, id: &str) -> Option<&'a str> {
+    state.unit_type(id)
+}
+
+fn class_of(state: &State, id: &str) -> Option<Class> {
+    kind_of(state, id)
+        .and_then(|t| state.data.counters.types.get(t))
+        .map(|t| t.class)
+}
+
+fn is_sixth(state: &State, id: &str) -> bool {
+    state
+        .data
+        .counters
+        .counter_defs()
+        .get(id)
+        .is_some_and(|d| d.sixth_army)
+}
+
+/// Units in the Replenishment box, in id order.
+pub fn box_units(state: &State) -> Vec<String> {
+    state
+        .units
+        .iter()
+        .filter(|(_, u)| u.at == UnitAt::ReplenishmentBox)
+        .map(|(id, _)| id.clone())
+        .collect()
+}
+
+fn box_has_cba(state: &State) -> bool {
+    box_units(state)
+        .iter()
+        .any(|id| class_of(state, id) == Some(Class::Cba))
+}
+
+/// 7.10, default A10: a regular Fed CBA that may go to the box (not the fortress, a mercenary,
+/// the Mackerel or the Cochma Spl: those never use the box, 17.6).
+fn boxable(state: &State, id: &str) -> bool {
+    let Some(kind) = kind_of(state, id) else {
+        return false;
+    };
+    let Some(t) = state.data.counters.types.get(kind) else {
+        return false;
+    };
+    t.class == Class::Cba && !t.mercenary && !NEVER_BOXED.contains(&kind)
+}
+
+/// 7.3: CBA types that may be placed from the box now (plus `extra` flags in checks).
+fn replenishable(state: &State, kind: &str, extra: &[Flag]) -> bool {
+    let f = Flag::Deploy(kind.to_string());
+    ALWAYS.contains(&kind) || state.flag(&f) || extra.contains(&f)
+}
+
+/// 7.8, default A9: conversion targets now (plus `extra` flags in checks).
+fn convertible_to(state: &State, kind: &str, extra: &[Flag]) -> bool {
+    let f = Flag::Deploy(kind.to_string());
+    kind == CONVERT_ALWAYS || state.flag(&f) || extra.contains(&f)
+}
+
+/// The fortress counter (22, default A36: one).
+pub fn fortress_id(state: &State) -> Option<String> {
+    state
+        .data
+        .counters
+        .counter_defs()
+        .into_iter()
+        .find(|(_, d)| d.front.kind == FORTRESS)
+        .map(|(id, _)| id)
+}
+
+fn to_stock(state: &mut State, id: &str) {
+    let side = state
+        .data
+        .counters
+        .counter_defs()
+        .get(id)
+        .map(|d| d.front.side)
+        .unwrap_or(Side::Fed);
+    state.units.insert(
+        id.to_string(),
+        Unit {
+            at: UnitAt::Stock,
+            side,
+            damaged: false,
+        },
+    );
+}
+
+fn put(state: &mut State, id: &str, at: UnitAt) {
+    state.units.insert(
+        id.to_string(),
+        Unit {
+            at,
+            side: Side::Fed,
+            damaged: false,
+        },
+    );
+}
+
+/// 22.3, 22.4, 23.1 (A37): why the fortress may not be placed in `h` now, if it may not.
+fn fortress_spot_refusal(state: &State, h: HexId) -> Option<(&'static str, String)> {
+    let name = hex_name(state, h);
+    if state.data.map.place_at(h).is_some_and(|p| p.city) {
+        return Some(("22.4", format!("{name} is a city hex")));
+    }
+    if state.data.map.place_at(h).is_some_and(|p| p.id == ANDY)
+        && !state.flag(&Flag::FedMayEnterAndy)
+    {
+        return Some(("23.1", format!("{name} is closed to Fed (A37)")));
+    }
+    if !state.units_in(h, Side::Lib).is_empty() {
+        return Some(("22.4", format!("{name} holds Lib units")));
+    }
+    if state.units_in(h, Side::Fed).is_empty() {
+        return Some(("22.3", format!("{name} holds no Fed unit")));
+    }
+    None
+}
 
 /// Problems with `orders`, located under `at`, judged on the state at the start of the step.
 pub fn check(
@@ -19,8 +214,364 @@ pub fn check(
     orders: &ReplenishmentOrders,
     at: &FieldPath,
 ) -> Vec<Problem> {
-    let _ = (state, side, orders, at);
-    Vec::new()
+    let mut out = Vec::new();
+    if side != Side::Fed {
+        if *orders != ReplenishmentOrders::default() {
+            out.push(Problem::new(
+                at.clone(),
+                "7.1",
+                "only Fed has a replenishment phase",
+                "leave replenishment out",
+            ));
+        }
+        return out;
+    }
+    out.extend(check_plays(
+        state,
+        side,
+        &orders.play,
+        PhaseName::Replenishment,
+        &at.at("play"),
+    ));
+    let extra = flags_of_played(state, &orders.play);
+    let in_box: BTreeSet<String> = box_units(state).into_iter().collect();
+    // 7.10
+    let mut to_box: Option<&str> = None;
+    if let Some(name) = &orders.to_box {
+        let p = at.at("to_box");
+        let accepted =
+            "a regular Fed CBA on the map (not the fortress, a mercenary, mackerel or cochma_spl)";
+        match state.units.get(name) {
+            None => out.push(Problem::new(
+                p,
+                "7.10",
+                format!("there is no unit {name}"),
+                accepted,
+            )),
+            Some(u) if u.side != Side::Fed || !matches!(u.at, UnitAt::Hex(_)) => {
+                out.push(Problem::new(
+                    p,
+                    "7.10",
+                    format!("{name} is not a Fed unit on the map"),
+                    accepted,
+                ))
+            }
+            Some(_) if !boxable(state, name) => out.push(Problem::new(
+                p,
+                "7.10",
+                format!("{name} may not go to the box (17.6, A10)"),
+                accepted,
+            )),
+            Some(_) => {
+                let non_hasty = in_box.iter().any(|id| {
+                    class_of(state, id) == Some(Class::Cba) && kind_of(state, id) != Some(HASTY)
+                });
+                if non_hasty {
+                    out.push(Problem::new(
+                        p,
+                        "7.10",
+                        "the box holds a CBA at the start of the phase",
+                        "leave to_box out",
+                    ));
+                } else {
+                    to_box = Some(name);
+                }
+            }
+        }
+    }
+    // 7.7-7.9
+    let mut converted: Option<(&str, &str)> = None;
+    if let Some(c) = &orders.convert {
+        let p = at.at("convert");
+        let accepted = "a CBA in the Replenishment box that is no 6th Army counter";
+        let src_ok = if !in_box.contains(&c.unit) && to_box != Some(c.unit.as_str()) {
+            out.push(Problem::new(
+                p.at("unit"),
+                "7.7",
+                format!("{:?} is not in the Replenishment box", c.unit),
+                accepted,
+            ));
+            false
+        } else if class_of(state, &c.unit) != Some(Class::Cba) {
+            out.push(Problem::new(
+                p.at("unit"),
+                "7.7",
+                format!("{} is not a CBA", c.unit),
+                accepted,
+            ));
+            false
+        } else if is_sixth(state, &c.unit) {
+            out.push(Problem::new(
+                p.at("unit"),
+                "7.9",
+                format!("{} is a 6th Army counter", c.unit),
+                accepted,
+            ));
+            false
+        } else {
+            true
+        };
+        let targets = "round_facer, or a type with an open deploy card";
+        let to_ok = match state.data.counters.types.get(&c.to) {
+            None => {
+                out.push(Problem::new(
+                    p.at("to"),
+                    "7.7",
+                    format!("there is no unit type {:?}", c.to),
+                    targets,
+                ));
+                false
+            }
+            Some(t) if t.class != Class::Cba => {
+                out.push(Problem::new(
+                    p.at("to"),
+                    "7.7",
+                    format!("{} is not a CBA type", c.to),
+                    targets,
+                ));
+                false
+            }
+            Some(_) if !convertible_to(state, &c.to, &extra) => {
+                out.push(Problem::new(
+                    p.at("to"),
+                    "7.8",
+                    format!("{} is not a conversion target yet (A9)", c.to),
+                    targets,
+                ));
+                false
+            }
+            Some(_) if stock_counter(state, Side::Fed, &c.to, &BTreeSet::new()).is_none() => {
+                out.push(Problem::new(
+                    p.at("to"),
+                    "7.7",
+                    format!("no {} counter is in the stock", c.to),
+                    targets,
+                ));
+                false
+            }
+            Some(_) => true,
+        };
+        if src_ok && to_ok && kind_of(state, &c.unit) == Some(c.to.as_str()) {
+            out.push(Problem::new(
+                p.at("to"),
+                "7.7",
+                format!("{} is a {} already", c.unit, c.to),
+                "another CBA type",
+            ));
+        } else if src_ok && to_ok {
+            converted = Some((c.unit.as_str(), c.to.as_str()));
+        }
+    }
+    // 7.2-7.6, 22.2
+    let mut named = BTreeSet::new();
+    if orders.soldiers.len() > MAX_SOLDIERS {
+        out.push(Problem::new(
+            at.at("soldiers").at(MAX_SOLDIERS),
+            "7.2",
+            format!("{} soldiers", orders.soldiers.len()),
+            format!("at most {MAX_SOLDIERS} soldiers"),
+        ));
+    }
+    for (i, name) in orders.soldiers.iter().enumerate() {
+        let p = at.at("soldiers").at(i);
+        if !named.insert(name.clone()) {
+            out.push(Problem::new(
+                p,
+                "7.2",
+                format!("{name} is named twice"),
+                "each unit once",
+            ));
+        } else if !in_box.contains(name) {
+            out.push(Problem::new(
+                p,
+                "7.4",
+                format!("{name} is not in the Replenishment box"),
+                "a soldier in the box",
+            ));
+        } else if class_of(state, name) != Some(Class::Soldier) {
+            out.push(Problem::new(
+                p,
+                "7.2",
+                format!("{name} is not a soldier"),
+                "a soldier in the box (list CBAs under cbas)",
+            ));
+        }
+    }
+    let fort = orders.fortress.as_ref().filter(|f| f.acts());
+    let cap = if fort.is_some() {
+        MAX_CBAS - 1
+    } else {
+        MAX_CBAS
+    };
+    if orders.cbas.len() > cap {
+        out.push(Problem::new(
+            at.at("cbas").at(cap),
+            if fort.is_some() { "22.2" } else { "7.2" },
+            format!("{} CBAs", orders.cbas.len()),
+            if fort.is_some() {
+                "at most 1 CBA when the fortress is placed or removed".to_string()
+            } else {
+                format!("at most {MAX_CBAS} CBAs")
+            },
+        ));
+    }
+    for (i, name) in orders.cbas.iter().enumerate() {
+        let p = at.at("cbas").at(i);
+        let kind = match converted {
+            Some((src, to)) if src == name => Some(to),
+            _ => kind_of(state, name),
+        };
+        let arrives = to_box == Some(name.as_str())
+            || orders.convert.as_ref().is_some_and(|c| c.unit == *name);
+        if !named.insert(name.clone()) {
+            out.push(Problem::new(
+                p,
+                "7.2",
+                format!("{name} is named twice"),
+                "each unit once",
+            ));
+        } else if !in_box.contains(name) && !arrives {
+            out.push(Problem::new(
+                p,
+                "7.4",
+                format!("{name} is not in the Replenishment box"),
+                "a CBA in the box",
+            ));
+        } else if class_of(state, name) != Some(Class::Cba) {
+            out.push(Problem::new(
+                p,
+                "7.2",
+                format!("{name} is not a CBA"),
+                "a CBA in the box (list soldiers under soldiers)",
+            ));
+        } else if let Some(k) = kind
+            && !replenishable(state, k, &extra)
+        {
+            out.push(Problem::new(
+                p,
+                "7.3",
+                format!("{k} has no open deployment card"),
+                "crab_gunner, round_facer, or a type with an open deploy card",
+            ));
+        }
+    }
+    for key in orders.labels.keys() {
+        let p = at.at("labels").at(key.as_str());
+        if !orders.soldiers.contains(key) && !orders.cbas.contains(key) {
+            out.push(Problem::new(
+                p,
+                "3.4",
+                format!("{key} is not placed by these orders"),
+                "a name listed under soldiers or cbas",
+            ));
+        }
+    }
+    let mut seen = BTreeSet::new();
+    for (key, label) in &orders.labels {
+        if let Some(pr) = check_label(state, label, &mut seen, &at.at("labels").at(key.as_str())) {
+            out.push(pr);
+        }
+    }
+    // 22
+    if let Some(f) = &orders.fortress {
+        let p = at.at("fortress");
+        let fid = fortress_id(state);
+        let where_now = fid
+            .as_ref()
+            .and_then(|id| state.units.get(id))
+            .map(|u| &u.at);
+        if f.place.is_some() && f.remove {
+            out.push(Problem::new(
+                p.clone(),
+                "22.6",
+                "the fortress is placed and removed in one phase",
+                "either {place: <hex>} or {remove: true}",
+            ));
+        } else if !f.acts() {
+            out.push(Problem::new(
+                p.clone(),
+                "22.2",
+                "the fortress order does nothing",
+                "{place: <hex>} or {remove: true}, or leave fortress out",
+            ));
+        } else if !state.flag(&Flag::LibGovernment) {
+            out.push(Problem::new(
+                p.clone(),
+                "22.1",
+                "Fed may use the fortress only while the Lib government card is open",
+                "leave fortress out",
+            ));
+        } else if matches!(where_now, None | Some(UnitAt::Removed)) {
+            out.push(Problem::new(
+                p.clone(),
+                "22.10",
+                "the fortress was destroyed",
+                "leave fortress out",
+            ));
+        } else if f.remove && !matches!(where_now, Some(UnitAt::Hex(_))) {
+            out.push(Problem::new(
+                p.at("remove"),
+                "22.5",
+                "the fortress is not on the map",
+                "{place: <hex>}",
+            ));
+        } else if let Some(r) = &f.place {
+            if let Some(UnitAt::Hex(h)) = where_now {
+                out.push(Problem::new(
+                    p.at("place"),
+                    "22.3",
+                    format!("the fortress is on the map already, in hex {h}"),
+                    "{remove: true}, then place it in a later phase (22.6)",
+                ));
+            } else {
+                match r.hex(state) {
+                    None => out.push(Problem::new(
+                        p.at("place"),
+                        "22.3",
+                        format!("{r} is not a land hex on the map"),
+                        "a non-city hex with a Fed unit and no Lib unit",
+                    )),
+                    Some(h) => {
+                        if let Some((rule, msg)) = fortress_spot_refusal(state, h) {
+                            out.push(Problem::new(
+                                p.at("place"),
+                                rule,
+                                msg,
+                                "a non-city hex with a Fed unit and no Lib unit",
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// 17.8, default A12: while no `deploy: hasty` card is open, each Hasty in the box is swapped
+/// for a Round Facer from the stock; with none left the Hasty goes to the stock alone.
+pub fn hasty_swap(state: &mut State, ctx: &mut Ctx) {
+    if state.flag(&Flag::Deploy(HASTY.to_string())) {
+        return;
+    }
+    for id in box_units(state) {
+        if kind_of(state, &id) != Some(HASTY) {
+            continue;
+        }
+        let rf = stock_counter(state, Side::Fed, CONVERT_ALWAYS, &BTreeSet::new());
+        to_stock(state, &id);
+        match rf {
+            Some(rf) => {
+                put(state, &rf, UnitAt::ReplenishmentBox);
+                ctx.log.public(format!(
+                    "the Hasty {id} in the box is replaced by Round Facer {rf} (17.8)"
+                ));
+            }
+            None => ctx.log.public(format!(
+                "the Hasty {id} in the box goes to the stock; no Round Facer is left (17.8, A12)"
+            )),
+        }
+    }
 }
 
 /// Runs the phase for the phasing `side`.
@@ -30,12 +581,1096 @@ pub fn resolve(
     orders: &ReplenishmentOrders,
     ctx: &mut Ctx,
 ) -> Result<(), String> {
-    let _ = (state, side, orders, ctx);
+    if side != Side::Fed {
+        if *orders == ReplenishmentOrders::default() {
+            return Ok(());
+        }
+        return Err("replenishment orders for Lib: only Fed replenishes (7.1)".into());
+    }
+    for no in &orders.play {
+        if let Err(r) = play::may_play(state, side, *no, PhaseName::Replenishment, None) {
+            ctx.log.public(format!(
+                "fed's card {no} is not played: {} ({})",
+                r.message, r.rule
+            ));
+            continue;
+        }
+        play::play(state, side, *no, ctx)?;
+    }
+    hasty_swap(state, ctx);
+    let had_cba = box_has_cba(state);
+    if let Some(name) = &orders.to_box {
+        to_box(state, name, had_cba, ctx);
+    }
+    let converted = orders
+        .convert
+        .as_ref()
+        .and_then(|c| convert(state, c, ctx).map(|new| (c.unit.clone(), new)));
+    let id_of = |state: &State, ctx: &Ctx, name: &str| -> Option<String> {
+        match &converted {
+            Some((src, new)) if src == name => Some(new.clone()),
+            _ => ctx.unit(state, name),
+        }
+    };
+    // 7.2, 7.6: soldiers to Cardinal.
+    place_class(
+        state,
+        &orders.soldiers,
+        Class::Soldier,
+        MAX_SOLDIERS,
+        SOLDIERS_TO,
+        &orders.labels,
+        &id_of,
+        ctx,
+    );
+    let fort = orders.fortress.as_ref().filter(|f| f.acts());
+    let cap = if fort.is_some() {
+        MAX_CBAS - 1
+    } else {
+        MAX_CBAS
+    };
+    place_class(
+        state,
+        &orders.cbas,
+        Class::Cba,
+        cap,
+        CBAS_TO,
+        &orders.labels,
+        &id_of,
+        ctx,
+    );
+    if let Some(f) = fort {
+        fortress(state, f, ctx);
+    }
+    earth_reinforcements(state, ctx);
     Ok(())
+}
+
+/// 7.10 on the live state.
+fn to_box(state: &mut State, name: &str, had_cba: bool, ctx: &mut Ctx) {
+    let skip = |ctx: &mut Ctx, why: String| {
+        ctx.log
+            .public(format!("fed's move of {name} to the box is skipped: {why}"));
+    };
+    if had_cba {
+        return skip(
+            ctx,
+            "the box holds a CBA at the start of the phase (7.10)".into(),
+        );
+    }
+    let Some(id) = ctx.unit(state, name) else {
+        return skip(ctx, "no such unit (7.10)".into());
+    };
+    let Some(u) = state.units.get(&id) else {
+        return skip(ctx, "no such unit (7.10)".into());
+    };
+    let UnitAt::Hex(h) = u.at else {
+        return skip(ctx, "it is not on the map (7.10)".into());
+    };
+    if u.side != Side::Fed || !boxable(state, &id) {
+        return skip(ctx, "it is not a regular Fed CBA (7.10, 17.6, A10)".into());
+    }
+    put(state, &id, UnitAt::ReplenishmentBox);
+    ctx.log.public(format!(
+        "fed moves {id} from {} to the Replenishment box (7.10)",
+        hex_name(state, h)
+    ));
+    control::check(state, "after a unit left the map", ctx);
+}
+
+/// 7.7-7.9 on the live state; returns the new counter.
+fn convert(state: &mut State, c: &Convert, ctx: &mut Ctx) -> Option<String> {
+    let skip = |ctx: &mut Ctx, why: String| {
+        ctx.log.public(format!(
+            "fed's conversion of {} to {} is skipped: {why}",
+            c.unit, c.to
+        ));
+    };
+    let Some(id) = ctx.unit(state, &c.unit) else {
+        skip(ctx, "no such unit (7.7)".into());
+        return None;
+    };
+    if state.units.get(&id).map(|u| &u.at) != Some(&UnitAt::ReplenishmentBox) {
+        skip(ctx, "it is not in the Replenishment box (7.7)".into());
+        return None;
+    }
+    if class_of(state, &id) != Some(Class::Cba) {
+        skip(ctx, "it is not a CBA (7.7)".into());
+        return None;
+    }
+    if is_sixth(state, &id) {
+        skip(ctx, "it is a 6th Army counter (7.9)".into());
+        return None;
+    }
+    let target_cba = state
+        .data
+        .counters
+        .types
+        .get(&c.to)
+        .is_some_and(|t| t.class == Class::Cba);
+    if !target_cba || !convertible_to(state, &c.to, &[]) {
+        skip(
+            ctx,
+            "the target is not round_facer or an open deploy type (7.8, A9)".into(),
+        );
+        return None;
+    }
+    if kind_of(state, &id) == Some(c.to.as_str()) {
+        skip(ctx, "it is that type already (7.7)".into());
+        return None;
+    }
+    let Some(new) = stock_counter(state, Side::Fed, &c.to, &BTreeSet::new()) else {
+        skip(ctx, format!("no {} counter is in the stock (7.7)", c.to));
+        return None;
+    };
+    let old_kind = kind_of(state, &id).unwrap_or("?").to_string();
+    to_stock(state, &id);
+    put(state, &new, UnitAt::ReplenishmentBox);
+    ctx.log.public(format!(
+        "fed converts {old_kind} {id} in the box into {} {new}; {id} goes to the stock (7.7-7.9)",
+        c.to
+    ));
+    Some(new)
+}
+
+/// 7.2-7.6 for one class, on the live state.
+#[allow(clippy::too_many_arguments)]
+fn place_class(
+    state: &mut State,
+    names: &[String],
+    class: Class,
+    cap: usize,
+    place: &str,
+    labels: &BTreeMap<String, String>,
+    id_of: &dyn Fn(&State, &Ctx, &str) -> Option<String>,
+    ctx: &mut Ctx,
+) {
+    if names.is_empty() {
+        return;
+    }
+    let what = match class {
+        Class::Soldier => "soldier",
+        Class::Cba => "CBA",
+    };
+    let hex = state.data.map.hex_of(place);
+    if state.control.get(place) == Some(&Side::Lib) {
+        ctx.log.public(format!(
+            "no {what} is replenished: Lib controls {} (7.6)",
+            hex_name(state, hex)
+        ));
+        return;
+    }
+    let mut placed = 0;
+    for name in names {
+        let skip = |ctx: &mut Ctx, why: String| {
+            ctx.log
+                .public(format!("fed's replenishment of {name} is skipped: {why}"));
+        };
+        if placed == cap {
+            skip(
+                ctx,
+                format!("at most {cap} {what}(s) this phase (7.2, 22.2)"),
+            );
+            continue;
+        }
+        let Some(id) = id_of(state, ctx, name) else {
+            skip(ctx, "no such unit (7.4)".into());
+            continue;
+        };
+        if state.units.get(&id).map(|u| &u.at) != Some(&UnitAt::ReplenishmentBox) {
+            skip(ctx, "it is not in the Replenishment box (7.4)".into());
+            continue;
+        }
+        if class_of(state, &id) != Some(class) {
+            skip(ctx, format!("it is not a {what} (7.2)"));
+            continue;
+        }
+        let kind = kind_of(state, &id).unwrap_or("?").to_string();
+        if class == Class::Cba && !replenishable(state, &kind, &[]) {
+            skip(ctx, format!("{kind} has no open deployment card (7.3)"));
+            continue;
+        }
+        put(state, &id, UnitAt::Hex(hex));
+        placed += 1;
+        let label = labels.get(name).filter(|l| !ctx.labels.contains_key(*l));
+        if let Some(l) = label {
+            ctx.labels.insert(l.clone(), id.clone());
+        }
+        ctx.log.public(format!(
+            "fed replenishes {kind} {id}{} at {} (7.2-7.6)",
+            label.map(|l| format!(" ({l})")).unwrap_or_default(),
+            hex_name(state, hex)
+        ));
+        control::check(state, "after a replenishment", ctx);
+    }
+}
+
+/// 22.1-22.6, 22.10 on the live state.
+fn fortress(state: &mut State, f: &FortressOrder, ctx: &mut Ctx) {
+    let skip = |ctx: &mut Ctx, why: String| {
+        ctx.log
+            .public(format!("fed's fortress order is skipped: {why}"));
+    };
+    if f.place.is_some() && f.remove {
+        return skip(ctx, "place and remove in one phase (22.6)".into());
+    }
+    if !state.flag(&Flag::LibGovernment) {
+        return skip(ctx, "the Lib government card is not open (22.1)".into());
+    }
+    let Some(id) = fortress_id(state) else {
+        return skip(ctx, "there is no fortress counter (22.10)".into());
+    };
+    let now = state.units.get(&id).map(|u| u.at.clone());
+    if matches!(now, None | Some(UnitAt::Removed)) {
+        return skip(ctx, "the fortress was destroyed (22.10)".into());
+    }
+    if f.remove {
+        let Some(UnitAt::Hex(h)) = now else {
+            return skip(ctx, "the fortress is not on the map (22.5)".into());
+        };
+        to_stock(state, &id);
+        ctx.log.public(format!(
+            "fed removes the fortress {id} from {} to the stock (22.5)",
+            hex_name(state, h)
+        ));
+    } else if let Some(r) = &f.place {
+        if now != Some(UnitAt::Stock) {
+            return skip(ctx, "the fortress is not in the stock (22.3)".into());
+        }
+        let Some(h) = r.hex(state) else {
+            return skip(ctx, format!("{r} is not a land hex on the map (22.3)"));
+        };
+        if let Some((rule, msg)) = fortress_spot_refusal(state, h) {
+            return skip(ctx, format!("{msg} ({rule})"));
+        }
+        put(state, &id, UnitAt::Hex(h));
+        ctx.log.public(format!(
+            "fed places the fortress {id} in {} (22.2-22.4)",
+            hex_name(state, h)
+        ));
+    }
+    control::check(state, "after the fortress order", ctx);
+}
+
+/// 7.11 with 24.3, default A11: after the normal replenishment, from the stock only.
+pub fn earth_reinforcements(state: &mut State, ctx: &mut Ctx) {
+    if !state.flag(&Flag::SixthArmyActive) {
+        return;
+    }
+    let np = state.data.map.hex_of(CBAS_TO);
+    if state.control.get(CBAS_TO) == Some(&Side::Lib) {
+        ctx.log
+            .public("no Earth reinforcements: Lib controls North Pole Port (7.11)".to_string());
+        return;
+    }
+    let defs = state.data.counters.counter_defs();
+    let left = state
+        .units
+        .iter()
+        .filter(|(id, u)| u.at == UnitAt::Stock && defs.get(*id).is_some_and(|d| d.sixth_army))
+        .count();
+    if left == 0 {
+        ctx.log.public(
+            "no Earth reinforcements: no 6th Army counter is left in the stock (7.11, 24.3)"
+                .to_string(),
+        );
+        return;
+    }
+    let label = format!("t{}/fed/replenishment/earth", state.turn);
+    let ids = state.draw_chits(ctx.dice, &label, 1, ChitAt::Box("earth".into()));
+    let Some(id) = ids.first() else {
+        ctx.log
+            .public("no Earth reinforcements: the cup is empty (7.11, digest 4.2)".to_string());
+        return;
+    };
+    let v = state.chits.get(id).map(|c| c.value).unwrap_or(0);
+    state.return_chit(id);
+    let n = v.div_ceil(2) as usize;
+    ctx.log.public(format!(
+        "Earth reinforcements: the chit drawn is worth {v}, so {n} 6th Army unit(s) come (7.11); it goes back to the cup (2.7)"
+    ));
+    play::place_sixth_army(state, n, np, ctx);
+    control::check(state, "after the Earth reinforcements", ctx);
 }
 
 /// Commented YAML lines for the order skeleton (the legal choices now).
 pub fn template(state: &State, side: Side) -> String {
-    let _ = (state, side);
-    String::new()
+    if side != Side::Fed {
+        return String::new();
+    }
+    let mut out = vec![
+        "# replenishment (7): Fed's orders; up to 3 soldiers to Cardinal, 2 CBAs to North Pole Port"
+            .to_string(),
+    ];
+    let list = |v: Vec<String>| {
+        if v.is_empty() {
+            "none".to_string()
+        } else {
+            v.join(", ")
+        }
+    };
+    let contents: Vec<String> = box_units(state)
+        .iter()
+        .map(|id| {
+            format!(
+                "{id} {}{}",
+                kind_of(state, id).unwrap_or("?"),
+                if is_sixth(state, id) {
+                    " (6th Army)"
+                } else {
+                    ""
+                }
+            )
+        })
+        .collect();
+    out.push(format!("#   Replenishment box: {}", list(contents)));
+    let cards: Vec<String> = state
+        .cards
+        .fed
+        .hand
+        .iter()
+        .filter(|n| play::may_play(state, side, **n, PhaseName::Replenishment, None).is_ok())
+        .map(|n| n.to_string())
+        .collect();
+    out.push(format!(
+        "#   cards you may play now (play:): {}",
+        list(cards)
+    ));
+    if box_has_cba(state) {
+        out.push("#   to_box: not possible, the box holds a CBA (7.10)".to_string());
+    } else {
+        let cands: Vec<String> = state
+            .units
+            .iter()
+            .filter(|(id, u)| {
+                u.side == Side::Fed && matches!(u.at, UnitAt::Hex(_)) && boxable(state, id)
+            })
+            .map(|(id, _)| id.clone())
+            .collect();
+        out.push(format!("#   to_box candidates (7.10): {}", list(cands)));
+    }
+    let cba_types: Vec<&String> = state
+        .data
+        .counters
+        .types
+        .iter()
+        .filter(|(_, t)| t.class == Class::Cba)
+        .map(|(k, _)| k)
+        .collect();
+    let allowed: Vec<String> = cba_types
+        .iter()
+        .filter(|k| replenishable(state, k, &[]))
+        .map(|k| k.to_string())
+        .collect();
+    out.push(format!(
+        "#   CBA types you may replenish (7.3): {}",
+        list(allowed)
+    ));
+    let targets: Vec<String> = cba_types
+        .iter()
+        .filter(|k| convertible_to(state, k, &[]))
+        .map(|k| {
+            let mut taken = BTreeSet::new();
+            while let Some(id) = stock_counter(state, Side::Fed, k, &taken) {
+                taken.insert(id);
+            }
+            format!("{k} ({} in stock)", taken.len())
+        })
+        .collect();
+    out.push(format!("#   conversion targets (7.8): {}", list(targets)));
+    for (place, what) in [(SOLDIERS_TO, "soldiers"), (CBAS_TO, "CBAs")] {
+        if state.control.get(place) == Some(&Side::Lib) {
+            out.push(format!(
+                "#   {what}: none this phase, Lib controls {place} (7.6)"
+            ));
+        }
+    }
+    let fort = fortress_id(state).and_then(|id| state.units.get(&id).map(|u| u.at.clone()));
+    let fstate = match (state.flag(&Flag::LibGovernment), fort) {
+        (_, None) | (_, Some(UnitAt::Removed)) => "destroyed, never again (22.10)".to_string(),
+        (false, _) => "not usable until the Lib government card is open (22.1)".to_string(),
+        (true, Some(UnitAt::Hex(h))) => format!("on the map in hex {h}: fortress: {{remove: true}} (22.5)"),
+        (true, Some(_)) => {
+            "in the stock: fortress: {place: <non-city hex with a Fed unit, no Lib unit>} (22.3-22.4)"
+                .to_string()
+        }
+    };
+    out.push(format!("#   fortress: {fstate}"));
+    if state.flag(&Flag::SixthArmyActive) {
+        out.push(
+            "#   Earth reinforcements come after the replenishment (7.11); order them with policies.sixth_army"
+                .to_string(),
+        );
+    }
+    out.push("#   example:".to_string());
+    out.push("#   convert: {unit: CG03, to: round_facer}".to_string());
+    out.push("#   soldiers: [SO10, SO11]".to_string());
+    out.push("#   cbas: [CG03]".to_string());
+    out.push("#   labels: {CG03: R1}".to_string());
+    let mut s = out.join("\n");
+    s.push('\n');
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::dougram::ctx::Log;
+    use crate::systems::dougram::fixtures::{dealt, dice};
+
+    const CARDINAL: HexId = 73;
+    const NP_PORT: HexId = 61;
+
+    fn at() -> FieldPath {
+        FieldPath::root().at("orders").at("replenishment")
+    }
+
+    fn state() -> State {
+        dealt("setup1", 21)
+    }
+
+    /// Puts `n` stock counters whose id starts with `prefix` into the box; returns their ids.
+    fn boxed(s: &mut State, prefix: &str, n: usize) -> Vec<String> {
+        let ids: Vec<String> = s
+            .units
+            .iter()
+            .filter(|(id, u)| u.at == UnitAt::Stock && id.starts_with(prefix))
+            .map(|(id, _)| id.clone())
+            .take(n)
+            .collect();
+        for id in &ids {
+            put(s, id, UnitAt::ReplenishmentBox);
+        }
+        ids
+    }
+
+    fn open(s: &mut State, no: u32) {
+        for side in Side::BOTH {
+            let z = s.cards.get_mut(side);
+            z.hand.retain(|c| *c != no);
+            z.deck.retain(|c| *c != no);
+        }
+        s.stock.remove(&no);
+        s.open.insert(no);
+    }
+
+    fn run(s: &mut State, o: &ReplenishmentOrders) -> (Log, BTreeMap<String, String>) {
+        let mut d = dice(3);
+        let mut ctx = Ctx::new(&mut d);
+        resolve(s, Side::Fed, o, &mut ctx).unwrap();
+        let out = (ctx.log, ctx.labels);
+        assert!(d.finish().is_ok());
+        out
+    }
+
+    fn problems(s: &State, o: &ReplenishmentOrders) -> Vec<(String, String)> {
+        check(s, Side::Fed, o, &at())
+            .into_iter()
+            .map(|p| (p.path.to_string(), p.rule.unwrap_or_default()))
+            .collect()
+    }
+
+    fn pair(p: &str, r: &str) -> (String, String) {
+        (p.to_string(), r.to_string())
+    }
+
+    fn names(v: &[String]) -> Vec<String> {
+        v.to_vec()
+    }
+
+    #[test]
+    fn the_brief_example_parses() {
+        let text = "to_box: CG03\nconvert: {unit: RF02, to: hasty}\nsoldiers: [SO10, SO11]\ncbas: [RF02]\nfortress: {place: 53}\nlabels: {RF02: R1}\n";
+        let o: ReplenishmentOrders = crate::yaml::parse(text, "o").unwrap();
+        assert_eq!(o.fortress.unwrap().place, Some(HexRef::Id(53)));
+        let o: ReplenishmentOrders = crate::yaml::parse("fortress: {remove: true}", "o").unwrap();
+        assert!(o.fortress.unwrap().remove);
+        assert_eq!(
+            crate::yaml::parse::<ReplenishmentOrders>("{}", "o").unwrap(),
+            ReplenishmentOrders::default()
+        );
+    }
+
+    #[test]
+    fn soldiers_go_to_cardinal_and_cbas_to_north_pole_port_7_2_7_6() {
+        let mut s = state();
+        let so = boxed(&mut s, "SO", 3);
+        let cg = boxed(&mut s, "CG", 2);
+        let before_c = s.units_in(CARDINAL, Side::Fed).len();
+        let before_n = s.units_in(NP_PORT, Side::Fed).len();
+        let o = ReplenishmentOrders {
+            soldiers: names(&so),
+            cbas: names(&cg),
+            labels: [(cg[0].clone(), "R1".to_string())].into(),
+            ..ReplenishmentOrders::default()
+        };
+        assert!(problems(&s, &o).is_empty());
+        let (log, labels) = run(&mut s, &o);
+        assert_eq!(s.units_in(CARDINAL, Side::Fed).len(), before_c + 3);
+        assert_eq!(s.units_in(NP_PORT, Side::Fed).len(), before_n + 2);
+        assert!(box_units(&s).is_empty());
+        assert_eq!(labels["R1"], cg[0]);
+        assert_eq!(
+            log.public
+                .iter()
+                .filter(|l| l.contains("(7.2-7.6)"))
+                .count(),
+            5
+        );
+    }
+
+    #[test]
+    fn at_most_three_soldiers_and_two_cbas_7_2() {
+        let mut s = state();
+        let so = boxed(&mut s, "SO", 4);
+        let cg = boxed(&mut s, "CG", 3);
+        let o = ReplenishmentOrders {
+            soldiers: names(&so),
+            cbas: names(&cg),
+            ..ReplenishmentOrders::default()
+        };
+        let p = problems(&s, &o);
+        assert!(p.contains(&pair("orders.replenishment.soldiers[3]", "7.2")));
+        assert!(p.contains(&pair("orders.replenishment.cbas[2]", "7.2")));
+        let (log, _) = run(&mut s, &o);
+        assert_eq!(box_units(&s).len(), 2, "one soldier and one CBA stay");
+        assert!(
+            log.public
+                .iter()
+                .any(|l| l.contains("at most 3 soldier(s)"))
+        );
+    }
+
+    #[test]
+    fn only_units_of_the_box_and_of_the_right_class_7_4() {
+        let mut s = state();
+        let so = boxed(&mut s, "SO", 1);
+        let on_map = s.units_in(CARDINAL, Side::Fed)[0].to_string();
+        let o = ReplenishmentOrders {
+            soldiers: vec![on_map, "XX99".into()],
+            cbas: names(&so),
+            ..ReplenishmentOrders::default()
+        };
+        assert_eq!(
+            problems(&s, &o),
+            vec![
+                pair("orders.replenishment.soldiers[0]", "7.4"),
+                pair("orders.replenishment.soldiers[1]", "7.4"),
+                pair("orders.replenishment.cbas[0]", "7.2"),
+            ]
+        );
+    }
+
+    #[test]
+    fn other_cba_types_need_an_open_deployment_card_7_3() {
+        let mut s = state();
+        let bm = boxed(&mut s, "BM", 1);
+        let o = ReplenishmentOrders {
+            cbas: names(&bm),
+            ..ReplenishmentOrders::default()
+        };
+        assert_eq!(
+            problems(&s, &o),
+            vec![pair("orders.replenishment.cbas[0]", "7.3")]
+        );
+        let (log, _) = run(&mut s.clone(), &o);
+        assert!(log.public.iter().any(|l| l.contains("(7.3)")));
+        open(&mut s, 204); // Bushman deployment begins
+        assert!(problems(&s, &o).is_empty());
+        run(&mut s, &o);
+        assert_eq!(s.units[&bm[0]].at, UnitAt::Hex(NP_PORT));
+    }
+
+    #[test]
+    fn sixth_army_units_may_be_replenished_7_5() {
+        let mut s = state();
+        let six = boxed(&mut s, "S6R", 1);
+        let o = ReplenishmentOrders {
+            cbas: names(&six),
+            ..ReplenishmentOrders::default()
+        };
+        assert!(problems(&s, &o).is_empty());
+        run(&mut s, &o);
+        assert_eq!(s.units[&six[0]].at, UnitAt::Hex(NP_PORT));
+    }
+
+    #[test]
+    fn nothing_is_placed_where_lib_has_control_7_6() {
+        let mut s = state();
+        for u in s.units.values_mut() {
+            if u.at == UnitAt::Hex(CARDINAL) && u.side == Side::Fed {
+                u.at = UnitAt::Stock;
+            }
+        }
+        s.recompute_control();
+        assert_eq!(s.control["cardinal"], Side::Lib);
+        let so = boxed(&mut s, "SO", 2);
+        let cg = boxed(&mut s, "CG", 1);
+        let o = ReplenishmentOrders {
+            soldiers: names(&so),
+            cbas: names(&cg),
+            ..ReplenishmentOrders::default()
+        };
+        let (log, _) = run(&mut s, &o);
+        assert_eq!(s.units[&so[0]].at, UnitAt::ReplenishmentBox);
+        assert_eq!(s.units[&cg[0]].at, UnitAt::Hex(NP_PORT));
+        assert!(
+            log.public
+                .iter()
+                .any(|l| l.contains("no soldier is replenished") && l.contains("7.6"))
+        );
+    }
+
+    #[test]
+    fn one_box_cba_converts_to_a_round_facer_from_the_stock_7_7_7_8() {
+        let mut s = state();
+        let cg = boxed(&mut s, "CG", 1);
+        let o = ReplenishmentOrders {
+            convert: Some(Convert {
+                unit: cg[0].clone(),
+                to: "round_facer".into(),
+            }),
+            cbas: names(&cg),
+            labels: [(cg[0].clone(), "R1".to_string())].into(),
+            ..ReplenishmentOrders::default()
+        };
+        assert!(problems(&s, &o).is_empty());
+        let (_, labels) = run(&mut s, &o);
+        assert_eq!(s.units[&cg[0]].at, UnitAt::Stock);
+        let rf = &labels["R1"];
+        assert!(rf.starts_with("RF"));
+        assert_eq!(s.units[rf].at, UnitAt::Hex(NP_PORT));
+    }
+
+    #[test]
+    fn conversion_targets_and_sources_are_limited_7_8_7_9_a9() {
+        let mut s = state();
+        let cg = boxed(&mut s, "CG", 1);
+        let six = boxed(&mut s, "S6R", 1);
+        let conv = |unit: &str, to: &str| ReplenishmentOrders {
+            convert: Some(Convert {
+                unit: unit.into(),
+                to: to.into(),
+            }),
+            ..ReplenishmentOrders::default()
+        };
+        for (o, want) in [
+            (
+                conv(&cg[0], "bushman"),
+                pair("orders.replenishment.convert.to", "7.8"),
+            ),
+            (
+                conv(&six[0], "round_facer"),
+                pair("orders.replenishment.convert.unit", "7.9"),
+            ),
+            (
+                conv(&cg[0], "crab_gunner"),
+                pair("orders.replenishment.convert.to", "7.8"),
+            ),
+            (
+                conv(&cg[0], "soldier"),
+                pair("orders.replenishment.convert.to", "7.7"),
+            ),
+            (
+                conv("SO01", "round_facer"),
+                pair("orders.replenishment.convert.unit", "7.7"),
+            ),
+        ] {
+            assert_eq!(problems(&s, &o), vec![want]);
+        }
+        let (log, _) = run(&mut s.clone(), &conv(&six[0], "round_facer"));
+        assert!(log.public.iter().any(|l| l.contains("(7.9)")));
+        open(&mut s, 204);
+        assert!(problems(&s, &conv(&cg[0], "bushman")).is_empty());
+        run(&mut s, &conv(&cg[0], "bushman"));
+        assert_eq!(s.units[&cg[0]].at, UnitAt::Stock);
+        assert_eq!(box_units(&s).len(), 2);
+    }
+
+    #[test]
+    fn a_map_cba_goes_to_an_empty_box_then_converts_7_10() {
+        let mut s = state();
+        let cg = s
+            .units
+            .iter()
+            .find(|(id, u)| {
+                id.starts_with("CG") && u.side == Side::Fed && matches!(u.at, UnitAt::Hex(_))
+            })
+            .map(|(id, _)| id.clone())
+            .unwrap();
+        let o = ReplenishmentOrders {
+            to_box: Some(cg.clone()),
+            convert: Some(Convert {
+                unit: cg.clone(),
+                to: "round_facer".into(),
+            }),
+            cbas: vec![cg.clone()],
+            ..ReplenishmentOrders::default()
+        };
+        assert!(problems(&s, &o).is_empty());
+        let (log, _) = run(&mut s, &o);
+        assert_eq!(s.units[&cg].at, UnitAt::Stock);
+        assert!(log.public.iter().any(|l| l.contains("(7.10)")));
+        assert_eq!(
+            s.units_in(NP_PORT, Side::Fed)
+                .iter()
+                .filter(|id| id.starts_with("RF"))
+                .count(),
+            3
+        );
+    }
+
+    #[test]
+    fn to_box_needs_a_box_without_cba_and_a_regular_fed_cba_7_10_a10() {
+        let mut s = state();
+        let cg = s
+            .units
+            .iter()
+            .find(|(id, u)| {
+                id.starts_with("CG") && u.side == Side::Fed && matches!(u.at, UnitAt::Hex(_))
+            })
+            .map(|(id, _)| id.clone())
+            .unwrap();
+        let spa = s.data.map.hex_of("spa");
+        s.units.insert(
+            "TQ01".into(),
+            Unit {
+                at: UnitAt::Hex(spa),
+                side: Side::Fed,
+                damaged: false,
+            },
+        );
+        let tb = |u: &str| ReplenishmentOrders {
+            to_box: Some(u.into()),
+            ..ReplenishmentOrders::default()
+        };
+        let lib_so = s.units_in(spa, Side::Lib)[0].to_string();
+        assert_eq!(
+            problems(&s, &tb("TQ01")),
+            vec![pair("orders.replenishment.to_box", "7.10")]
+        );
+        assert_eq!(
+            problems(&s, &tb(&lib_so)),
+            vec![pair("orders.replenishment.to_box", "7.10")]
+        );
+        boxed(&mut s, "CG", 1);
+        assert_eq!(
+            problems(&s, &tb(&cg)),
+            vec![pair("orders.replenishment.to_box", "7.10")]
+        );
+        let (log, _) = run(&mut s, &tb(&cg));
+        assert!(matches!(s.units[&cg].at, UnitAt::Hex(_)));
+        assert!(
+            log.public
+                .iter()
+                .any(|l| l.contains("skipped") && l.contains("7.10"))
+        );
+    }
+
+    #[test]
+    fn a_hasty_in_the_box_becomes_a_round_facer_until_hasty_deploys_17_8_a12() {
+        let mut s = state();
+        let hs = boxed(&mut s, "HS", 1);
+        let mut t = s.clone();
+        let (log, _) = run(&mut s, &ReplenishmentOrders::default());
+        assert_eq!(s.units[&hs[0]].at, UnitAt::Stock);
+        let inside = box_units(&s);
+        assert_eq!(inside.len(), 1);
+        assert_eq!(kind_of(&s, &inside[0]), Some("round_facer"));
+        assert!(log.public.iter().any(|l| l.contains("(17.8)")));
+        // A12: no Round Facer left: the Hasty leaves and nothing replaces it.
+        let mut u = t.clone();
+        for (id, x) in u.units.iter_mut() {
+            if id.starts_with("RF") && x.at == UnitAt::Stock {
+                x.at = UnitAt::Removed;
+            }
+        }
+        run(&mut u, &ReplenishmentOrders::default());
+        assert!(box_units(&u).is_empty());
+        // With card 61 open the Hasty stays, and may be replenished (7.3).
+        open(&mut t, 61);
+        let o = ReplenishmentOrders {
+            cbas: names(&hs),
+            ..ReplenishmentOrders::default()
+        };
+        assert!(problems(&t, &o).is_empty());
+        run(&mut t, &o);
+        assert_eq!(t.units[&hs[0]].at, UnitAt::Hex(NP_PORT));
+    }
+
+    fn fortress_state() -> (State, String) {
+        let mut s = state();
+        open(&mut s, 29);
+        // A Fed unit alone in hex 53.
+        let so = boxed(&mut s, "SO", 1);
+        put(&mut s, &so[0], UnitAt::Hex(53));
+        let f = fortress_id(&s).unwrap();
+        (s, f)
+    }
+
+    fn fort(place: Option<HexId>, remove: bool) -> ReplenishmentOrders {
+        ReplenishmentOrders {
+            fortress: Some(FortressOrder {
+                place: place.map(HexRef::Id),
+                remove,
+            }),
+            ..ReplenishmentOrders::default()
+        }
+    }
+
+    #[test]
+    fn the_fortress_is_placed_in_a_non_city_hex_with_fed_and_no_lib_units_22_3_22_4() {
+        let (mut s, f) = fortress_state();
+        assert!(problems(&s, &fort(Some(53), false)).is_empty());
+        let (log, _) = run(&mut s, &fort(Some(53), false));
+        assert_eq!(s.units[&f].at, UnitAt::Hex(53));
+        assert!(log.public.iter().any(|l| l.contains("places the fortress")));
+        let (s, _) = fortress_state();
+        let spa = s.data.map.hex_of("spa");
+        assert_eq!(
+            problems(&s, &fort(Some(spa), false)),
+            vec![pair("orders.replenishment.fortress.place", "22.4")]
+        );
+        assert_eq!(
+            problems(&s, &fort(Some(62), false)),
+            vec![pair("orders.replenishment.fortress.place", "22.3")]
+        );
+        let mut t = s.clone();
+        crate::systems::dougram::arming::tests::soldiers(&mut t, 53, Side::Lib, 1);
+        assert_eq!(
+            problems(&t, &fort(Some(53), false)),
+            vec![pair("orders.replenishment.fortress.place", "22.4")]
+        );
+        let (log, _) = run(&mut t, &fort(Some(53), false));
+        assert_eq!(t.units[&fortress_id(&t).unwrap()].at, UnitAt::Stock);
+        assert!(log.public.iter().any(|l| l.contains("(22.4)")));
+    }
+
+    #[test]
+    fn the_fortress_needs_card_29_22_1() {
+        let (mut s, _) = fortress_state();
+        s.open.remove(&29);
+        assert_eq!(
+            problems(&s, &fort(Some(53), false)),
+            vec![pair("orders.replenishment.fortress", "22.1")]
+        );
+    }
+
+    #[test]
+    fn the_fortress_takes_one_of_the_two_cba_slots_22_2() {
+        let (mut s, f) = fortress_state();
+        let cg = boxed(&mut s, "CG", 2);
+        let o = ReplenishmentOrders {
+            cbas: names(&cg),
+            ..fort(Some(53), false)
+        };
+        assert_eq!(
+            problems(&s, &o),
+            vec![pair("orders.replenishment.cbas[1]", "22.2")]
+        );
+        run(&mut s, &o);
+        assert_eq!(s.units[&cg[0]].at, UnitAt::Hex(NP_PORT));
+        assert_eq!(s.units[&cg[1]].at, UnitAt::ReplenishmentBox);
+        assert_eq!(s.units[&f].at, UnitAt::Hex(53));
+    }
+
+    #[test]
+    fn the_fortress_is_removed_to_the_stock_but_not_placed_in_the_same_phase_22_5_22_6() {
+        let (mut s, f) = fortress_state();
+        assert_eq!(
+            problems(&s, &fort(None, true)),
+            vec![pair("orders.replenishment.fortress.remove", "22.5")]
+        );
+        assert_eq!(
+            problems(&s, &fort(Some(53), true)),
+            vec![pair("orders.replenishment.fortress", "22.6")]
+        );
+        put(&mut s, &f, UnitAt::Hex(62));
+        assert_eq!(
+            problems(&s, &fort(Some(53), false)),
+            vec![pair("orders.replenishment.fortress.place", "22.3")]
+        );
+        assert!(problems(&s, &fort(None, true)).is_empty());
+        run(&mut s, &fort(None, true));
+        assert_eq!(s.units[&f].at, UnitAt::Stock);
+    }
+
+    #[test]
+    fn a_destroyed_fortress_never_returns_22_10() {
+        let (mut s, f) = fortress_state();
+        s.units.get_mut(&f).unwrap().at = UnitAt::Removed;
+        assert_eq!(
+            problems(&s, &fort(Some(53), false)),
+            vec![pair("orders.replenishment.fortress", "22.10")]
+        );
+        run(&mut s, &fort(Some(53), false));
+        assert_eq!(s.units[&f].at, UnitAt::Removed);
+    }
+
+    #[test]
+    fn fed_places_nothing_in_andy_before_card_64_23_1_a37() {
+        let (mut s, _) = fortress_state();
+        let andy = s.data.map.hex_of("andy");
+        for p in s.data.map.places.iter_mut().filter(|p| p.id == "andy") {
+            p.city = false;
+        }
+        s.units.insert(
+            "SO48".into(),
+            Unit {
+                at: UnitAt::Hex(andy),
+                side: Side::Fed,
+                damaged: false,
+            },
+        );
+        assert_eq!(
+            problems(&s, &fort(Some(andy), false)),
+            vec![pair("orders.replenishment.fortress.place", "23.1")]
+        );
+        open(&mut s, 64);
+        assert!(problems(&s, &fort(Some(andy), false)).is_empty());
+    }
+
+    fn all_chits(s: &mut State, v: u32) {
+        for c in s.chits.values_mut() {
+            c.value = v;
+        }
+    }
+
+    #[test]
+    fn earth_reinforcements_bring_half_a_chit_rounded_up_from_the_stock_7_11() {
+        let mut s = state();
+        open(&mut s, 76);
+        all_chits(&mut s, 3);
+        let cup = s.cup().len();
+        let (log, _) = run(&mut s, &ReplenishmentOrders::default());
+        let six: Vec<&str> = s
+            .units_in(NP_PORT, Side::Fed)
+            .into_iter()
+            .filter(|id| id.starts_with("S6"))
+            .collect();
+        assert_eq!(six.len(), 2);
+        assert_eq!(s.cup().len(), cup, "the chit is back in the cup");
+        assert!(
+            log.public
+                .iter()
+                .any(|l| l.contains("worth 3, so 2 6th Army"))
+        );
+    }
+
+    #[test]
+    fn earth_reinforcements_stop_when_the_stock_runs_out_24_3() {
+        let mut s = state();
+        open(&mut s, 76);
+        all_chits(&mut s, 5);
+        let defs = s.data.counters.counter_defs();
+        let ids: Vec<String> = defs
+            .iter()
+            .filter(|(_, d)| d.sixth_army)
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in &ids[1..] {
+            s.units.get_mut(id).unwrap().at = UnitAt::ReplenishmentBox;
+        }
+        run(&mut s, &ReplenishmentOrders::default());
+        assert_eq!(s.units[&ids[0]].at, UnitAt::Hex(NP_PORT));
+        s.units.get_mut(&ids[0]).unwrap().at = UnitAt::ReplenishmentBox;
+        let mut d = dice(4);
+        let mut ctx = Ctx::new(&mut d);
+        earth_reinforcements(&mut s, &mut ctx);
+        assert!(ctx.log.public.iter().any(|l| l.contains("(7.11, 24.3)")));
+        drop(ctx);
+        assert!(d.finish().unwrap().sealed.is_empty(), "no chit is drawn");
+    }
+
+    #[test]
+    fn no_earth_reinforcements_while_lib_controls_north_pole_port_7_11() {
+        let mut s = state();
+        open(&mut s, 76);
+        for u in s.units.values_mut() {
+            if u.at == UnitAt::Hex(NP_PORT) {
+                u.at = UnitAt::Stock;
+            }
+        }
+        crate::systems::dougram::arming::tests::soldiers(&mut s, NP_PORT, Side::Lib, 1);
+        assert_eq!(s.control["north_pole_port"], Side::Lib);
+        let (log, _) = run(&mut s, &ReplenishmentOrders::default());
+        assert!(s.units_in(NP_PORT, Side::Fed).is_empty());
+        assert!(
+            log.public
+                .iter()
+                .any(|l| l.contains("Lib controls North Pole Port (7.11)"))
+        );
+        let mut t = state();
+        run(&mut t, &ReplenishmentOrders::default());
+        assert!(
+            t.units
+                .iter()
+                .all(|(id, u)| !id.starts_with("S6") || u.at == UnitAt::Stock),
+            "76 closed"
+        );
+    }
+
+    #[test]
+    fn labels_must_name_placed_units_and_lib_has_no_replenishment_7_1() {
+        let mut s = state();
+        let so = boxed(&mut s, "SO", 1);
+        let o = ReplenishmentOrders {
+            soldiers: names(&so),
+            labels: [
+                ("SO01".to_string(), "R1".to_string()),
+                (so[0].clone(), "".to_string()),
+            ]
+            .into(),
+            ..ReplenishmentOrders::default()
+        };
+        let p = problems(&s, &o);
+        assert!(p.contains(&pair("orders.replenishment.labels.SO01", "3.4")));
+        assert!(p.contains(&pair(
+            &format!("orders.replenishment.labels.{}", so[0]),
+            "3.4"
+        )));
+        let lib = check(&s, Side::Lib, &o, &at());
+        assert_eq!(lib.len(), 1);
+        assert_eq!(lib[0].rule.as_deref(), Some("7.1"));
+    }
+
+    #[test]
+    fn control_is_checked_after_a_cba_leaves_a_city_3_3_3() {
+        let mut s = state();
+        open(&mut s, 29);
+        let spa = s.data.map.hex_of("spa");
+        crate::systems::dougram::arming::tests::soldiers(&mut s, spa, Side::Lib, 1);
+        assert_eq!(s.control["spa"], Side::Fed, "3 against 3 is Fed's (3.3a)");
+        let cg = s
+            .units_in(spa, Side::Fed)
+            .into_iter()
+            .find(|id| id.starts_with("CG"))
+            .unwrap()
+            .to_string();
+        let (log, _) = run(
+            &mut s,
+            &ReplenishmentOrders {
+                to_box: Some(cg),
+                ..ReplenishmentOrders::default()
+            },
+        );
+        assert_eq!(s.control["spa"], Side::Lib);
+        assert!(
+            log.public
+                .iter()
+                .any(|l| l.contains("Spa passes to lib control"))
+        );
+    }
+
+    #[test]
+    fn the_template_shows_box_types_and_fortress() {
+        let (mut s, _) = fortress_state();
+        boxed(&mut s, "CG", 1);
+        let text = template(&s, Side::Fed);
+        assert!(text.lines().all(|l| l.starts_with('#')));
+        assert!(text.contains("Replenishment box: CG"));
+        assert!(text.contains("crab_gunner, round_facer"));
+        assert!(text.contains("fortress: in the stock"));
+        assert!(template(&s, Side::Lib).is_empty());
+    }
 }
