@@ -598,9 +598,12 @@ fn repair(
     pool: &mut Pool,
     ctx: &mut Ctx,
 ) {
+    // Skips are Lib's own news: a reason may hint at latent values (2.5).
     let skip = |ctx: &mut Ctx, why: String| {
-        ctx.log
-            .public(format!("lib's repair of {name} is skipped: {why}"));
+        ctx.log.private(
+            Side::Lib,
+            format!("your repair of {name} is skipped: {why}"),
+        );
     };
     let Some(id) = ctx.unit(state, name) else {
         return skip(ctx, "no such unit (21.3)".into());
@@ -649,9 +652,12 @@ fn repair(
 
 /// One arm order (6.4-6.9), re-judged on the live state; all or nothing.
 fn arm(state: &mut State, i: usize, a: &Arm, pool: &mut Pool, ctx: &mut Ctx) {
+    // Skips are Lib's own news: a reason may hint at latent values (2.5).
     let skip = |ctx: &mut Ctx, why: String| {
-        ctx.log
-            .public(format!("lib's arming {} is skipped: {why}", i + 1));
+        ctx.log.private(
+            Side::Lib,
+            format!("your arming {} is skipped: {why}", i + 1),
+        );
     };
     let Some(h) = a.hex.as_ref().and_then(|r| r.hex(state)) else {
         return skip(ctx, "no land hex given (6.2)".into());
@@ -1046,7 +1052,8 @@ pub(crate) mod tests {
         );
         assert_eq!(lib_count(&s, 57), 0, "2 arming points are not enough");
         assert!(
-            log.public
+            log.private
+                .lib
                 .iter()
                 .any(|l| l.contains("skipped") && l.contains("6.4"))
         );
@@ -1103,7 +1110,8 @@ pub(crate) mod tests {
         let (log, _) = run(&mut s, &o, 1);
         assert_eq!(lib_count(&s, 57), 0);
         assert!(
-            log.public
+            log.private
+                .lib
                 .iter()
                 .any(|l| l.contains("no latent chit") && l.contains("6.5"))
         );
@@ -1317,7 +1325,7 @@ pub(crate) mod tests {
         );
         let (log, _) = run(&mut s, &o, 1);
         assert_eq!(lib_count(&s, 57), 0);
-        assert!(log.public.iter().any(|l| l.contains("6.9")));
+        assert!(log.private.lib.iter().any(|l| l.contains("6.9")));
     }
 
     #[test]
@@ -1406,7 +1414,8 @@ pub(crate) mod tests {
         let (log, _) = run(&mut s, &o, 1);
         assert!(s.units["DG01"].damaged);
         assert!(
-            log.public
+            log.private
+                .lib
                 .iter()
                 .any(|l| l.contains("no arming point left (21.3.2)"))
         );
@@ -1471,7 +1480,12 @@ pub(crate) mod tests {
         );
         let (log, _) = run(&mut s, &o, 1);
         assert_eq!(lib_count(&s, 57), 1);
-        assert!(log.public.iter().any(|l| l.contains("arming 2 is skipped")));
+        assert!(
+            log.private
+                .lib
+                .iter()
+                .any(|l| l.contains("arming 2 is skipped"))
+        );
     }
 
     #[test]

@@ -704,13 +704,17 @@ fn run_steps(state: &mut State, d: &Declared, f: &mut Fight, ctx: &mut Ctx) -> R
 
 /// Cards listed for a step that did not take place stay in hand.
 fn skip_cards(d: &Declared, f: &Fight, step: StepName, why: &str, ctx: &mut Ctx) {
+    // Private: the opponent must not learn what is in the hand (2.10).
     for no in d.cards(step) {
-        ctx.log.public(format!(
-            "{} keeps card {no} (listed for {} at {}): {why} (12.9)",
-            f.phasing.name(),
-            step_name(step),
-            f.name
-        ));
+        ctx.log.private(
+            f.phasing,
+            format!(
+                "{} keeps card {no} (listed for {} at {}): {why} (12.9)",
+                f.phasing.name(),
+                step_name(step),
+                f.name
+            ),
+        );
     }
 }
 
@@ -776,8 +780,9 @@ fn try_play(
     f: &mut Fight,
     ctx: &mut Ctx,
 ) -> Result<(), String> {
+    // Refusals are told to the card's owner only: they name a card still in its hand.
     if f.parts.get(side).is_empty() {
-        ctx.log.public(format!(
+        ctx.log.private(side, format!(
             "{} cannot play card {no} at {}: no unit of its own takes part in that combat (12.10)",
             side.name(),
             f.name
@@ -785,13 +790,16 @@ fn try_play(
         return Ok(());
     }
     if let Err(r) = play::may_play(state, side, no, PhaseName::Combat, Some(step)) {
-        ctx.log.public(format!(
-            "{} does not play card {no} at {}: {} ({})",
-            side.name(),
-            f.name,
-            r.message,
-            r.rule
-        ));
+        ctx.log.private(
+            side,
+            format!(
+                "{} does not play card {no} at {}: {} ({})",
+                side.name(),
+                f.name,
+                r.message,
+                r.rule
+            ),
+        );
         return Ok(());
     }
     let card = play::play(state, side, no, ctx)?;
@@ -2018,7 +2026,8 @@ mod tests {
         let mut d = dice(1);
         let mut ctx = Ctx::new(&mut d);
         try_play(&mut s, Side::Fed, 201, StepName::Cba, &mut f, &mut ctx).unwrap();
-        assert!(ctx.log.public[0].contains("12.10"));
+        assert!(ctx.log.private.fed[0].contains("12.10"));
+        assert!(ctx.log.public.is_empty(), "the hand stays secret");
         assert!(s.cards.fed.hand.contains(&201));
     }
 
@@ -2034,7 +2043,15 @@ mod tests {
         assert!(check(&s, Side::Lib, &o, &root()).is_empty());
         s.cards.lib.hand.retain(|c| *c != 101);
         let (log, _) = run(&mut s, Side::Lib, &o, 12);
-        assert!(says(&log, "does not play card 101"), "{:?}", log.public);
+        assert!(
+            log.private
+                .lib
+                .iter()
+                .any(|l| l.contains("does not play card 101")),
+            "{:?}",
+            log.private
+        );
+        assert!(!says(&log, "card 101"), "the hand stays secret");
     }
 
     // ---- capture ----

@@ -17,6 +17,7 @@ use super::state::{Stage, State};
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
 
 fn is_default<T: Default + PartialEq>(v: &T) -> bool {
     *v == T::default()
@@ -223,6 +224,15 @@ pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
             ));
         }
     };
+    // Labels that the arming and replenishment orders give to new units (digest 3.2): later
+    // phases of the same file may name them.
+    let labels: BTreeSet<String> = o
+        .arming
+        .arm
+        .iter()
+        .flat_map(|a| a.labels.iter().cloned())
+        .chain(o.replenishment.labels.values().cloned())
+        .collect();
     match side {
         Side::Lib => {
             foreign("replenishment", !is_default(&o.replenishment), &mut out);
@@ -239,18 +249,20 @@ pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
                 &o.replenishment,
                 &root.at("replenishment"),
             ));
-            out.extend(security::check(
+            out.extend(security::check_with_labels(
                 state,
                 side,
                 &o.security,
                 &root.at("security"),
+                &labels,
             ));
         }
     }
-    out.extend(movement::check(
+    out.extend(movement::check_with(
         state,
         side,
         &o.movement,
+        Some(&labels),
         &root.at("movement"),
     ));
     out.extend(combat::check(state, side, &o.combat, &root.at("combat")));

@@ -150,7 +150,11 @@ mod tests {
     fn start() -> State {
         let mut s = setup::initial_state("setup1", &DataSource::default()).unwrap();
         let estor = s.data.map.hex_of("estor");
-        let fed: Vec<String> = s.units_in(estor, Side::Fed).iter().map(|x| x.to_string()).collect();
+        let fed: Vec<String> = s
+            .units_in(estor, Side::Fed)
+            .iter()
+            .map(|x| x.to_string())
+            .collect();
         for id in fed {
             s.units.get_mut(&id).unwrap().at = super::super::state::UnitAt::Stock;
         }
