@@ -1,0 +1,139 @@
+//! Dougram through the CLI, as a host and two players would run it: a whole game with signed
+//! orders from setup to a rule-20 victory, concluded and replayed in full from its archive; and
+//! the errors a player sees for orders that break a rule.
+
+mod common;
+use common::*;
+
+/// Plays every step with the orders of the demo script (orders/dougram), and empty orders after
+/// it, until the game is over. Returns the number of steps played.
+fn play_to_the_end(t: &Table) -> u64 {
+    let mut steps = 0;
+    while !t.status()["finished"].as_bool().unwrap() {
+        let step = t.step();
+        let blocks: Vec<(String, String)> = ["lib", "fed"]
+            .iter()
+            .filter_map(|side| {
+                pbem::engine::demo::scripted("dougram", step, side).map(|body| {
+                    let indented: String = body.lines().map(|l| format!("  {l}\n")).collect();
+                    (side.to_string(), format!("orders:\n{indented}"))
+                })
+            })
+            .collect();
+        let refs: Vec<(&str, &str)> = blocks
+            .iter()
+            .map(|(s, b)| (s.as_str(), b.as_str()))
+            .collect();
+        t.play_step(&refs);
+        steps += 1;
+        // Lib has seen all 18 of its cards by its third player-turn and plays 34 (20.2) when it
+        // holds it, unless Fed wins first (20.2, 20.3.2).
+        assert!(steps <= 7, "the scripted game ends by turn 3");
+    }
+    steps
+}
+
+#[test]
+fn a_whole_game_reaches_a_rule_20_victory_and_verifies_in_full_from_its_archive() {
+    let t = Table::dougram();
+    let steps = play_to_the_end(&t);
+    assert!(
+        steps >= 3,
+        "setup, a Lib and a Fed player-turn at least: {steps}"
+    );
+    let report = ok(&["report", t.dir()]);
+    assert!(report.contains("(20."), "{report}");
+    assert!(report.contains("the game is over"), "{report}");
+    let outcome = t.status()["outcome"].as_str().unwrap().to_string();
+    assert!(outcome.contains("wins"), "{outcome}");
+
+    ok(&["conclude", t.dir()]);
+    assert!(!t.game.join("archive/host_key").exists());
+    // An auditor has the public files and the archive, not the host's directory.
+    std::fs::remove_dir_all(t.game.join("host")).unwrap();
+    let out = ok(&["verify", "--full", t.dir()]);
+    assert!(out.contains("replayed from archive"), "{out}");
+    assert!(
+        out.contains(&format!("{} orders", steps + 1)),
+        "every order (setup has two): {out}"
+    );
+}
+
+#[test]
+fn a_move_into_the_sea_is_refused_naming_line_field_and_rule_9_6() {
+    let t = Table::dougram();
+    t.play_step(&[]);
+    let before = snapshot(&t.game);
+    let doc = t.order(
+        "lib",
+        "orders:\n  movement:\n    moves:\n      - {units: [SO13], path: [87]}\n",
+    );
+    let f = t.signed("lib", "sea", &doc);
+    let (code, _, err) = t.submit(&f);
+    assert_eq!(code, 4, "{err}");
+    assert!(err.contains("sea.yaml:10:"), "line of the path: {err}");
+    assert!(err.contains("orders.movement.moves[0].path[0]"), "{err}");
+    assert!(err.contains("rule: 9.6"), "{err}");
+    assert!(err.contains("accepted:"), "{err}");
+    assert_eq!(snapshot(&t.game), before, "nothing changed");
+}
+
+#[test]
+fn fed_cannot_arm_in_its_player_turn_4_1() {
+    let t = Table::dougram();
+    t.play_step(&[]);
+    t.play_step(&[]);
+    if t.status()["finished"].as_bool().unwrap() {
+        return; // 20.3.2 may end a game at the end of turn 1
+    }
+    let doc = t.order(
+        "fed",
+        "orders:\n  arming:\n    arm:\n      - {hex: 54, chits: [2], create: [soldier]}\n",
+    );
+    let f = t.signed("fed", "arm", &doc);
+    let (code, _, err) = t.submit(&f);
+    assert_eq!(code, 4, "{err}");
+    assert!(err.contains("rule: 4.1"), "{err}");
+}
+
+#[test]
+fn a_players_view_shows_its_own_hand_and_latent_values_only_to_whom_they_belong_2_5_2_10() {
+    let t = Table::dougram();
+    t.play_step(&[]);
+    let view = |side: &str| -> serde_json::Value {
+        let text = ok(&["view", t.dir(), "--side", side, "--format", "yaml"]);
+        serde_saphyr::from_str(&text).unwrap()
+    };
+    let (lib, fed) = (view("lib"), view("fed"));
+    let latent_values = |v: &serde_json::Value| -> Vec<bool> {
+        v["board"]["latent"]
+            .as_object()
+            .unwrap()
+            .values()
+            .flat_map(|chits| chits.as_array().unwrap().clone())
+            .map(|c| c.get("value").is_some())
+            .collect()
+    };
+    // 2.5: Lib sees every latent value, Fed none.
+    assert!(!latent_values(&lib).is_empty());
+    assert!(latent_values(&lib).iter().all(|v| *v));
+    assert!(latent_values(&fed).iter().all(|v| !*v));
+    // 2.10: each side sees its own hand only.
+    assert_eq!(
+        lib["board"]["cards"]["lib"]["hand"]
+            .as_array()
+            .unwrap()
+            .len(),
+        6
+    );
+    assert!(lib["board"]["cards"]["fed"].get("hand").is_none());
+    assert_eq!(
+        fed["board"]["cards"]["fed"]["hand"]
+            .as_array()
+            .unwrap()
+            .len(),
+        6
+    );
+    assert!(fed["board"]["cards"]["lib"].get("hand").is_none());
+    assert_eq!(fed["board"]["cards"]["lib"]["hand_size"], 6);
+}
