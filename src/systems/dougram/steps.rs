@@ -239,6 +239,33 @@ mod tests {
     }
 
     #[test]
+    fn units_landing_at_north_pole_port_move_in_the_same_player_turn_24_4() {
+        let s = resolve(&start(), &none(), &mut dice(12)).unwrap().state;
+        let mut s = resolve(&s, &none(), &mut dice(13)).unwrap().state;
+        assert_eq!(s.stage, Stage::Fed);
+        for side in Side::BOTH {
+            s.cards.get_mut(side).hand.retain(|c| *c != 76);
+            s.cards.get_mut(side).deck.retain(|c| *c != 76);
+        }
+        s.open.insert(76); // Earth reinforcements (7.11) land in the replenishment phase
+        let o: Orders = crate::yaml::parse(
+            "movement: {moves: [{units: [S6R01], path: [62]}]}",
+            "test",
+        )
+        .unwrap();
+        assert!(super::super::orders::check(&s, "fed", &o).is_empty());
+        let mut all = BTreeMap::new();
+        all.insert("fed".to_string(), o);
+        let r = resolve(&s, &all, &mut dice(14)).unwrap();
+        assert_eq!(
+            r.state.units["S6R01"].at,
+            super::super::state::UnitAt::Hex(62),
+            "{:?}",
+            r.public
+        );
+    }
+
+    #[test]
     fn an_optional_play_of_a_card_not_in_hand_is_told_to_its_owner_only() {
         let mut s = resolve(&start(), &none(), &mut dice(10)).unwrap().state;
         s.cards.lib.hand.retain(|c| *c != 34);
