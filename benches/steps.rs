@@ -1,4 +1,5 @@
-//! Wall time of `process` for one kummen step and of `verify` on a played game.
+//! Wall time of `process` for one kummen step and one dougram player-turn, and of `verify` on a
+//! played kummen game.
 //!
 //! Run with `cargo bench --bench steps`. Each sample copies a prepared game directory (orders
 //! already in the inbox) and times one call, so every sample does the same work; the median
@@ -6,7 +7,7 @@
 
 mod common;
 
-use common::{copy_dir, kummen_keys, measuring, new_kummen, submit_all};
+use common::{copy_dir, keys_for, kummen_keys, measuring, new_game, new_kummen, submit_all};
 use pbem::engine::game::Game;
 use pbem::engine::{process, verify};
 use std::time::{Duration, Instant};
@@ -47,6 +48,26 @@ fn main() {
     }
     report(
         "process (one kummen step: B1, movement to first combat)",
+        samples,
+    );
+
+    // Dougram: the Lib player-turn of turn 1 (arming, movement, a combat, latency, Fed card phase).
+    let dkeys = keys_for("dougram");
+    let dougram = tmp.path().join("dougram");
+    new_game("dougram", &dougram, &dkeys, None);
+    submit_all(&dougram, &dkeys, tmp.path());
+    process::process(&dougram).unwrap();
+    submit_all(&dougram, &dkeys, tmp.path());
+    let mut samples = Vec::new();
+    for i in 0..runs {
+        let copy = tmp.path().join(format!("d{i}"));
+        copy_dir(&dougram, &copy);
+        let start = Instant::now();
+        process::process(&copy).unwrap();
+        samples.push(start.elapsed());
+    }
+    report(
+        "process (one dougram step: Lib turn 1, scripted orders)",
         samples,
     );
 

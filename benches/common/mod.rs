@@ -1,4 +1,4 @@
-//! What both benchmarks need: the `cargo bench` guard, a kummen game with fresh keys, scripted
+//! What both benchmarks need: the `cargo bench` guard, a game with fresh keys, scripted
 //! orders, and copies of a prepared game directory.
 
 use pbem::engine::config::DeadlineConfig;
@@ -19,19 +19,36 @@ pub fn measuring() -> bool {
     yes
 }
 
+/// A fresh key for each side of `system`.
+pub fn keys_for(system: &str) -> Vec<(String, SecretKey)> {
+    pbem::systems::by_id(system)
+        .unwrap()
+        .sides()
+        .iter()
+        .map(|s| (s.clone(), SecretKey::generate(s).unwrap()))
+        .collect()
+}
+
 /// A fresh key for each kummen side.
 pub fn kummen_keys() -> Vec<(String, SecretKey)> {
-    ["mercenary", "beeler"]
-        .iter()
-        .map(|s| (s.to_string(), SecretKey::generate(s).unwrap()))
-        .collect()
+    keys_for("kummen")
 }
 
 /// A kummen game with id `bench` in `dir`.
 pub fn new_kummen(dir: &Path, keys: &[(String, SecretKey)], deadline: Option<DeadlineConfig>) {
+    new_game("kummen", dir, keys, deadline);
+}
+
+/// A game of `system` with id `bench` in `dir`.
+pub fn new_game(
+    system: &str,
+    dir: &Path,
+    keys: &[(String, SecretKey)],
+    deadline: Option<DeadlineConfig>,
+) {
     create(NewGame {
         dir: dir.to_path_buf(),
-        system: "kummen".into(),
+        system: system.into(),
         scenario: None,
         seats: keys.iter().map(|(s, k)| (s.clone(), k.public())).collect(),
         names: vec![],
@@ -49,7 +66,7 @@ pub fn submit_all(dir: &Path, keys: &[(String, SecretKey)], tmp: &Path) {
     let game = Game::open(dir).unwrap();
     let step = game.open_step().unwrap().clone();
     for side in &step.waiting_for {
-        let body = scripted("kummen", step.step, side).unwrap_or("{}");
+        let body = scripted(&game.config.system, step.step, side).unwrap_or("{}");
         let doc = order_document(&game, side, body).unwrap();
         let key = &keys.iter().find(|(s, _)| s == side).unwrap().1;
         let file = tmp.join(format!("{}-{side}.yaml", step.step));
