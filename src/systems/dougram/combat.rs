@@ -273,10 +273,14 @@ pub fn check(state: &State, side: Side, orders: &CombatOrders, at: &FieldPath) -
     let mut out = Vec::new();
     let mut seen_hex: BTreeMap<HexId, usize> = BTreeMap::new();
     let mut seen_card: BTreeSet<u32> = BTreeSet::new();
-    let merc_on_map = state
-        .units
-        .iter()
-        .any(|(id, u)| matches!(u.at, UnitAt::Hex(_)) && is_mercenary(state, id));
+    // Computed only when an order names a fight group: each is_mercenary rebuilds the
+    // counter table (State::unit_type), so scanning every unit on every check is slow.
+    let merc_on_map = || {
+        state
+            .units
+            .iter()
+            .any(|(id, u)| matches!(u.at, UnitAt::Hex(_)) && is_mercenary(state, id))
+    };
     for (i, d) in orders.combats.iter().enumerate() {
         let p = at.at(i);
         let Some(h) = parse_hex(state, &d.hex) else {
@@ -308,7 +312,7 @@ pub fn check(state: &State, side: Side, orders: &CombatOrders, at: &FieldPath) -
             let certain_no = if side == Side::Lib {
                 !mercs || (!regs && !placement_hexes(state).contains(&h))
             } else {
-                !merc_on_map
+                !merc_on_map()
             };
             if certain_no {
                 out.push(Problem::new(

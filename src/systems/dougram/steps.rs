@@ -248,11 +248,9 @@ mod tests {
             s.cards.get_mut(side).deck.retain(|c| *c != 76);
         }
         s.open.insert(76); // Earth reinforcements (7.11) land in the replenishment phase
-        let o: Orders = crate::yaml::parse(
-            "movement: {moves: [{units: [S6R01], path: [62]}]}",
-            "test",
-        )
-        .unwrap();
+        let o: Orders =
+            crate::yaml::parse("movement: {moves: [{units: [S6R01], path: [62]}]}", "test")
+                .unwrap();
         assert!(super::super::orders::check(&s, "fed", &o).is_empty());
         let mut all = BTreeMap::new();
         all.insert("fed".to_string(), o);
