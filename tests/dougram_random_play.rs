@@ -11,17 +11,16 @@
 use pbem::protocol::dice::Dice;
 use pbem::protocol::hash::Hash32;
 use pbem::systems::dougram::Dougram;
-use pbem::systems::dougram::arming::{Arm, HexRef};
+use pbem::systems::dougram::arming::Arm;
 use pbem::systems::dougram::cardphase::CardPolicy;
 use pbem::systems::dougram::cards::{Effect, Flag, PhaseName, StepName};
 use pbem::systems::dougram::combat::{
     ApRequest, CaptureRequest, CombatPolicy, Declared, Displace, FightGroup, GroupChoice,
     MeleeRequest, Reaction,
 };
-use pbem::systems::dougram::data::{Class, HexId, Side};
-use pbem::systems::dougram::latency::HexRef as LatRef;
+use pbem::systems::dougram::data::{Class, HexId, HexRef, Side};
 use pbem::systems::dougram::movement::{
-    Move, MovementPolicy, OverstackMode, OverstackPolicy, PlaceRef, SeaOrder, TransportOrder,
+    Move, MovementPolicy, OverstackMode, OverstackPolicy, SeaOrder, TransportOrder,
 };
 use pbem::systems::dougram::orders::{Orders, Play};
 use pbem::systems::dougram::replenish::{Convert, FortressOrder};
@@ -179,14 +178,7 @@ fn cities(s: &State) -> Vec<String> {
 fn hex_ref(s: &State, h: HexId, r: &mut Rng) -> HexRef {
     match s.data.map.place_at(h) {
         Some(p) if r.chance(50) => HexRef::Place(p.id.clone()),
-        _ => HexRef::Id(h),
-    }
-}
-
-fn lat_ref(s: &State, h: HexId, r: &mut Rng) -> LatRef {
-    match s.data.map.place_at(h) {
-        Some(p) if r.chance(50) => LatRef::Place(p.id.clone()),
-        _ => LatRef::Hex(h),
+        _ => HexRef::Hex(h),
     }
 }
 
@@ -459,7 +451,7 @@ fn random_replenishment(s: &State, r: &mut Rng) -> Vec<Part> {
             }
         } else {
             FortressOrder {
-                place: r.pick(&hexes).map(|h| HexRef::Id(*h)),
+                place: r.pick(&hexes).map(|h| HexRef::Hex(*h)),
                 remove: false,
             }
         };
@@ -545,11 +537,11 @@ fn random_movement(s: &State, side: Side, labels: &[String], r: &mut Rng) -> Vec
         }
         let sea = SeaOrder {
             card: Some(no),
-            from: Some(PlaceRef::Id(from)),
+            from: Some(HexRef::Place(from)),
             to: Some(if r.chance(50) {
-                PlaceRef::Id(to)
+                HexRef::Place(to)
             } else {
-                PlaceRef::Hex(s.data.map.hex_of(&to))
+                HexRef::Hex(s.data.map.hex_of(&to))
             }),
         };
         parts.push(Box::new(move |o: &mut Orders| {
@@ -570,8 +562,8 @@ fn random_movement(s: &State, side: Side, labels: &[String], r: &mut Rng) -> Vec
             let units = r.some(v, 5);
             if !units.is_empty() {
                 let t = TransportOrder {
-                    from: Some(PlaceRef::Id(from)),
-                    to: Some(PlaceRef::Id(to)),
+                    from: Some(HexRef::Place(from)),
+                    to: Some(HexRef::Place(to)),
                 };
                 parts.push(Box::new(move |o: &mut Orders| {
                     o.movement.moves.push(Move {
@@ -661,7 +653,7 @@ fn random_latency(s: &State, r: &mut Rng) -> Vec<Part> {
     let hexes: Vec<HexId> = lib.keys().copied().collect();
     for _ in 0..r.below(4) {
         let Some(&h) = r.pick(&hexes) else { break };
-        let key = lat_ref(s, h, r);
+        let key = hex_ref(s, h, r);
         if r.chance(40) {
             parts.push(Box::new(move |o: &mut Orders| {
                 o.latency.skip.push(key.clone())
@@ -704,7 +696,7 @@ fn random_security(s: &State, labels: &[String], r: &mut Rng) -> Vec<Part> {
                     groups.push(g);
                 }
             }
-            let key = lat_ref(s, h, r);
+            let key = hex_ref(s, h, r);
             parts.push(Box::new(move |o: &mut Orders| {
                 o.security.groups.insert(key.clone(), groups.clone());
             }));

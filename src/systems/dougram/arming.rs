@@ -10,14 +10,13 @@
 use super::cards::{After, Effect, Flag, PhaseName};
 use super::control;
 use super::ctx::Ctx;
-use super::data::{Class, HexId, Side};
+use super::data::{Class, HexId, HexRef, Side};
 use super::play;
 use super::state::{ChitAt, State, Unit, UnitAt};
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
 
 /// Where chits drawn by cards wait until the end of the phase, so that a second card cannot
 /// draw the same chit (2.7: they go back to the cup once used). Never seen in a view: resolve
@@ -28,33 +27,6 @@ const HOLD: &str = "arming_points";
 pub const START_CBA: &str = "crab_gunner";
 /// Lib's soldier type, always armable (6.4).
 pub const SOLDIER: &str = "soldier";
-
-/// A hex in orders: its id (`57`) or the id of the place in it (`spa`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum HexRef {
-    Id(HexId),
-    Place(String),
-}
-
-impl HexRef {
-    /// The land hex meant, if it is on the map.
-    pub fn hex(&self, state: &State) -> Option<HexId> {
-        match self {
-            HexRef::Id(h) => state.data.map.is_land(*h).then_some(*h),
-            HexRef::Place(p) => state.data.map.place(p).map(|p| p.hex),
-        }
-    }
-}
-
-impl fmt::Display for HexRef {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            HexRef::Id(h) => write!(f, "{h}"),
-            HexRef::Place(p) => write!(f, "{p}"),
-        }
-    }
-}
 
 /// A hex for log lines: `hex 57`, or `Spa (hex 34)` for a place.
 pub fn hex_name(state: &State, h: HexId) -> String {
@@ -354,7 +326,7 @@ pub fn check(state: &State, side: Side, orders: &ArmingOrders, at: &FieldPath) -
                 None
             }
             Some(r) => {
-                let h = r.hex(state);
+                let h = r.resolve(&state.data.map);
                 if h.is_none() {
                     out.push(Problem::new(
                         p.at("hex"),
@@ -659,7 +631,7 @@ fn arm(state: &mut State, i: usize, a: &Arm, pool: &mut Pool, ctx: &mut Ctx) {
             format!("your arming {} is skipped: {why}", i + 1),
         );
     };
-    let Some(h) = a.hex.as_ref().and_then(|r| r.hex(state)) else {
+    let Some(h) = a.hex.as_ref().and_then(|r| r.resolve(&state.data.map)) else {
         return skip(ctx, "no land hex given (6.2)".into());
     };
     if a.chits.is_empty() || a.create.is_empty() {
@@ -980,7 +952,7 @@ pub(crate) mod tests {
 
     fn arm1(hex: HexId, chits: Vec<u32>, create: &[&str]) -> Arm {
         Arm {
-            hex: Some(HexRef::Id(hex)),
+            hex: Some(HexRef::Hex(hex)),
             chits,
             create: create.iter().map(|c| c.to_string()).collect(),
             labels: vec![],
@@ -1009,7 +981,7 @@ pub(crate) mod tests {
     fn the_brief_example_parses_with_hex_ids_and_place_ids() {
         let text = "repair: [DG01]\nplay: [2]\narm:\n  - {hex: 57, chits: [3, 4], create: [soldier, soldier], labels: [A1, A2]}\n  - {hex: spa, chits: [7], create: [crab_gunner], labels: [A3]}\n";
         let o: ArmingOrders = crate::yaml::parse(text, "orders.yaml").unwrap();
-        assert_eq!(o.arm[0].hex, Some(HexRef::Id(57)));
+        assert_eq!(o.arm[0].hex, Some(HexRef::Hex(57)));
         assert_eq!(o.arm[1].hex, Some(HexRef::Place("spa".into())));
         let empty: ArmingOrders = crate::yaml::parse("{}", "o").unwrap();
         assert_eq!(empty, ArmingOrders::default());
@@ -1137,7 +1109,7 @@ pub(crate) mod tests {
         let o = orders(vec![
             Arm::default(),
             Arm {
-                hex: Some(HexRef::Id(11)),
+                hex: Some(HexRef::Hex(11)),
                 ..Arm::default()
             },
             Arm {

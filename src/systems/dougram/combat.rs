@@ -13,7 +13,7 @@ use super::cards::{Effect, ModTarget, PhaseName, StepName, Whose};
 use super::control;
 use super::ctx::Ctx;
 use super::damage::{self, Outcome};
-use super::data::{Class, HexId, Hexside, PerSide, Side, TerrainKind, Values};
+use super::data::{Class, HexId, HexRef, Hexside, PerSide, Side, TerrainKind, Values};
 use super::play;
 use super::state::{State, UnitAt};
 use crate::systems::Problem;
@@ -225,11 +225,7 @@ fn step_name(s: StepName) -> &'static str {
 
 /// A hex named in orders: a place id or a hex number on the map's land.
 pub fn parse_hex(state: &State, s: &str) -> Option<HexId> {
-    if let Some(p) = state.data.map.place(s) {
-        return Some(p.hex);
-    }
-    let h: HexId = s.trim().parse().ok()?;
-    state.data.map.is_land(h).then_some(h)
+    HexRef::Place(s.to_string()).resolve(&state.data.map)
 }
 
 fn hex_name(state: &State, h: HexId) -> String {

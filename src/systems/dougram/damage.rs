@@ -98,23 +98,6 @@ pub fn take_hits(state: &mut State, id: &str, ctx: &mut Ctx) -> Outcome {
     Outcome::Destroyed
 }
 
-/// Puts counter `id` in the stock with its front face up, as at setup (2.8).
-fn to_stock(state: &mut State, id: &str) {
-    let side = state
-        .data
-        .counters
-        .counter_defs()
-        .get(id)
-        .map(|d| d.front.side);
-    if let (Some(side), Some(u)) = (side, state.units.get_mut(id)) {
-        *u = Unit {
-            at: UnitAt::Stock,
-            side,
-            damaged: false,
-        };
-    }
-}
-
 /// A destroyed unit leaves the map (17.5-17.7, 22.10).
 pub fn destroy(state: &mut State, id: &str, ctx: &mut Ctx) {
     let Some(side) = state.units.get(id).map(|u| u.side) else {
@@ -122,7 +105,7 @@ pub fn destroy(state: &mut State, id: &str, ctx: &mut Ctx) {
     };
     let ty = state.unit_type(id).unwrap_or("").to_string();
     if side == Side::Lib {
-        to_stock(state, id);
+        state.to_stock(id);
         ctx.log.public(format!(
             "{id} ({ty}) is destroyed and goes to the stock (17.5)"
         ));
@@ -139,7 +122,7 @@ pub fn destroy(state: &mut State, id: &str, ctx: &mut Ctx) {
         return;
     }
     if TO_STOCK.contains(&ty.as_str()) {
-        to_stock(state, id);
+        state.to_stock(id);
         ctx.log.public(format!(
             "{id} ({ty}) is destroyed and goes to the stock (17.6)"
         ));
@@ -149,7 +132,7 @@ pub fn destroy(state: &mut State, id: &str, ctx: &mut Ctx) {
         return;
     }
     if ty == "hasty" && !state.flag(&Flag::Deploy("hasty".into())) {
-        to_stock(state, id);
+        state.to_stock(id);
         let defs = state.data.counters.counter_defs();
         let rf = state
             .units

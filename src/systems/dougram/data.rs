@@ -3,9 +3,11 @@
 
 use super::cards::{CardsFile, Known};
 use crate::systems::DataSource;
+use crate::systems::Problem;
 use crate::yaml::{self, FieldPath, Rejection};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
 
 pub const MAP_YAML: &str = include_str!("../../../games/dougram/map.yaml");
 pub const COUNTERS_YAML: &str = include_str!("../../../games/dougram/counters.yaml");
@@ -66,6 +68,50 @@ impl<T> PerSide<T> {
             Side::Fed => &mut self.fed,
         }
     }
+}
+
+/// A hex in an order: its number (`57`) or a place id (`bonar`).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum HexRef {
+    Hex(HexId),
+    Place(String),
+}
+
+impl fmt::Display for HexRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HexRef::Hex(h) => write!(f, "{h}"),
+            HexRef::Place(p) => write!(f, "{p}"),
+        }
+    }
+}
+
+impl HexRef {
+    /// The land hex this names on `state`'s map; `None` for an unknown place, a hex off the
+    /// map, or a sea hex.
+    pub fn resolve(&self, map: &Map) -> Option<HexId> {
+        let h = match self {
+            HexRef::Hex(h) => *h,
+            HexRef::Place(p) => match map.place(p) {
+                Some(pl) => pl.hex,
+                None => p.trim().parse::<HexId>().ok()?,
+            },
+        };
+        map.is_land(h).then_some(h)
+    }
+}
+
+/// Resolves `r` or explains why not, as a problem at `path` citing `rule`.
+pub fn hex_problem(map: &Map, r: &HexRef, path: FieldPath, rule: &str) -> Result<HexId, Problem> {
+    r.resolve(map).ok_or_else(|| {
+        Problem::new(
+            path,
+            rule,
+            format!("{r} is not a land hex on the map"),
+            "a land hex number (10 * column + row) or a place id from map.yaml",
+        )
+    })
 }
 
 /// A hexside's terrain (9.3, 9.6).
@@ -442,6 +488,22 @@ pub const NAMED_TYPES: [&str; 18] = [
 ];
 
 impl CountersFile {
+    /// The counter with id `id` (prefix + two-digit number), found without building the table.
+    pub fn counter_def(&self, id: &str) -> Option<CounterDef> {
+        self.counters.iter().find_map(|l| {
+            let n: u32 = id.strip_prefix(l.prefix.as_str())?.parse().ok()?;
+            (1..=l.count)
+                .contains(&n)
+                .then(|| format!("{}{:02}", l.prefix, n) == id)
+                .filter(|same| *same)
+                .map(|_| CounterDef {
+                    front: l.front.clone(),
+                    back: l.back.clone(),
+                    sixth_army: l.sixth_army,
+                })
+        })
+    }
+
     pub fn counter_defs(&self) -> BTreeMap<String, CounterDef> {
         let mut out = BTreeMap::new();
         for l in &self.counters {

@@ -7,63 +7,12 @@
 //! number or by a place id.
 
 use super::ctx::Ctx;
-use super::data::{Class, HexId, Side};
+use super::data::{Class, HexId, HexRef, Side, hex_problem};
 use super::state::{ChitAt, State, UnitAt};
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
-
-/// A hex in an order: its number (`57`) or a place id (`bonar`).
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum HexRef {
-    Hex(HexId),
-    Place(String),
-}
-
-impl fmt::Display for HexRef {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            HexRef::Hex(h) => write!(f, "{h}"),
-            HexRef::Place(p) => write!(f, "{p}"),
-        }
-    }
-}
-
-impl HexRef {
-    /// The land hex this names on `state`'s map; `None` for an unknown place, a hex off the
-    /// map, or a sea hex.
-    pub fn resolve(&self, state: &State) -> Option<HexId> {
-        let map = &state.data.map;
-        let h = match self {
-            HexRef::Hex(h) => *h,
-            HexRef::Place(p) => match map.place(p) {
-                Some(pl) => pl.hex,
-                None => p.trim().parse::<HexId>().ok()?,
-            },
-        };
-        map.is_land(h).then_some(h)
-    }
-}
-
-/// Resolves `r` or explains why not, as a problem at `path` citing `rule`.
-pub fn hex_problem(
-    state: &State,
-    r: &HexRef,
-    path: FieldPath,
-    rule: &str,
-) -> Result<HexId, Problem> {
-    r.resolve(state).ok_or_else(|| {
-        Problem::new(
-            path,
-            rule,
-            format!("{r} is not a land hex on the map"),
-            "a land hex number (10 * column + row) or a place id from map.yaml",
-        )
-    })
-}
 
 /// The phasing side's latency orders for one step (`orders.latency` in an order file).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -145,14 +94,14 @@ pub fn check(state: &State, side: Side, orders: &LatencyOrders, at: &FieldPath) 
     };
     for (i, r) in orders.skip.iter().enumerate() {
         let p = at.at("skip").at(i);
-        match hex_problem(state, r, p.clone(), "18.2") {
+        match hex_problem(&state.data.map, r, p.clone(), "18.2") {
             Ok(h) => note(h, &p, &mut out),
             Err(e) => out.push(e),
         }
     }
     for (r, n) in &orders.counts {
         let p = at.at("counts").at(r.to_string().as_str());
-        let h = match hex_problem(state, r, p.clone(), "18.2") {
+        let h = match hex_problem(&state.data.map, r, p.clone(), "18.2") {
             Ok(h) => h,
             Err(e) => {
                 out.push(e);
@@ -192,7 +141,7 @@ pub fn resolve(
     }
     let mut skip: BTreeSet<HexId> = BTreeSet::new();
     for r in &orders.skip {
-        match r.resolve(state) {
+        match r.resolve(&state.data.map) {
             Some(h) => {
                 skip.insert(h);
             }
@@ -203,7 +152,7 @@ pub fn resolve(
     }
     let mut wanted: BTreeMap<HexId, usize> = BTreeMap::new();
     for (r, n) in &orders.counts {
-        match r.resolve(state) {
+        match r.resolve(&state.data.map) {
             Some(h) => {
                 wanted.insert(h, usize::try_from(*n).unwrap_or(0));
             }

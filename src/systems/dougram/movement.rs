@@ -9,14 +9,13 @@
 use super::cards::{Effect, Flag, PhaseName, SeaMove};
 use super::control;
 use super::ctx::Ctx;
-use super::data::{Class, HexId, Hexside, Map, Side};
+use super::data::{Class, HexId, HexRef, Hexside, Map, Side};
 use super::play;
 use super::state::{State, UnitAt};
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
 
 /// Movement points of every unit (9.1).
 pub const MP: u32 = 2;
@@ -30,23 +29,6 @@ pub fn transport_cap(side: Side) -> usize {
     match side {
         Side::Fed => 5,
         Side::Lib => 2,
-    }
-}
-
-/// A place in an order: a place id (`spa`) or a hex number (`58`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum PlaceRef {
-    Hex(HexId),
-    Id(String),
-}
-
-impl fmt::Display for PlaceRef {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PlaceRef::Hex(h) => write!(f, "{h}"),
-            PlaceRef::Id(s) => write!(f, "{s}"),
-        }
     }
 }
 
@@ -83,9 +65,9 @@ pub struct SeaOrder {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub card: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub from: Option<PlaceRef>,
+    pub from: Option<HexRef>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub to: Option<PlaceRef>,
+    pub to: Option<HexRef>,
 }
 
 /// A transport (11) from one city to another.
@@ -93,9 +75,9 @@ pub struct SeaOrder {
 #[serde(deny_unknown_fields)]
 pub struct TransportOrder {
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub from: Option<PlaceRef>,
+    pub from: Option<HexRef>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub to: Option<PlaceRef>,
+    pub to: Option<HexRef>,
 }
 
 /// What the 6.10 fix does with the excess units of an over-stacked Lib hex.
@@ -496,13 +478,13 @@ fn may_hold(state: &State, side: Side, f: &Flag, mode: &Mode) -> bool {
 }
 
 /// A city named in an order, as its hex.
-fn city(state: &State, p: &PlaceRef, at: &FieldPath, rule: &'static str) -> Result<HexId, Bad> {
+fn city(state: &State, p: &HexRef, at: &FieldPath, rule: &'static str) -> Result<HexId, Bad> {
     let map = &state.data.map;
     let place = match p {
-        PlaceRef::Id(s) => map
+        HexRef::Place(s) => map
             .place(s)
             .or_else(|| s.parse::<HexId>().ok().and_then(|h| map.place_at(h))),
-        PlaceRef::Hex(h) => map.place_at(*h),
+        HexRef::Hex(h) => map.place_at(*h),
     };
     match place {
         Some(pl) if pl.city => Ok(pl.hex),
@@ -2131,8 +2113,8 @@ mod tests {
         );
         assert_eq!(o.moves.len(), 3);
         let sea = o.moves[1].sea.clone().unwrap();
-        assert_eq!(sea.from, Some(PlaceRef::Id("spa".into())));
-        assert_eq!(sea.to, Some(PlaceRef::Hex(14)));
+        assert_eq!(sea.from, Some(HexRef::Place("spa".into())));
+        assert_eq!(sea.to, Some(HexRef::Hex(14)));
         assert!(
             crate::yaml::parse::<MovementOrders>("moves: [{units: [A], hop: 3}]", "o").is_err()
         );

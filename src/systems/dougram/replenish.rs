@@ -6,11 +6,11 @@
 //! fortress (22.2-22.6) -> Earth reinforcements (7.11, default A11). Control is checked after
 //! each change (3.3.3).
 
-use super::arming::{HexRef, check_label, check_plays, flags_of_played, hex_name, stock_counter};
+use super::arming::{check_label, check_plays, flags_of_played, hex_name, stock_counter};
 use super::cards::{Flag, PhaseName};
 use super::control;
 use super::ctx::Ctx;
-use super::data::{Class, HexId, Side};
+use super::data::{Class, HexId, HexRef, Side};
 use super::play;
 use super::state::{ChitAt, State, Unit, UnitAt};
 use crate::systems::Problem;
@@ -102,8 +102,7 @@ fn is_sixth(state: &State, id: &str) -> bool {
     state
         .data
         .counters
-        .counter_defs()
-        .get(id)
+        .counter_def(id)
         .is_some_and(|d| d.sixth_army)
 }
 
@@ -156,24 +155,6 @@ pub fn fortress_id(state: &State) -> Option<String> {
         .into_iter()
         .find(|(_, d)| d.front.kind == FORTRESS)
         .map(|(id, _)| id)
-}
-
-fn to_stock(state: &mut State, id: &str) {
-    let side = state
-        .data
-        .counters
-        .counter_defs()
-        .get(id)
-        .map(|d| d.front.side)
-        .unwrap_or(Side::Fed);
-    state.units.insert(
-        id.to_string(),
-        Unit {
-            at: UnitAt::Stock,
-            side,
-            damaged: false,
-        },
-    );
 }
 
 fn put(state: &mut State, id: &str, at: UnitAt) {
@@ -524,7 +505,7 @@ pub fn check(
                     "{remove: true}, then place it in a later phase (22.6)",
                 ));
             } else {
-                match r.hex(state) {
+                match r.resolve(&state.data.map) {
                     None => out.push(Problem::new(
                         p.at("place"),
                         "22.3",
@@ -559,7 +540,7 @@ pub fn hasty_swap(state: &mut State, ctx: &mut Ctx) {
             continue;
         }
         let rf = stock_counter(state, Side::Fed, CONVERT_ALWAYS, &BTreeSet::new());
-        to_stock(state, &id);
+        state.to_stock(&id);
         match rf {
             Some(rf) => {
                 put(state, &rf, UnitAt::ReplenishmentBox);
@@ -724,7 +705,7 @@ fn convert(state: &mut State, c: &Convert, ctx: &mut Ctx) -> Option<String> {
         return None;
     };
     let old_kind = kind_of(state, &id).unwrap_or("?").to_string();
-    to_stock(state, &id);
+    state.to_stock(&id);
     put(state, &new, UnitAt::ReplenishmentBox);
     ctx.log.public(format!(
         "fed converts {old_kind} {id} in the box into {} {new}; {id} goes to the stock (7.7-7.9)",
@@ -828,7 +809,7 @@ fn fortress(state: &mut State, f: &FortressOrder, ctx: &mut Ctx) {
         let Some(UnitAt::Hex(h)) = now else {
             return skip(ctx, "the fortress is not on the map (22.5)".into());
         };
-        to_stock(state, &id);
+        state.to_stock(&id);
         ctx.log.public(format!(
             "fed removes the fortress {id} from {} to the stock (22.5)",
             hex_name(state, h)
@@ -837,7 +818,7 @@ fn fortress(state: &mut State, f: &FortressOrder, ctx: &mut Ctx) {
         if now != Some(UnitAt::Stock) {
             return skip(ctx, "the fortress is not in the stock (22.3)".into());
         }
-        let Some(h) = r.hex(state) else {
+        let Some(h) = r.resolve(&state.data.map) else {
             return skip(ctx, format!("{r} is not a land hex on the map (22.3)"));
         };
         if let Some((rule, msg)) = fortress_spot_refusal(state, h) {
@@ -1082,7 +1063,7 @@ mod tests {
     fn the_brief_example_parses() {
         let text = "to_box: CG03\nconvert: {unit: RF02, to: hasty}\nsoldiers: [SO10, SO11]\ncbas: [RF02]\nfortress: {place: 53}\nlabels: {RF02: R1}\n";
         let o: ReplenishmentOrders = crate::yaml::parse(text, "o").unwrap();
-        assert_eq!(o.fortress.unwrap().place, Some(HexRef::Id(53)));
+        assert_eq!(o.fortress.unwrap().place, Some(HexRef::Hex(53)));
         let o: ReplenishmentOrders = crate::yaml::parse("fortress: {remove: true}", "o").unwrap();
         assert!(o.fortress.unwrap().remove);
         assert_eq!(
@@ -1411,7 +1392,7 @@ mod tests {
     fn fort(place: Option<HexId>, remove: bool) -> ReplenishmentOrders {
         ReplenishmentOrders {
             fortress: Some(FortressOrder {
-                place: place.map(HexRef::Id),
+                place: place.map(HexRef::Hex),
                 remove,
             }),
             ..ReplenishmentOrders::default()

@@ -10,7 +10,8 @@
 use super::cards::{After, Card, Effect, Flag, PhaseName};
 use super::ctx::Ctx;
 use super::data::{HexId, Side};
-use super::latency::{HexRef, chits_in, hex_problem};
+use super::data::{HexRef, hex_problem};
+use super::latency::chits_in;
 use super::play;
 use super::state::{ChitAt, State, UnitAt};
 use crate::systems::Problem;
@@ -44,7 +45,7 @@ pub fn enables(card: &Card) -> bool {
 
 /// The type counter `id` shows when it is a Fed unit, if it has a Fed face.
 fn fed_face(state: &State, id: &str) -> Option<String> {
-    let def = state.data.counters.counter_defs().remove(id)?;
+    let def = state.data.counters.counter_def(id)?;
     if def.front.side == Side::Fed {
         return Some(def.front.kind);
     }
@@ -141,7 +142,7 @@ pub fn check_with_labels(
     let mut units: BTreeMap<String, FieldPath> = BTreeMap::new();
     for (r, groups) in &orders.groups {
         let hp = at.at("groups").at(r.to_string().as_str());
-        match hex_problem(state, r, hp.clone(), "19.4") {
+        match hex_problem(&state.data.map, r, hp.clone(), "19.4") {
             Err(e) => out.push(e),
             Ok(h) => {
                 if let Some(first) = hexes.get(&h) {
@@ -269,7 +270,7 @@ pub fn resolve(
     let mut explicit: BTreeMap<HexId, Vec<Vec<String>>> = BTreeMap::new();
     let mut used: BTreeSet<String> = BTreeSet::new();
     for (r, groups) in &orders.groups {
-        let Some(h) = r.resolve(state) else {
+        let Some(h) = r.resolve(&state.data.map) else {
             ctx.log.public(format!(
                 "security: {r} is not a land hex; its groups are skipped (19.4)"
             ));

@@ -144,7 +144,7 @@ impl State {
 
     pub fn unit_type(&self, id: &str) -> Option<&str> {
         let u = self.units.get(id)?;
-        let def = self.data.counters.counter_defs().remove(id)?;
+        let def = self.data.counters.counter_def(id)?;
         if def.front.side == u.side {
             Some(self.data.counters.types.get_key_value(&def.front.kind)?.0)
         } else {
@@ -197,6 +197,18 @@ impl State {
             self.place_chit(id, at.clone());
         }
         ids
+    }
+
+    /// Puts counter `id` in the stock with its front face up, as at setup (2.8).
+    pub fn to_stock(&mut self, id: &str) {
+        let side = self.data.counters.counter_def(id).map(|d| d.front.side);
+        if let (Some(side), Some(u)) = (side, self.units.get_mut(id)) {
+            *u = Unit {
+                at: UnitAt::Stock,
+                side,
+                damaged: false,
+            };
+        }
     }
 
     /// A used or removed chit goes straight back to the cup (2.7) and loses its token.
