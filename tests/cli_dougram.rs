@@ -5,31 +5,12 @@
 mod common;
 use common::*;
 
-/// Plays every step with the orders of the demo script (orders/dougram), and empty orders after
-/// it, until the game is over. Returns the number of steps played.
+/// Plays the demo script (orders/dougram) to the end. Lib has seen all 18 of its cards by its
+/// third player-turn and plays 34 (20.2) when it holds it, unless Fed wins first (20.2, 20.3.2),
+/// so the game ends by step 7.
 fn play_to_the_end(t: &Table) -> u64 {
-    let mut steps = 0;
-    while !t.status()["finished"].as_bool().unwrap() {
-        let step = t.step();
-        let blocks: Vec<(String, String)> = ["lib", "fed"]
-            .iter()
-            .filter_map(|side| {
-                pbem::engine::demo::scripted("dougram", step, side).map(|body| {
-                    let indented: String = body.lines().map(|l| format!("  {l}\n")).collect();
-                    (side.to_string(), format!("orders:\n{indented}"))
-                })
-            })
-            .collect();
-        let refs: Vec<(&str, &str)> = blocks
-            .iter()
-            .map(|(s, b)| (s.as_str(), b.as_str()))
-            .collect();
-        t.play_step(&refs);
-        steps += 1;
-        // Lib has seen all 18 of its cards by its third player-turn and plays 34 (20.2) when it
-        // holds it, unless Fed wins first (20.2, 20.3.2).
-        assert!(steps <= 7, "the scripted game ends by turn 3");
-    }
+    let steps = t.play_script("dougram", &["lib", "fed"], 7);
+    assert!(t.status()["finished"].as_bool().unwrap(), "over by turn 3");
     steps
 }
 

@@ -5,29 +5,14 @@
 mod common;
 use common::*;
 
-/// Plays every step with the orders the demo script has, and empty orders after it, until the
-/// game is over. Returns the number of steps played.
+/// Plays the demo script (orders/kummen) until the game is over (14.1). Returns the number of
+/// steps played.
 fn play_to_the_end(t: &Table) -> u64 {
-    let mut steps = 0;
-    while !t.status()["finished"].as_bool().unwrap() {
-        let step = t.step();
-        let blocks: Vec<(String, String)> = ["mercenary", "beeler"]
-            .iter()
-            .filter_map(|side| {
-                pbem::engine::demo::scripted("kummen", step, side).map(|body| {
-                    let indented: String = body.lines().map(|l| format!("  {l}\n")).collect();
-                    (side.to_string(), format!("orders:\n{indented}"))
-                })
-            })
-            .collect();
-        let refs: Vec<(&str, &str)> = blocks
-            .iter()
-            .map(|(s, b)| (s.as_str(), b.as_str()))
-            .collect();
-        t.play_step(&refs);
-        steps += 1;
-        assert!(steps < 200, "the game must end (14.1)");
-    }
+    let steps = t.play_script("kummen", &["mercenary", "beeler"], 200);
+    assert!(
+        t.status()["finished"].as_bool().unwrap(),
+        "the game must end (14.1)"
+    );
     steps
 }
 

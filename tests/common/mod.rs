@@ -174,6 +174,34 @@ impl Table {
     }
 }
 
+impl Table {
+    /// Plays every step with the orders of `system`'s demo script (orders/<system>/), and empty
+    /// orders after it, until the game is over or `limit` steps were played. Returns the number
+    /// of steps played.
+    pub fn play_script(&self, system: &str, sides: &[&str], limit: u64) -> u64 {
+        let mut steps = 0;
+        while !self.status()["finished"].as_bool().unwrap() && steps < limit {
+            let step = self.step();
+            let blocks: Vec<(String, String)> = sides
+                .iter()
+                .filter_map(|side| {
+                    pbem::engine::demo::scripted(system, step, side).map(|body| {
+                        let indented: String = body.lines().map(|l| format!("  {l}\n")).collect();
+                        (side.to_string(), format!("orders:\n{indented}"))
+                    })
+                })
+                .collect();
+            let refs: Vec<(&str, &str)> = blocks
+                .iter()
+                .map(|(s, b)| (s.as_str(), b.as_str()))
+                .collect();
+            self.play_step(&refs);
+            steps += 1;
+        }
+        steps
+    }
+}
+
 /// Every file under `dir` with its bytes: to prove a rejected input changed nothing.
 pub fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     let mut out = BTreeMap::new();

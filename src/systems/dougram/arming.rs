@@ -894,25 +894,9 @@ pub(crate) mod tests {
         s.recompute_control();
     }
 
-    /// Puts `n` stock soldier counters in `h` on their `side` face.
+    /// Puts `n` stock soldier counters in `h` on their `side` face, and updates control.
     pub fn soldiers(s: &mut State, h: HexId, side: Side, n: usize) -> Vec<String> {
-        let ids: Vec<String> = s
-            .units
-            .iter()
-            .filter(|(id, u)| u.at == UnitAt::Stock && id.starts_with("SO"))
-            .map(|(id, _)| id.clone())
-            .take(n)
-            .collect();
-        for id in &ids {
-            s.units.insert(
-                id.clone(),
-                Unit {
-                    at: UnitAt::Hex(h),
-                    side,
-                    damaged: false,
-                },
-            );
-        }
+        let ids = crate::systems::dougram::fixtures::put_from_stock(s, "SO", n, h, side);
         s.recompute_control();
         ids
     }

@@ -1413,15 +1413,7 @@ mod tests {
     }
 
     fn put(s: &mut State, id: &str, side: Side, h: HexId) {
-        assert!(s.units.contains_key(id), "{id}");
-        s.units.insert(
-            id.to_string(),
-            Unit {
-                at: UnitAt::Hex(h),
-                side,
-                damaged: false,
-            },
-        );
+        crate::systems::dougram::fixtures::put(s, id, h, side);
     }
 
     fn set(s: &mut State, ty: &str, aa: u32, ap: u32, def: u32) {

@@ -32,7 +32,7 @@ mod tests {
     use super::*;
     use crate::systems::dougram::data::Side;
     use crate::systems::dougram::fixtures::{dealt, dice};
-    use crate::systems::dougram::state::{Unit, UnitAt};
+    use crate::systems::dougram::state::UnitAt;
 
     fn stock_ids(s: &State, prefix: &str, n: usize) -> Vec<String> {
         s.units
@@ -44,14 +44,7 @@ mod tests {
     }
 
     fn put(s: &mut State, id: &str, hex: u32, side: Side) {
-        s.units.insert(
-            id.to_string(),
-            Unit {
-                at: UnitAt::Hex(hex),
-                side,
-                damaged: false,
-            },
-        );
+        crate::systems::dougram::fixtures::put(s, id, hex, side);
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! Test helpers: fixed dice and dealt states.
 
+use super::data::{HexId, Side};
 use super::setup;
-use super::state::State;
+use super::state::{State, Unit, UnitAt};
 use crate::protocol::dice::Dice;
 use crate::protocol::hash::Hash32;
 use crate::systems::DataSource;
@@ -20,4 +21,34 @@ pub fn dealt(scenario: &str, seed: u64) -> State {
     setup::deal(&mut s, &mut d).unwrap();
     assert!(d.finish().is_ok());
     s
+}
+
+/// Puts counter `id` in hex `h` on its `side` face.
+pub fn put(s: &mut State, id: &str, h: HexId, side: Side) {
+    assert!(s.units.contains_key(id), "no counter {id}");
+    s.units.insert(
+        id.to_string(),
+        Unit {
+            at: UnitAt::Hex(h),
+            side,
+            damaged: false,
+        },
+    );
+}
+
+/// Puts `n` stock counters whose id starts with `prefix` in hex `h` on their `side` face, in id
+/// order; returns their ids.
+pub fn put_from_stock(s: &mut State, prefix: &str, n: usize, h: HexId, side: Side) -> Vec<String> {
+    let ids: Vec<String> = s
+        .units
+        .iter()
+        .filter(|(id, u)| u.at == UnitAt::Stock && id.starts_with(prefix))
+        .map(|(id, _)| id.clone())
+        .take(n)
+        .collect();
+    assert_eq!(ids.len(), n, "not enough {prefix} counters in the stock");
+    for id in &ids {
+        put(s, id, h, side);
+    }
+    ids
 }

@@ -261,30 +261,12 @@ mod tests {
     use crate::protocol::dice::DiceTranscript;
     use crate::systems::dougram::ctx::Log;
     use crate::systems::dougram::fixtures::{dealt, dice};
-    use crate::systems::dougram::state::{Unit, permute_hidden};
+    use crate::systems::dougram::state::permute_hidden;
     use proptest::prelude::*;
 
     /// Stock counters of `prefix`, put on the map in `h` for `side`.
     fn put(s: &mut State, prefix: &str, n: usize, h: HexId, side: Side) -> Vec<String> {
-        let ids: Vec<String> = s
-            .units
-            .iter()
-            .filter(|(id, u)| u.at == UnitAt::Stock && id.starts_with(prefix))
-            .map(|(id, _)| id.clone())
-            .take(n)
-            .collect();
-        assert_eq!(ids.len(), n, "not enough {prefix} in the stock");
-        for id in &ids {
-            s.units.insert(
-                id.clone(),
-                Unit {
-                    at: UnitAt::Hex(h),
-                    side,
-                    damaged: false,
-                },
-            );
-        }
-        ids
+        crate::systems::dougram::fixtures::put_from_stock(s, prefix, n, h, side)
     }
 
     /// A dealt state with every Lib unit off the map and every unit and chit off hex `h`.

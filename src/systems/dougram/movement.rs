@@ -1296,7 +1296,7 @@ pub fn fix_overstack(state: &mut State, ctx: &mut Ctx) {
 mod tests {
     use super::*;
     use crate::systems::dougram::fixtures::{dealt, dice};
-    use crate::systems::dougram::state::{ChitAt, Stage, Unit};
+    use crate::systems::dougram::state::{ChitAt, Stage};
 
     /// Setup1 after the deal with every unit back in the stock, `side` phasing.
     fn blank(side: Side) -> State {
@@ -1318,14 +1318,7 @@ mod tests {
 
     fn put(s: &mut State, ids: &[&str], side: Side, h: HexId) {
         for id in ids {
-            s.units.insert(
-                id.to_string(),
-                Unit {
-                    at: UnitAt::Hex(h),
-                    side,
-                    damaged: false,
-                },
-            );
+            crate::systems::dougram::fixtures::put(s, id, h, side);
         }
     }
 
