@@ -478,6 +478,27 @@ fn may_hold(state: &State, side: Side, f: &Flag, mode: &Mode) -> bool {
 }
 
 /// A city named in an order, as its hex.
+/// The two cities of a sea move or transport (`from`, `to`), or the problems with them.
+fn city_ends(
+    state: &State,
+    ends: [&Option<HexRef>; 2],
+    at: &FieldPath,
+    (rule, what, accepted): (&'static str, &str, &str),
+    bads: &mut Vec<Bad>,
+) -> Option<(HexId, HexId)> {
+    let mut out = [None, None];
+    for (k, (f, p)) in ["from", "to"].into_iter().zip(ends).enumerate() {
+        match p {
+            None => bads.push(bad(at.at(f), rule, format!("{what} needs `{f}`"), accepted)),
+            Some(p) => match city(state, p, &at.at(f), rule) {
+                Ok(h) => out[k] = Some(h),
+                Err(b) => bads.push(b),
+            },
+        }
+    }
+    Some((out[0]?, out[1]?))
+}
+
 fn city(state: &State, p: &HexRef, at: &FieldPath, rule: &'static str) -> Result<HexId, Bad> {
     let map = &state.data.map;
     let place = match p {
@@ -998,24 +1019,13 @@ fn sea(
         ));
         return None;
     };
-    let mut ends = [None, None];
-    for (k, (f, p)) in [("from", &s.from), ("to", &s.to)].into_iter().enumerate() {
-        match p {
-            None => bads.push(bad(
-                at.at(f),
-                "10.2",
-                format!("a sea move needs `{f}`"),
-                "a city id on the card's routes",
-            )),
-            Some(p) => match city(state, p, &at.at(f), "10.2") {
-                Ok(h) => ends[k] = Some(h),
-                Err(b) => bads.push(b),
-            },
-        }
-    }
-    let [Some(from), Some(to)] = ends else {
-        return None;
-    };
+    let (from, to) = city_ends(
+        state,
+        [&s.from, &s.to],
+        at,
+        ("10.2", "a sea move", "a city id on the card's routes"),
+        bads,
+    )?;
     let (a, b) = (place_id(state, from), place_id(state, to));
     if !effect
         .routes
@@ -1073,24 +1083,13 @@ fn transport(
         ));
         return None;
     }
-    let mut ends = [None, None];
-    for (k, (f, p)) in [("from", &t.from), ("to", &t.to)].into_iter().enumerate() {
-        match p {
-            None => bads.push(bad(
-                at.at(f),
-                "11.2",
-                format!("a transport needs `{f}`"),
-                "a city id",
-            )),
-            Some(p) => match city(state, p, &at.at(f), "11.2") {
-                Ok(h) => ends[k] = Some(h),
-                Err(b) => bads.push(b),
-            },
-        }
-    }
-    let [Some(from), Some(to)] = ends else {
-        return None;
-    };
+    let (from, to) = city_ends(
+        state,
+        [&t.from, &t.to],
+        at,
+        ("11.2", "a transport", "a city id"),
+        bads,
+    )?;
     if from == to {
         bads.push(bad(
             at.at("to"),
