@@ -59,8 +59,9 @@ pub fn read_file(path: &Path, max: u64) -> Result<Raw, Error> {
     read_limited(file, max).map_err(|e| Error::io(path, e))
 }
 
-/// The messages waiting in `maildir/new`, sorted by name (delivery time first for the usual
-/// `TIME.ID.HOST` names).
+/// The messages waiting in `maildir/new`, in delivery order: names compared with their digit
+/// runs as numbers, because the usual `SECONDS.MMICROSPPIDQCOUNT.HOST` names do not pad their
+/// numbers (`M98` comes before `M120`, `Q9` before `Q10`).
 pub fn new_messages(maildir: &Path) -> Result<Vec<PathBuf>, Error> {
     let new = maildir.join("new");
     let entries = std::fs::read_dir(&new).map_err(|e| {
@@ -75,21 +76,32 @@ pub fn new_messages(maildir: &Path) -> Result<Vec<PathBuf>, Error> {
         .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
         .map(|e| e.path())
         .collect();
-    out.sort();
+    out.sort_by_cached_key(|p| natural_key(&p.file_name().unwrap_or_default().to_string_lossy()));
     Ok(out)
 }
 
-/// Moves a handled message from new/ to cur/, marked as seen.
-pub fn mark_seen(maildir: &Path, message: &Path) -> Result<(), Error> {
-    let name = message
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_default();
-    let base = name.split(":2,").next().unwrap_or(&name);
-    let cur = maildir.join("cur");
-    std::fs::create_dir_all(&cur).map_err(|e| Error::io(&cur, e))?;
-    let target = cur.join(format!("{base}:2,S"));
-    std::fs::rename(message, &target).map_err(|e| Error::io(message, e))
+/// A sort key that orders digit runs by value, then the rest by text.
+fn natural_key(name: &str) -> Vec<(u8, u128, String)> {
+    let mut out = Vec::new();
+    let mut rest = name;
+    while !rest.is_empty() {
+        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        if digits > 0 {
+            let (run, tail) = rest.split_at(digits);
+            // Over-long runs fall back to text order, still deterministic.
+            match run.parse::<u128>() {
+                Ok(n) => out.push((0, n, run.to_string())),
+                Err(_) => out.push((1, 0, run.to_string())),
+            }
+            rest = tail;
+        } else {
+            let text = rest.len() - rest.trim_start_matches(|c: char| !c.is_ascii_digit()).len();
+            let (run, tail) = rest.split_at(text);
+            out.push((1, 0, run.to_string()));
+            rest = tail;
+        }
+    }
+    out
 }
 
 /// The Maildir's ingest lock, held while a batch runs.
@@ -114,4 +126,37 @@ mod tests {
         let small = read_limited(&data[..10], 100_000).unwrap();
         assert!(!small.truncated());
     }
+
+    #[test]
+    fn maildir_names_sort_in_delivery_order_with_unpadded_numbers() {
+        let mut names = vec![
+            "1795354896.M932032P18695Q2.vm",
+            "1795354896.M98P18695Q10.vm",
+            "1795354896.M98P18695Q9.vm",
+            "1795354895.M999999P1Q1.vm",
+        ];
+        names.sort_by_key(|n| natural_key(n));
+        assert_eq!(
+            names,
+            vec![
+                "1795354895.M999999P1Q1.vm",
+                "1795354896.M98P18695Q9.vm",
+                "1795354896.M98P18695Q10.vm",
+                "1795354896.M932032P18695Q2.vm",
+            ]
+        );
+    }
+}
+
+/// Moves a handled message from new/ to cur/, marked as seen.
+pub fn mark_seen(maildir: &Path, message: &Path) -> Result<(), Error> {
+    let name = message
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let base = name.split(":2,").next().unwrap_or(&name);
+    let cur = maildir.join("cur");
+    std::fs::create_dir_all(&cur).map_err(|e| Error::io(&cur, e))?;
+    let target = cur.join(format!("{base}:2,S"));
+    std::fs::rename(message, &target).map_err(|e| Error::io(message, e))
 }
