@@ -104,6 +104,19 @@ fn natural_key(name: &str) -> Vec<(u8, u128, String)> {
     out
 }
 
+/// Moves a handled message from new/ to cur/, marked as seen.
+pub fn mark_seen(maildir: &Path, message: &Path) -> Result<(), Error> {
+    let name = message
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let base = name.split(":2,").next().unwrap_or(&name);
+    let cur = maildir.join("cur");
+    std::fs::create_dir_all(&cur).map_err(|e| Error::io(&cur, e))?;
+    let target = cur.join(format!("{base}:2,S"));
+    std::fs::rename(message, &target).map_err(|e| Error::io(message, e))
+}
+
 /// The Maildir's ingest lock, held while a batch runs.
 pub fn lock(maildir: &Path) -> Result<File, Error> {
     crate::engine::dir::exclusive_lock(
@@ -146,17 +159,4 @@ mod tests {
             ]
         );
     }
-}
-
-/// Moves a handled message from new/ to cur/, marked as seen.
-pub fn mark_seen(maildir: &Path, message: &Path) -> Result<(), Error> {
-    let name = message
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_default();
-    let base = name.split(":2,").next().unwrap_or(&name);
-    let cur = maildir.join("cur");
-    std::fs::create_dir_all(&cur).map_err(|e| Error::io(&cur, e))?;
-    let target = cur.join(format!("{base}:2,S"));
-    std::fs::rename(message, &target).map_err(|e| Error::io(message, e))
 }
