@@ -118,3 +118,31 @@ fn a_players_view_shows_its_own_hand_and_latent_values_only_to_whom_they_belong_
     assert!(fed["board"]["cards"]["lib"].get("hand").is_none());
     assert_eq!(fed["board"]["cards"]["lib"]["hand_size"], 6);
 }
+
+#[test]
+fn odds_answer_exact_counts_with_and_without_a_game_14_3_20_3_2() {
+    let out = ok(&["odds", "dougram", "roll", "4"]);
+    assert!(
+        out.contains("4 of 6 faces") && out.contains("20/12"),
+        "{out}"
+    );
+    let out = ok(&["odds", "dougram", "federal", "17"]);
+    assert!(
+        out.contains("4 of 216") && out.contains("35 of 216"),
+        "{out}"
+    );
+    let t = Table::dougram();
+    let out = ok(&[
+        "odds",
+        "--game",
+        t.dir(),
+        "--side",
+        "fed",
+        "combat",
+        "cardinal",
+    ]);
+    assert!(out.contains("CBA step (14, AA)"), "{out}");
+    let (code, _, err) = run(&["odds", "dougram", "combat", "spa"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("--game"), "{err}");
+}

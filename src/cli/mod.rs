@@ -353,9 +353,10 @@ enum Command {
     /// Exact chance of an attack: `pbem odds kummen 9 4`, or with a game's units as one side
     /// sees them: `pbem odds --game DIR --side beeler B#7 M-AT03`.
     Odds {
-        /// ATTACK DEFENSE (numbers), or ATTACKER TARGET (unit ids or your own tokens) with --game;
-        /// without --game the first word is the system.
-        #[arg(num_args = 2..=3, required = true)]
+        /// The question: kummen takes ATTACK DEFENSE (numbers), or ATTACKER TARGET (unit ids or
+        /// your own tokens) with --game; dougram takes `roll V`, `check T`, `federal N`, or with
+        /// --game `combat HEX` and `federal`. Without --game the first word is the system.
+        #[arg(num_args = 1..=3, required = true)]
         words: Vec<String>,
         /// A game directory whose units the question names.
         #[arg(long, requires = "side")]

@@ -3,7 +3,7 @@
 
 use super::cards::Flag;
 use super::ctx::Ctx;
-use super::data::{Side, Values};
+use super::data::{HexId, Side, TerrainKind, Values};
 use super::state::{State, Unit, UnitAt};
 use std::collections::BTreeSet;
 
@@ -41,6 +41,32 @@ pub fn printed(state: &State, id: &str) -> Option<Values> {
             def: t.def,
         },
     })
+}
+
+/// A unit's AA/AP/DEF fighting in hex `hex` before any card: printed or back values (21.1),
+/// then the terrain modifiers of counters.yaml (25.1 sets, 26.1 adds, capped at 6; A46).
+pub fn in_hex(state: &State, id: &str, hex: HexId) -> Option<Values> {
+    let mut v = printed(state, id)?;
+    let ty = state.unit_type(id).unwrap_or("");
+    let map = &state.data.map;
+    for m in &state.data.counters.terrain_mods {
+        let here = match m.terrain {
+            TerrainKind::Desert => map.desert.contains(&hex),
+            TerrainKind::Cold => map.cold.contains(&hex),
+        };
+        if !here || !m.types.iter().any(|t| t == ty) {
+            continue;
+        }
+        if let Some(s) = m.set {
+            v.aa = s.aa;
+            v.ap = s.ap;
+        }
+        if let Some(a) = m.add {
+            v.aa = (v.aa + a.aa).min(6);
+            v.ap = (v.ap + a.ap).min(6);
+        }
+    }
+    Some(v)
 }
 
 /// Greedy allocation (17.3, policy default): targets in order of the `priority` list (unit

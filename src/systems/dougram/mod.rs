@@ -16,6 +16,7 @@ pub mod damage;
 pub mod data;
 pub mod latency;
 pub mod movement;
+pub mod odds;
 pub mod orders;
 pub mod play;
 pub mod policy;
@@ -134,5 +135,14 @@ impl Rules for Dougram {
 
     fn template(&self, state: &State, side: &str) -> String {
         template::template(state, side)
+    }
+
+    fn odds(
+        &self,
+        state: Option<&State>,
+        reader: &Reader,
+        args: &[String],
+    ) -> Result<String, String> {
+        odds::odds(state, reader, args)
     }
 }

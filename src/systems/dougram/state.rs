@@ -153,6 +153,20 @@ impl State {
         }
     }
 
+    /// Soldier or CBA (2.1), by the face in use.
+    pub fn class_of(&self, id: &str) -> Option<Class> {
+        self.unit_type(id)
+            .and_then(|t| self.data.counters.types.get(t))
+            .map(|t| t.class)
+    }
+
+    /// One of the mercenary types (2.9).
+    pub fn is_mercenary(&self, id: &str) -> bool {
+        self.unit_type(id)
+            .and_then(|t| self.data.counters.types.get(t))
+            .is_some_and(|t| t.mercenary)
+    }
+
     /// Units of `side` in hex `h`.
     pub fn units_in(&self, h: HexId, side: Side) -> Vec<&str> {
         self.units
