@@ -5,7 +5,8 @@
 //! plus the chits drawn by played `arming_points` cards (6.3.2, 6.7; their values are public).
 //! Unspent points lapse at the end of the phase (6.3.3). Arm orders run in the listed order
 //! (3.4); each one is all or nothing: if it cannot be paid or a counter is missing it is
-//! skipped with a public line, and the next one is tried.
+//! skipped with a line told to Lib only (the opponent learns what was armed, never what was
+//! ordered and did not happen), and the next one is tried.
 
 use super::cards::{After, Effect, Flag, PhaseName};
 use super::control;
@@ -498,10 +499,11 @@ pub fn resolve(
     let mut held = Vec::new();
     for no in &orders.play {
         if let Err(r) = play::may_play(state, side, *no, PhaseName::Arming, None) {
-            ctx.log.public(format!(
-                "lib's card {no} is not played: {} ({})",
-                r.message, r.rule
-            ));
+            // Private: the opponent must not learn which card was meant (2.10).
+            ctx.log.private(
+                side,
+                format!("your card {no} is not played: {} ({})", r.message, r.rule),
+            );
             continue;
         }
         let card = play::play(state, side, *no, ctx)?;
@@ -1207,10 +1209,12 @@ pub(crate) mod tests {
         );
         let (log, _) = run(&mut s, &o, 1);
         assert!(
-            log.public
+            log.private
+                .lib
                 .iter()
-                .any(|l| l.contains("card 2 is not played"))
+                .any(|l| l.contains("your card 2 is not played"))
         );
+        assert!(log.public.iter().all(|l| !l.contains("card 2")), "{log:?}");
     }
 
     #[test]
@@ -1442,6 +1446,46 @@ pub(crate) mod tests {
                 .iter()
                 .any(|l| l.contains("arming 2 is skipped"))
         );
+    }
+
+    #[test]
+    fn a_skipped_arming_order_is_told_to_lib_only() {
+        let mut s = with_points(3);
+        let t = chit(&mut s, 57, 2);
+        let card = s.cards.fed.hand[0]; // not Lib's to play
+        let o = ArmingOrders {
+            repair: vec!["nosuch".into()],
+            play: vec![card],
+            arm: vec![
+                arm1(57, vec![t], &["soldier"]),
+                arm1(57, vec![t], &["soldier"]),
+            ],
+        };
+        let (log, _) = run(&mut s, &o, 1);
+        assert_eq!(lib_count(&s, 57), 1);
+        for want in [
+            format!("your card {card} is not played"),
+            "your repair of nosuch is skipped".to_string(),
+            "your arming 2 is skipped".to_string(),
+        ] {
+            assert!(
+                log.private.lib.iter().any(|l| l.contains(&want)),
+                "{want}: {log:?}"
+            );
+        }
+        for needle in [
+            "skipped".to_string(),
+            "not played".to_string(),
+            format!("card {card}"),
+            "nosuch".to_string(),
+            "arming 2".to_string(),
+        ] {
+            assert!(
+                log.public.iter().all(|l| !l.contains(needle.as_str())),
+                "{needle}: {log:?}"
+            );
+        }
+        assert!(log.private.fed.is_empty(), "{log:?}");
     }
 
     #[test]

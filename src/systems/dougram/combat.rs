@@ -549,21 +549,27 @@ pub fn resolve(
     ctx: &mut Ctx,
 ) -> Result<(), String> {
     let mut done: BTreeSet<HexId> = BTreeSet::new();
+    // A declaration that does not happen is the declarer's own news: the opponent learns the
+    // combats fought, never the ones planned.
     for (i, d) in orders.combats.iter().enumerate() {
         let Some(h) = parse_hex(state, &d.hex) else {
-            ctx.log.public(format!(
-                "{} skips combat[{i}]: {:?} is no hex of the map (12.3)",
-                side.name(),
-                d.hex
-            ));
+            ctx.log.private(
+                side,
+                format!(
+                    "your combat[{i}] is skipped: {:?} is no hex of the map (12.3)",
+                    d.hex
+                ),
+            );
             continue;
         };
         if !done.insert(h) {
-            ctx.log.public(format!(
-                "{} skips combat[{i}]: {} has fought already this phase (12.6)",
-                side.name(),
-                hex_name(state, h)
-            ));
+            ctx.log.private(
+                side,
+                format!(
+                    "your combat[{i}] is skipped: {} has fought already this phase (12.6)",
+                    hex_name(state, h)
+                ),
+            );
             continue;
         }
         fight(state, side, h, d, ctx)?;
@@ -592,9 +598,12 @@ fn fight(
         .map(|s| s.to_string())
         .collect();
     if lib.is_empty() || fed_all.is_empty() {
-        ctx.log.public(format!(
-            "no combat at {name}: it does not hold units of both sides (12.3)"
-        ));
+        ctx.log.private(
+            phasing,
+            format!(
+                "your combat at {name} is skipped: it does not hold units of both sides (12.3)"
+            ),
+        );
         return Ok(());
     }
     ctx.log.public(format!(
@@ -606,9 +615,12 @@ fn fight(
         fed_all.into_iter().partition(|id| is_mercenary(state, id));
     let fed = if mercs.is_empty() || regs.is_empty() {
         if d.fight_group.is_some() {
-            ctx.log.public(format!(
-                "the fight_group choice at {name} does not apply: Fed has only one group there (12.5)"
-            ));
+            ctx.log.private(
+                phasing,
+                format!(
+                    "your fight_group choice at {name} does not apply: Fed has only one group there (12.5)"
+                ),
+            );
         }
         if mercs.is_empty() { regs } else { mercs }
     } else {
@@ -1536,8 +1548,45 @@ mod tests {
         let o = orders(vec![decl("57")]);
         assert!(check(&s, Side::Fed, &o, &root()).is_empty());
         let (log, rolls) = run(&mut s, Side::Fed, &o, 1);
-        assert!(says(&log, "(12.3)"));
+        assert!(log.private.fed.iter().any(|l| l.contains("(12.3)")));
+        assert!(!says(&log, "(12.3)"), "{:?}", log.public);
         assert!(rolls.is_empty());
+    }
+
+    #[test]
+    fn a_skipped_combat_is_told_to_its_player_only() {
+        let mut s = arena(Side::Fed);
+        put(&mut s, "RF01", Side::Fed, H); // no Lib unit in 57
+        put(&mut s, "SO40", Side::Lib, 58);
+        put(&mut s, "SO01", Side::Fed, 58);
+        let mut one_group = decl("58");
+        one_group.fight_group = Some(FightGroup::Mercenaries);
+        let o = orders(vec![decl("nowhere"), decl("57"), decl("57"), one_group]);
+        let (log, _) = run(&mut s, Side::Fed, &o, 1);
+        for want in [
+            "your combat[0] is skipped",
+            "your combat at ",
+            "your combat[2] is skipped",
+            "your fight_group choice at ",
+        ] {
+            assert!(
+                log.private.fed.iter().any(|l| l.contains(want)),
+                "{want}: {log:?}"
+            );
+        }
+        for needle in [
+            "skip",
+            "nowhere",
+            "57",
+            "fight_group",
+            "12.3",
+            "12.6",
+            "12.5",
+        ] {
+            assert!(!says(&log, needle), "{needle}: {:?}", log.public);
+        }
+        assert!(says(&log, "fed declares a combat at"), "{:?}", log.public);
+        assert!(log.private.lib.is_empty(), "{log:?}");
     }
 
     #[test]

@@ -139,15 +139,18 @@ pub fn resolve(
     if side != Side::Lib {
         return Err("the latency phase is Lib's (18.1)".into());
     }
+    // An order that does not happen as written is Lib's own news: the opponent sees the chits
+    // placed, never the hexes or counts Lib asked for (2.5).
     let mut skip: BTreeSet<HexId> = BTreeSet::new();
     for r in &orders.skip {
         match r.resolve(&state.data.map) {
             Some(h) => {
                 skip.insert(h);
             }
-            None => ctx.log.public(format!(
-                "latency: {r} is not a land hex; order ignored (18.2)"
-            )),
+            None => ctx.log.private(
+                side,
+                format!("your latency order for {r} is ignored: it is not a land hex (18.2)"),
+            ),
         }
     }
     let mut wanted: BTreeMap<HexId, usize> = BTreeMap::new();
@@ -156,38 +159,48 @@ pub fn resolve(
             Some(h) => {
                 wanted.insert(h, usize::try_from(*n).unwrap_or(0));
             }
-            None => ctx.log.public(format!(
-                "latency: {r} is not a land hex; order ignored (18.2)"
-            )),
+            None => ctx.log.private(
+                side,
+                format!("your latency order for {r} is ignored: it is not a land hex (18.2)"),
+            ),
         }
     }
     let hexes = soldier_hexes(state);
     for h in wanted.keys().chain(skip.iter()) {
         if !hexes.contains(h) {
-            ctx.log.public(format!(
-                "latency: no Lib soldier in hex {h}; the order for it is skipped (18.2)"
-            ));
+            ctx.log.private(
+                side,
+                format!(
+                    "your latency order for hex {h} is skipped: no Lib soldier is there (18.2)"
+                ),
+            );
         }
     }
     let mut placed_total = 0;
     for h in hexes {
         let max = max_in(state, h);
         let n = if skip.contains(&h) {
-            ctx.log.public(format!(
-                "lib places no latent chit in hex {h} (orders, 18.3)"
-            ));
-            continue;
+            0
         } else if let Some(w) = wanted.get(&h) {
             if *w > max {
-                ctx.log.public(format!(
-                    "latency: {w} chit(s) asked for hex {h}, at most {max} allowed now; cut to {max} (18.3-18.4)"
-                ));
+                ctx.log.private(
+                    side,
+                    format!(
+                        "your latency order for hex {h} asks {w} chit(s), at most {max} allowed now; cut to {max} (18.3-18.4)"
+                    ),
+                );
             }
             (*w).min(max)
         } else {
             max
         };
         if n == 0 {
+            // What happened, whichever order said it (`skip` or a count of 0): Lib could place
+            // here and did not. Nothing is said where no chit could go.
+            if max > 0 {
+                ctx.log
+                    .public(format!("lib places no latent chit in hex {h} (18.3)"));
+            }
             continue;
         }
         let label = format!("t{}/lib/latency/{h}", state.turn);
@@ -378,9 +391,65 @@ mod tests {
         let (log, _) = run(&mut u, &o, 6);
         assert_eq!(chits_in(&u, 57), 1);
         assert!(
-            log.public
+            log.private
+                .lib
                 .iter()
                 .any(|l| l.contains("cut to 1") && l.contains("18.3"))
+        );
+    }
+
+    #[test]
+    fn a_latency_order_cut_or_skipped_is_told_to_lib_only() {
+        let mut s = cleared(57);
+        put(&mut s, "SO", 2, 57, Side::Lib); // at most 1 chit
+        let o = LatencyOrders {
+            skip: vec![HexRef::Hex(11), HexRef::Hex(76)],
+            counts: BTreeMap::from([(HexRef::Hex(57), 3), (HexRef::Hex(53), 1)]),
+        };
+        let (log, _) = run(&mut s, &o, 11);
+        assert_eq!(chits_in(&s, 57), 1);
+        for want in [
+            "your latency order for 11 is ignored",
+            "your latency order for hex 53 is skipped",
+            "your latency order for hex 76 is skipped",
+            "your latency order for hex 57 asks 3 chit(s)",
+        ] {
+            assert!(
+                log.private.lib.iter().any(|l| l.contains(want)),
+                "{want}: {log:?}"
+            );
+        }
+        for needle in [
+            "11", "53", "76", "3 chit", "cut", "order", "skip", "ignored",
+        ] {
+            assert!(
+                log.public.iter().all(|l| !l.contains(needle)),
+                "{needle}: {log:?}"
+            );
+        }
+        assert_eq!(
+            log.public,
+            vec!["lib places 1 latent chit(s) face down in hex 57 (18.3-18.5)".to_string()]
+        );
+        // Skipping a hex and asking 0 for it read the same: Lib placed nothing there.
+        let mut t = cleared(57);
+        put(&mut t, "SO", 2, 57, Side::Lib);
+        let mut u = t.clone();
+        let skip = LatencyOrders {
+            skip: vec![HexRef::Hex(57)],
+            ..LatencyOrders::default()
+        };
+        let zero = LatencyOrders {
+            counts: BTreeMap::from([(HexRef::Hex(57), 0)]),
+            ..LatencyOrders::default()
+        };
+        let (a, _) = run(&mut t, &skip, 12);
+        let (b, _) = run(&mut u, &zero, 12);
+        assert_eq!(a.public, b.public);
+        assert!(
+            a.public
+                .iter()
+                .any(|l| l.contains("no latent chit in hex 57"))
         );
     }
 

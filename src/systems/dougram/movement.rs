@@ -4,7 +4,8 @@
 //! immobile fortress (22.7), and the control checks at the start and end of the phase (3.3.1).
 //!
 //! Moves run in the order listed (3.4) and each is all or nothing: a move that has become
-//! illegal by the time it runs is skipped with a public line that cites the rule.
+//! illegal by the time it runs is skipped with a line that cites the rule, told to the moving
+//! side only: the opponent learns what moved, never what was ordered and did not happen.
 
 use super::cards::{Effect, Flag, PhaseName, SeaMove};
 use super::control;
@@ -211,7 +212,6 @@ pub fn resolve(
     orders: &MovementOrders,
     ctx: &mut Ctx,
 ) -> Result<(), String> {
-    let who = side.name();
     control::check(state, "start of movement", ctx); // 3.3.1
     let start = state.control.clone();
     let mut mem = Memory::default();
@@ -228,12 +228,16 @@ pub fn resolve(
             } else {
                 format!(" at {}", b.at)
             };
-            ctx.log.public(format!(
-                "{who} move {} skipped{field}: {} ({})",
-                i + 1,
-                b.msg,
-                b.rule
-            ));
+            // Private: the order may name cards in hand or plans that did not happen.
+            ctx.log.private(
+                side,
+                format!(
+                    "your move {} is skipped{field}: {} ({})",
+                    i + 1,
+                    b.msg,
+                    b.rule
+                ),
+            );
             continue;
         }
         let Some(kind) = j.kind.clone() else {
@@ -1175,9 +1179,17 @@ fn execute(
                         && state.units_in(h, Side::Lib).len() <= 3;
                     if !passes {
                         ctx.log.public(format!(
-                            "{who} moves {list} from hex {from} to {} and stops: enemy units are there now (9.4)",
+                            "{who} moves {list} from hex {from} to {} (9)",
                             done.join(" > ")
                         ));
+                        // Private: the rest of the path is a plan that did not happen.
+                        ctx.log.private(
+                            side,
+                            format!(
+                                "your move {} stops in hex {h}: enemy units are there now (9.4)",
+                                i + 1
+                            ),
+                        );
                         return Ok(());
                     }
                 }
@@ -1294,6 +1306,7 @@ pub fn fix_overstack(state: &mut State, ctx: &mut Ctx) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::systems::dougram::ctx::Log;
     use crate::systems::dougram::fixtures::{dealt, dice};
     use crate::systems::dougram::state::{ChitAt, Stage};
 
@@ -1347,7 +1360,7 @@ mod tests {
         vec![(format!("orders.movement.{path}"), rule.to_string())]
     }
 
-    fn run_with(s: &mut State, side: Side, y: &str, labels: &[(&str, &str)]) -> Vec<String> {
+    fn run_with(s: &mut State, side: Side, y: &str, labels: &[(&str, &str)]) -> Log {
         let o = orders(y);
         let mut d = dice(11);
         let mut ctx = Ctx::new(&mut d);
@@ -1355,10 +1368,10 @@ mod tests {
             ctx.labels.insert(l.to_string(), id.to_string());
         }
         resolve(s, side, &o, &mut ctx).unwrap();
-        ctx.log.public
+        ctx.log
     }
 
-    fn run(s: &mut State, side: Side, y: &str) -> Vec<String> {
+    fn run(s: &mut State, side: Side, y: &str) -> Log {
         run_with(s, side, y, &[])
     }
 
@@ -1377,7 +1390,7 @@ mod tests {
         // Control is stale: Lib units sit in Spa. The start check sees it.
         put(&mut s, &["SO01"], Side::Lib, 58);
         let log = run(&mut s, Side::Lib, "{}");
-        assert!(has(&log, "start of movement"), "{log:?}");
+        assert!(has(&log.public, "start of movement"), "{log:?}");
         assert_eq!(s.control["spa"], Side::Lib);
     }
 
@@ -1388,7 +1401,7 @@ mod tests {
         let log = run(&mut s, Side::Lib, "moves: [{units: [SO01], path: [58]}]");
         assert_eq!(at(&s, "SO01"), UnitAt::Hex(58));
         assert!(
-            has(&log, "Spa passes to lib control (end of movement"),
+            has(&log.public, "Spa passes to lib control (end of movement"),
             "{log:?}"
         );
     }
@@ -1402,7 +1415,7 @@ mod tests {
         let log = run(&mut s, Side::Lib, y);
         assert_eq!(at(&s, "SO01"), UnitAt::Hex(53));
         assert_eq!(at(&s, "SO02"), UnitAt::Hex(53));
-        assert!(has(&log, "from hex 62 to 52 > 53 (9)"), "{log:?}");
+        assert!(has(&log.public, "from hex 62 to 52 > 53 (9)"), "{log:?}");
         let mut s = blank(Side::Lib);
         put(&mut s, &["SO01"], Side::Lib, 62);
         assert_eq!(
@@ -1537,8 +1550,51 @@ mod tests {
         put(&mut s, &["SO10"], Side::Fed, 54);
         let log = run(&mut s, Side::Lib, y);
         assert_eq!(at(&s, "SO01"), UnitAt::Hex(53));
-        assert!(has(&log, "lib move 1 skipped at path[1]"), "{log:?}");
-        assert!(has(&log, "(9.4)"), "{log:?}");
+        assert!(
+            has(&log.private.lib, "your move 1 is skipped at path[1]"),
+            "{log:?}"
+        );
+        assert!(has(&log.private.lib, "(9.4)"), "{log:?}");
+    }
+
+    #[test]
+    fn a_skipped_move_is_told_to_its_player_only() {
+        // A sea move that names card 32 in hand and is refused at resolution (10.6): the
+        // opponent must learn neither the card nor the plan.
+        let mut s = blank(Side::Fed);
+        hand(&mut s, Side::Fed, 32);
+        put(&mut s, &["SO10"], Side::Fed, 14);
+        put(&mut s, &["SO01", "SO02", "SO03"], Side::Lib, 14);
+        s.recompute_control();
+        let y = "moves: [{units: [SO10], sea: {card: 32, from: grante, to: bonar}}]";
+        let log = run(&mut s, Side::Fed, y);
+        assert_eq!(at(&s, "SO10"), UnitAt::Hex(14));
+        assert!(
+            has(&log.private.fed, "your move 1 is skipped at sea.from"),
+            "{log:?}"
+        );
+        for needle in ["skipped", "move 1", "card 32", "10.6", "bonar"] {
+            assert!(!has(&log.public, needle), "{needle}: {log:?}");
+        }
+        assert!(log.private.lib.is_empty(), "{log:?}");
+        // A move cut short by enemy units (9.4): public is where the units went, nothing more.
+        let mut s = blank(Side::Lib);
+        put(&mut s, &["SO01"], Side::Lib, 52);
+        let log = run(
+            &mut s,
+            Side::Lib,
+            "moves: [{units: [SO01], path: [61, 71]}]",
+        );
+        assert_eq!(at(&s, "SO01"), UnitAt::Hex(61));
+        assert!(
+            has(&log.private.lib, "your move 1 stops in hex 61"),
+            "{log:?}"
+        );
+        assert!(has(&log.public, "from hex 52 to 61 (9)"), "{log:?}");
+        for needle in ["stops", "move 1", "> 71"] {
+            assert!(!has(&log.public, needle), "{needle}: {log:?}");
+        }
+        assert!(log.private.fed.is_empty(), "{log:?}");
     }
 
     #[test]
@@ -1553,7 +1609,7 @@ mod tests {
         let mut t = s.clone();
         let log = run(&mut t, Side::Fed, y);
         assert_eq!(at(&t, "SO10"), UnitAt::Hex(57));
-        assert!(has(&log, "(23.1)"), "{log:?}");
+        assert!(has(&log.private.fed, "(23.1)"), "{log:?}");
         // Open: Fed may enter.
         s.cards.fed.hand.retain(|c| *c != 64);
         s.open.insert(64);
@@ -1588,7 +1644,7 @@ mod tests {
         assert_eq!(probs(&s, Side::Lib, y), one("moves[1].units[0]", "8.2"));
         let log = run(&mut s, Side::Lib, y);
         assert_eq!(at(&s, "SO01"), UnitAt::Hex(52));
-        assert!(has(&log, "lib move 2 skipped"), "{log:?}");
+        assert!(has(&log.private.lib, "your move 2 is skipped"), "{log:?}");
         assert_eq!(
             probs(
                 &s,
@@ -1640,7 +1696,7 @@ mod tests {
         assert!(probs(&s, Side::Lib, y).is_empty());
         let log = run(&mut s, Side::Lib, y);
         assert_eq!(at(&s, "SO20"), UnitAt::Stock);
-        assert!(has(&log, "(8.1)"), "{log:?}");
+        assert!(has(&log.private.lib, "(8.1)"), "{log:?}");
         // Unknown names are labels at check time unless the labels are known.
         let o = orders("moves: [{units: [nolabel], path: [52]}]");
         let root = FieldPath::root();
@@ -1660,7 +1716,7 @@ mod tests {
         let y = "moves: [{units: [RF01], path: [71]}]";
         assert!(probs(&s, Side::Fed, y).is_empty());
         let log = run(&mut s.clone(), Side::Fed, y);
-        assert!(has(&log, "(9.2)"), "{log:?}");
+        assert!(has(&log.private.fed, "(9.2)"), "{log:?}");
         // With a CBA in the box 7.10 cannot apply, so the start hex is certain.
         s.units.get_mut("RF02").unwrap().at = UnitAt::ReplenishmentBox;
         s.units.get_mut("RF02").unwrap().side = Side::Fed;
@@ -1704,7 +1760,7 @@ mod tests {
         assert!(probs(&s, Side::Fed, y).is_empty());
         let log = run_with(&mut s, Side::Fed, y, &[("m", "GA02")]);
         assert_eq!(at(&s, "GA02"), UnitAt::Hex(72));
-        assert!(has(&log, "(8.6)"), "{log:?}");
+        assert!(has(&log.private.fed, "(8.6)"), "{log:?}");
     }
 
     #[test]
@@ -1726,7 +1782,7 @@ mod tests {
         // 72 is empty; 73 has Fed units; the first soldier leaves.
         assert_eq!(at(&t, "SO01"), UnitAt::Hex(72));
         assert_eq!(t.units_in(62, Side::Lib).len(), 4);
-        assert!(has(&log, "(8.4.2)"), "{log:?}");
+        assert!(has(&log.public, "(8.4.2)"), "{log:?}");
         // The policy names what leaves first.
         s.policies.lib.movement.overstack.shed_first = vec!["crab_gunner".into()];
         run(&mut s, Side::Lib, "{}");
@@ -1745,7 +1801,7 @@ mod tests {
         put(&mut s, &["SO06", "SO07", "SO08", "SO09"], Side::Lib, 14);
         let log = run(&mut s, Side::Lib, "{}");
         assert_eq!(at(&s, "SO01"), UnitAt::Stock);
-        assert!(has(&log, "eliminated"), "{log:?}");
+        assert!(has(&log.public, "eliminated"), "{log:?}");
         // Mode eliminate never moves.
         let mut s = blank(Side::Lib);
         put(
@@ -1772,7 +1828,7 @@ mod tests {
             "moves: [{units: [SO05], path: [53, 54]}]",
         );
         assert_eq!(at(&s, "SO05"), UnitAt::Hex(54));
-        assert!(!has(&log, "6.10"), "{log:?}");
+        assert!(!has(&log.public, "6.10"), "{log:?}");
     }
 
     #[test]
@@ -1851,7 +1907,7 @@ mod tests {
                 .any(|d| d.card == 20 && d.face_up)
         );
         assert!(
-            has(&log, "by sea from spa to grante with card 20 (10)"),
+            has(&log.public, "by sea from spa to grante with card 20 (10)"),
             "{log:?}"
         );
     }
@@ -1951,7 +2007,7 @@ mod tests {
         let mut t = s.clone();
         let log = run(&mut t, Side::Fed, y);
         assert_eq!(at(&t, "SO10"), UnitAt::Hex(14));
-        assert!(has(&log, "(10.6)"), "{log:?}");
+        assert!(has(&log.private.fed, "(10.6)"), "{log:?}");
         assert!(
             t.cards.fed.hand.contains(&32),
             "a skipped move plays no card"
@@ -2028,7 +2084,7 @@ mod tests {
         assert_eq!(probs(&s, Side::Fed, y), one("moves[1].units", "11.8"));
         let log = run(&mut s, Side::Fed, y);
         assert_eq!(s.units_in(73, Side::Fed).len(), 3);
-        assert!(has(&log, "(11.8)"), "{log:?}");
+        assert!(has(&log.private.fed, "(11.8)"), "{log:?}");
         let mut s = blank(Side::Lib);
         s.open.insert(29);
         put(&mut s, &["SO01", "SO02", "SO03"], Side::Lib, 75);
@@ -2052,7 +2108,7 @@ mod tests {
         hand(&mut s, Side::Lib, 29);
         assert!(probs(&s, Side::Lib, y).is_empty());
         let log = run(&mut s.clone(), Side::Lib, y);
-        assert!(has(&log, "(11.9)"), "{log:?}");
+        assert!(has(&log.private.lib, "(11.9)"), "{log:?}");
         // Open, and both cities Lib's at the start of the phase.
         s.open.insert(29);
         put(&mut s, &["SO02"], Side::Lib, 73);
@@ -2070,7 +2126,10 @@ mod tests {
         let log = run(&mut s, Side::Fed, y);
         assert_eq!(at(&s, "SO10"), UnitAt::Hex(54));
         assert!(
-            has(&log, "transport.to: cardinal was not fed-controlled"),
+            has(
+                &log.private.fed,
+                "transport.to: cardinal was not fed-controlled"
+            ),
             "{log:?}"
         );
     }
@@ -2095,7 +2154,10 @@ mod tests {
         assert!(s.open.contains(&no), "{log:?}");
         assert!(!s.units_in(61, Side::Fed).is_empty());
         assert_eq!(at(&s, "SO01"), UnitAt::Hex(61));
-        assert!(has(&log, "stops"), "{log:?}");
+        assert!(
+            has(&log.private.lib, "your move 1 stops in hex 61"),
+            "{log:?}"
+        );
     }
 
     #[test]

@@ -570,10 +570,11 @@ pub fn resolve(
     }
     for no in &orders.play {
         if let Err(r) = play::may_play(state, side, *no, PhaseName::Replenishment, None) {
-            ctx.log.public(format!(
-                "fed's card {no} is not played: {} ({})",
-                r.message, r.rule
-            ));
+            // Private: the opponent must not learn which card was meant (2.10).
+            ctx.log.private(
+                side,
+                format!("your card {no} is not played: {} ({})", r.message, r.rule),
+            );
             continue;
         }
         play::play(state, side, *no, ctx)?;
@@ -629,9 +630,12 @@ pub fn resolve(
 
 /// 7.10 on the live state.
 fn to_box(state: &mut State, name: &str, had_cba: bool, ctx: &mut Ctx) {
+    // Skips are Fed's own news: the opponent learns what happened, not what was ordered.
     let skip = |ctx: &mut Ctx, why: String| {
-        ctx.log
-            .public(format!("fed's move of {name} to the box is skipped: {why}"));
+        ctx.log.private(
+            Side::Fed,
+            format!("your move of {name} to the box is skipped: {why}"),
+        );
     };
     if had_cba {
         return skip(
@@ -661,11 +665,15 @@ fn to_box(state: &mut State, name: &str, had_cba: bool, ctx: &mut Ctx) {
 
 /// 7.7-7.9 on the live state; returns the new counter.
 fn convert(state: &mut State, c: &Convert, ctx: &mut Ctx) -> Option<String> {
+    // Skips are Fed's own news: the opponent learns what happened, not what was ordered.
     let skip = |ctx: &mut Ctx, why: String| {
-        ctx.log.public(format!(
-            "fed's conversion of {} to {} is skipped: {why}",
-            c.unit, c.to
-        ));
+        ctx.log.private(
+            Side::Fed,
+            format!(
+                "your conversion of {} to {} is skipped: {why}",
+                c.unit, c.to
+            ),
+        );
     };
     let Some(id) = ctx.unit(state, &c.unit) else {
         skip(ctx, "no such unit (7.7)".into());
@@ -735,17 +743,24 @@ fn place_class(
     };
     let hex = state.data.map.hex_of(place);
     if state.control.get(place) == Some(&Side::Lib) {
-        ctx.log.public(format!(
-            "no {what} is replenished: Lib controls {} (7.6)",
-            hex_name(state, hex)
-        ));
+        // Private: the names listed are an order that did not happen.
+        ctx.log.private(
+            Side::Fed,
+            format!(
+                "your {what} replenishment is skipped: Lib controls {} (7.6)",
+                hex_name(state, hex)
+            ),
+        );
         return;
     }
     let mut placed = 0;
     for name in names {
+        // Skips are Fed's own news: the opponent learns what happened, not what was ordered.
         let skip = |ctx: &mut Ctx, why: String| {
-            ctx.log
-                .public(format!("fed's replenishment of {name} is skipped: {why}"));
+            ctx.log.private(
+                Side::Fed,
+                format!("your replenishment of {name} is skipped: {why}"),
+            );
         };
         if placed == cap {
             skip(
@@ -788,9 +803,10 @@ fn place_class(
 
 /// 22.1-22.6, 22.10 on the live state.
 fn fortress(state: &mut State, f: &FortressOrder, ctx: &mut Ctx) {
+    // Skips are Fed's own news: the opponent learns what happened, not what was ordered.
     let skip = |ctx: &mut Ctx, why: String| {
         ctx.log
-            .public(format!("fed's fortress order is skipped: {why}"));
+            .private(Side::Fed, format!("your fortress order is skipped: {why}"));
     };
     if f.place.is_some() && f.remove {
         return skip(ctx, "place and remove in one phase (22.6)".into());
@@ -1116,7 +1132,8 @@ mod tests {
         let (log, _) = run(&mut s, &o);
         assert_eq!(box_units(&s).len(), 2, "one soldier and one CBA stay");
         assert!(
-            log.public
+            log.private
+                .fed
                 .iter()
                 .any(|l| l.contains("at most 3 soldier(s)"))
         );
@@ -1155,7 +1172,7 @@ mod tests {
             vec![pair("orders.replenishment.cbas[0]", "7.3")]
         );
         let (log, _) = run(&mut s.clone(), &o);
-        assert!(log.public.iter().any(|l| l.contains("(7.3)")));
+        assert!(log.private.fed.iter().any(|l| l.contains("(7.3)")));
         open(&mut s, 204); // Bushman deployment begins
         assert!(problems(&s, &o).is_empty());
         run(&mut s, &o);
@@ -1196,9 +1213,10 @@ mod tests {
         assert_eq!(s.units[&so[0]].at, UnitAt::ReplenishmentBox);
         assert_eq!(s.units[&cg[0]].at, UnitAt::Hex(NP_PORT));
         assert!(
-            log.public
+            log.private
+                .fed
                 .iter()
-                .any(|l| l.contains("no soldier is replenished") && l.contains("7.6"))
+                .any(|l| l.contains("your soldier replenishment is skipped") && l.contains("7.6"))
         );
     }
 
@@ -1260,7 +1278,7 @@ mod tests {
             assert_eq!(problems(&s, &o), vec![want]);
         }
         let (log, _) = run(&mut s.clone(), &conv(&six[0], "round_facer"));
-        assert!(log.public.iter().any(|l| l.contains("(7.9)")));
+        assert!(log.private.fed.iter().any(|l| l.contains("(7.9)")));
         open(&mut s, 204);
         assert!(problems(&s, &conv(&cg[0], "bushman")).is_empty());
         run(&mut s, &conv(&cg[0], "bushman"));
@@ -1342,9 +1360,97 @@ mod tests {
         let (log, _) = run(&mut s, &tb(&cg));
         assert!(matches!(s.units[&cg].at, UnitAt::Hex(_)));
         assert!(
-            log.public
+            log.private
+                .fed
                 .iter()
                 .any(|l| l.contains("skipped") && l.contains("7.10"))
+        );
+    }
+
+    #[test]
+    fn a_skipped_replenishment_order_is_told_to_its_player_only() {
+        let mut s = state();
+        let so = boxed(&mut s, "SO", 4);
+        boxed(&mut s, "CG", 1); // a CBA in the box: 7.10 is refused
+        let cg = s
+            .units
+            .iter()
+            .find(|(id, u)| {
+                id.starts_with("CG") && u.side == Side::Fed && matches!(u.at, UnitAt::Hex(_))
+            })
+            .map(|(id, _)| id.clone())
+            .unwrap();
+        let card = s.cards.lib.hand[0]; // not Fed's to play
+        let o = ReplenishmentOrders {
+            play: vec![card],
+            to_box: Some(cg.clone()),
+            convert: Some(Convert {
+                unit: so[0].clone(),
+                to: "round_facer".into(),
+            }),
+            soldiers: names(&so),
+            ..fort(Some(53), false)
+        };
+        let (log, _) = run(&mut s, &o);
+        assert!(matches!(s.units[&cg].at, UnitAt::Hex(_)));
+        assert_eq!(s.units[&so[3]].at, UnitAt::ReplenishmentBox);
+        for want in [
+            format!("your card {card} is not played"),
+            format!("your move of {cg} to the box is skipped"),
+            format!("your conversion of {} to round_facer is skipped", so[0]),
+            format!("your replenishment of {} is skipped", so[3]),
+            "your fortress order is skipped".to_string(),
+        ] {
+            assert!(
+                log.private.fed.iter().any(|l| l.contains(&want)),
+                "{want}: {log:?}"
+            );
+        }
+        let secret = [
+            "skipped".to_string(),
+            "not played".to_string(),
+            format!("card {card}"),
+            cg.clone(),
+            so[3].clone(),
+            "fortress".to_string(),
+            "conver".to_string(),
+        ];
+        for needle in &secret {
+            assert!(
+                log.public.iter().all(|l| !l.contains(needle.as_str())),
+                "{needle}: {log:?}"
+            );
+        }
+        assert!(log.private.lib.is_empty(), "{log:?}");
+        // Lib control of Cardinal: the soldiers listed stay secret too (7.6).
+        let mut s = state();
+        for u in s.units.values_mut() {
+            if u.at == UnitAt::Hex(CARDINAL) && u.side == Side::Fed {
+                u.at = UnitAt::Stock;
+            }
+        }
+        s.recompute_control();
+        assert_eq!(s.control["cardinal"], Side::Lib);
+        let so = boxed(&mut s, "SO", 1);
+        let (log, _) = run(
+            &mut s,
+            &ReplenishmentOrders {
+                soldiers: names(&so),
+                ..ReplenishmentOrders::default()
+            },
+        );
+        assert!(
+            log.private
+                .fed
+                .iter()
+                .any(|l| l.contains("your soldier replenishment is skipped")),
+            "{log:?}"
+        );
+        assert!(
+            log.public
+                .iter()
+                .all(|l| !l.contains("replenish") && !l.contains(&so[0])),
+            "{log:?}"
         );
     }
 
@@ -1424,7 +1530,7 @@ mod tests {
         );
         let (log, _) = run(&mut t, &fort(Some(53), false));
         assert_eq!(t.units[&fortress_id(&t).unwrap()].at, UnitAt::Stock);
-        assert!(log.public.iter().any(|l| l.contains("(22.4)")));
+        assert!(log.private.fed.iter().any(|l| l.contains("(22.4)")));
     }
 
     #[test]

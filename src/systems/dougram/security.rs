@@ -226,14 +226,21 @@ pub fn resolve(
         if !played.insert(*no) {
             continue;
         }
+        // Refusals are Fed's own news: they name a card still in its hand (2.10).
         match play::may_play(state, side, *no, PhaseName::Security, None) {
-            Err(r) => ctx.log.public(format!(
-                "security: card {no} is not played: {} ({})",
-                r.message, r.rule
-            )),
-            Ok(card) if !enables(card) => ctx.log.public(format!(
-                "security: card {no} is not played: it does not enable security checks (19.3)"
-            )),
+            Err(r) => ctx.log.private(
+                side,
+                format!(
+                    "your security card {no} is not played: {} ({})",
+                    r.message, r.rule
+                ),
+            ),
+            Ok(card) if !enables(card) => ctx.log.private(
+                side,
+                format!(
+                    "your security card {no} is not played: it does not enable security checks (19.3)"
+                ),
+            ),
             Ok(_) => {
                 play::play(state, side, *no, ctx)?;
                 enablers.push(format!("card {no}"));
@@ -264,22 +271,27 @@ pub fn resolve(
     ));
     if enablers.len() > 1 {
         ctx.log
-            .public("one enabler suffices; the others add nothing (A29)");
+            .private(side, "one enabler suffices; your others add nothing (A29)");
     }
+    // From here on a line about an order that did not happen goes to Fed only: the opponent
+    // sees the checks rolled, never the groups or hexes that were dropped.
+    let skip = |ctx: &mut Ctx, why: String| ctx.log.private(side, format!("your {why}"));
     // 19.8: explicit groups, judged on the live state.
     let mut explicit: BTreeMap<HexId, Vec<Vec<String>>> = BTreeMap::new();
     let mut used: BTreeSet<String> = BTreeSet::new();
     for (r, groups) in &orders.groups {
         let Some(h) = r.resolve(&state.data.map) else {
-            ctx.log.public(format!(
-                "security: {r} is not a land hex; its groups are skipped (19.4)"
-            ));
+            skip(
+                ctx,
+                format!("security groups for {r} are skipped: it is not a land hex (19.4)"),
+            );
             continue;
         };
         if explicit.contains_key(&h) {
-            ctx.log.public(format!(
-                "security: hex {h} is split twice; {r} is skipped (19.8)"
-            ));
+            skip(
+                ctx,
+                format!("security groups for {r} are skipped: hex {h} is split twice (19.8)"),
+            );
             continue;
         }
         let mut out = Vec::new();
@@ -306,14 +318,19 @@ pub fn resolve(
                     }
                 };
                 if let Some(why) = why {
-                    ctx.log
-                        .public(format!("security: {why}; it is left out of its group"));
+                    skip(
+                        ctx,
+                        format!("security group in hex {h} leaves out {name}: {why}"),
+                    );
                 }
             }
             if members.is_empty() {
-                ctx.log.public(format!(
-                    "security: a group in hex {h} has no soldier left and does not roll (19.6)"
-                ));
+                skip(
+                    ctx,
+                    format!(
+                        "security group in hex {h} has no soldier left and does not roll (19.6)"
+                    ),
+                );
             } else {
                 out.push(members);
             }
@@ -334,16 +351,20 @@ pub fn resolve(
             continue;
         }
         if chits == 0 {
-            ctx.log.public(format!(
-                "security: hex {h} holds no latent chit; no check there (19.7)"
-            ));
+            skip(
+                ctx,
+                format!("security groups in hex {h} do not roll: it holds no latent chit (19.7)"),
+            );
             continue;
         }
         for (i, g) in groups.iter().enumerate() {
             if chits_in(state, h) == 0 {
-                ctx.log.public(format!(
-                    "hex {h} has no latent chit left; its other group(s) do not roll (19.7)"
-                ));
+                skip(
+                    ctx,
+                    format!(
+                        "other security group(s) in hex {h} do not roll: no latent chit is left (19.7)"
+                    ),
+                );
                 break;
             }
             checks += 1;
@@ -368,8 +389,9 @@ pub fn resolve(
         }
     }
     if checks == 0 {
+        // Neutral: whether no hex qualified or Fed's groups were dropped stays Fed's.
         ctx.log
-            .public("no hex has both latent chits and Fed soldiers able to check (19.4)");
+            .public("fed makes no security check this phase (19.4-19.8)");
     }
     Ok(())
 }
@@ -681,9 +703,10 @@ mod tests {
         };
         let (log, tr) = run(&mut s, &o, 6);
         assert_eq!(tr.public.len(), 1);
-        assert!(log.public.iter().any(|l| l.contains("A30")));
+        assert!(log.private.fed.iter().any(|l| l.contains("A30")));
         assert!(
-            log.public
+            log.private
+                .fed
                 .iter()
                 .any(|l| l.contains(&format!("{} is not a Fed unit in hex 57", so[5])))
         );
@@ -749,7 +772,7 @@ mod tests {
         };
         let (log, tr) = run(&mut s, &o, 8);
         assert_eq!(tr.public.len(), 1);
-        assert!(log.public.iter().any(|l| l.contains("do not roll")));
+        assert!(log.private.fed.iter().any(|l| l.contains("do not roll")));
     }
 
     #[test]
@@ -833,11 +856,75 @@ mod tests {
         let (log, tr) = run(&mut s, &play36(), 9);
         assert!(tr.public.is_empty());
         assert!(
-            log.public
+            log.private
+                .fed
                 .iter()
                 .any(|l| l.contains("card 36 is not played"))
         );
         assert_eq!(chits_in(&s, 57), 1);
+    }
+
+    #[test]
+    fn a_dropped_security_order_is_told_to_fed_only() {
+        let mut s = arranged(1);
+        let here = put(&mut s, "SO", 6, 57, Side::Fed);
+        let spa = put(&mut s, "SO", 2, 58, Side::Fed); // no latent chit in Spa
+        let dud = s
+            .cards
+            .fed
+            .hand
+            .iter()
+            .copied()
+            .find(|n| s.card(*n).is_some_and(|c| !enables(c)))
+            .unwrap();
+        let libs = s.cards.lib.hand[0];
+        let mut first = here[..3].to_vec();
+        first.push("nobody".into());
+        let o = SecurityOrders {
+            cards: vec![36, dud, libs],
+            groups: BTreeMap::from([
+                (HexRef::Hex(57), vec![first, here[3..].to_vec()]),
+                (HexRef::Hex(11), vec![vec![here[0].clone()]]),
+                (HexRef::Hex(58), vec![spa.clone()]),
+                (HexRef::Place("spa".into()), vec![spa.clone()]),
+            ]),
+        };
+        let (log, _) = run(&mut s, &o, 6);
+        for want in [
+            format!("your security card {dud} is not played"),
+            format!("your security card {libs} is not played"),
+            "your security groups for 11 are skipped".to_string(),
+            "is split twice".to_string(),
+            "your security group in hex 57 leaves out nobody".to_string(),
+            "your security groups in hex 58 do not roll".to_string(),
+        ] {
+            assert!(
+                log.private.fed.iter().any(|l| l.contains(&want)),
+                "{want}: {log:?}"
+            );
+        }
+        let mut secret = vec![
+            "not played".to_string(),
+            format!("card {dud}"),
+            format!("card {libs}"),
+            "nobody".to_string(),
+            "skipped".to_string(),
+            "left out".to_string(),
+            "do not roll".to_string(),
+            "hex 58".to_string(),
+            "Spa".to_string(),
+        ];
+        secret.extend(spa);
+        for needle in &secret {
+            assert!(
+                log.public.iter().all(|l| !l.contains(needle.as_str())),
+                "{needle}: {log:?}"
+            );
+        }
+        assert!(
+            log.private.lib.iter().all(|l| l.contains("worth")),
+            "{log:?}"
+        );
     }
 
     #[test]
