@@ -13,7 +13,7 @@ use super::cards::{Effect, ModTarget, PhaseName, StepName, Whose};
 use super::control;
 use super::ctx::Ctx;
 use super::damage::{self, Outcome};
-use super::data::{Class, HexId, HexRef, Hexside, PerSide, Side, TerrainKind, Values};
+use super::data::{Class, HexId, HexRef, Hexside, PerSide, Side, Values};
 use super::play;
 use super::state::{State, UnitAt};
 use crate::systems::Problem;
@@ -235,20 +235,6 @@ fn hex_name(state: &State, h: HexId) -> String {
     }
 }
 
-fn is_mercenary(state: &State, id: &str) -> bool {
-    state
-        .unit_type(id)
-        .and_then(|t| state.data.counters.types.get(t))
-        .is_some_and(|t| t.mercenary)
-}
-
-fn class_of(state: &State, id: &str) -> Option<Class> {
-    state
-        .unit_type(id)
-        .and_then(|t| state.data.counters.types.get(t))
-        .map(|t| t.class)
-}
-
 /// Hexes that a card may fill with Fed units in the middle of a Lib turn (24.2).
 fn placement_hexes(state: &State) -> BTreeSet<HexId> {
     state
@@ -269,13 +255,12 @@ pub fn check(state: &State, side: Side, orders: &CombatOrders, at: &FieldPath) -
     let mut out = Vec::new();
     let mut seen_hex: BTreeMap<HexId, usize> = BTreeMap::new();
     let mut seen_card: BTreeSet<u32> = BTreeSet::new();
-    // Computed only when an order names a fight group: each is_mercenary rebuilds the
-    // counter table (State::unit_type), so scanning every unit on every check is slow.
+    // Computed only when an order names a fight group: it scans every unit on the map.
     let merc_on_map = || {
         state
             .units
             .iter()
-            .any(|(id, u)| matches!(u.at, UnitAt::Hex(_)) && is_mercenary(state, id))
+            .any(|(id, u)| matches!(u.at, UnitAt::Hex(_)) && state.is_mercenary(id))
     };
     for (i, d) in orders.combats.iter().enumerate() {
         let p = at.at(i);
@@ -301,8 +286,8 @@ pub fn check(state: &State, side: Side, orders: &CombatOrders, at: &FieldPath) -
         }
         if d.fight_group.is_some() {
             let fed = state.units_in(h, Side::Fed);
-            let mercs = fed.iter().any(|id| is_mercenary(state, id));
-            let regs = fed.iter().any(|id| !is_mercenary(state, id));
+            let mercs = fed.iter().any(|id| state.is_mercenary(id));
+            let regs = fed.iter().any(|id| !state.is_mercenary(id));
             // Fed units enter hexes only in Fed's own turn, except 24.2 placements; no
             // mercenary comes back to the map in the middle of a step.
             let certain_no = if side == Side::Lib {
@@ -480,28 +465,9 @@ impl Fight {
     /// A unit's AA/AP/DEF in this combat: printed (or back, 21.1), terrain (25.1 set, 26.1
     /// add capped at 6, A46), then card modifiers of its side.
     fn values(&self, state: &State, id: &str) -> Values {
-        let Some(mut v) = damage::printed(state, id) else {
+        let Some(v) = damage::in_hex(state, id, self.hex) else {
             return Values::default();
         };
-        let ty = state.unit_type(id).unwrap_or("");
-        let map = &state.data.map;
-        for m in &state.data.counters.terrain_mods {
-            let here = match m.terrain {
-                TerrainKind::Desert => map.desert.contains(&self.hex),
-                TerrainKind::Cold => map.cold.contains(&self.hex),
-            };
-            if !here || !m.types.iter().any(|t| t == ty) {
-                continue;
-            }
-            if let Some(s) = m.set {
-                v.aa = s.aa;
-                v.ap = s.ap;
-            }
-            if let Some(a) = m.add {
-                v.aa = (v.aa + a.aa).min(6);
-                v.ap = (v.ap + a.ap).min(6);
-            }
-        }
         let side = state.units.get(id).map(|u| u.side).unwrap_or(Side::Lib);
         let m = self.mods.get(side);
         Values {
@@ -515,7 +481,7 @@ impl Fight {
         self.parts
             .get(side)
             .iter()
-            .filter(|id| class_of(state, id) == Some(class))
+            .filter(|id| state.class_of(id) == Some(class))
             .cloned()
             .collect()
     }
@@ -612,7 +578,7 @@ fn fight(
     ));
     // 12.5, A22-A23
     let (mercs, regs): (Vec<String>, Vec<String>) =
-        fed_all.into_iter().partition(|id| is_mercenary(state, id));
+        fed_all.into_iter().partition(|id| state.is_mercenary(id));
     let fed = if mercs.is_empty() || regs.is_empty() {
         if d.fight_group.is_some() {
             ctx.log.private(
@@ -1349,8 +1315,8 @@ pub fn template(state: &State, side: Side) -> String {
     }
     for h in hexes {
         let fed = state.units_in(h, Side::Fed);
-        let both = fed.iter().any(|id| is_mercenary(state, id))
-            && fed.iter().any(|id| !is_mercenary(state, id));
+        let both = fed.iter().any(|id| state.is_mercenary(id))
+            && fed.iter().any(|id| !state.is_mercenary(id));
         let key = state
             .data
             .map

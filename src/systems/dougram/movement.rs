@@ -564,7 +564,7 @@ fn movers(
 ) -> Vec<Mover> {
     let defs = state.data.counters.counter_defs();
     let box_has_cba = state.units.keys().any(|id| {
-        state.units[id].at == UnitAt::ReplenishmentBox && class_of(state, id) == Some(Class::Cba)
+        state.units[id].at == UnitAt::ReplenishmentBox && state.class_of(id) == Some(Class::Cba)
     });
     let mut out = Vec::new();
     if m.units.is_empty() {
@@ -656,7 +656,7 @@ fn movers(
                 // 7.10 may send a Fed map CBA to the box and replenishment bring it back
                 // elsewhere before Fed moves: its start hex is certain only when live.
                 let may_relocate =
-                    side == Side::Fed && !box_has_cba && class_of(state, &id) == Some(Class::Cba);
+                    side == Side::Fed && !box_has_cba && state.class_of(&id) == Some(Class::Cba);
                 if mode.live() || !may_relocate {
                     Some(*h)
                 } else {
@@ -714,13 +714,6 @@ fn movers(
         });
     }
     out
-}
-
-fn class_of(state: &State, id: &str) -> Option<Class> {
-    state
-        .unit_type(id)
-        .and_then(|t| state.data.counters.types.get(t))
-        .map(|t| t.class)
 }
 
 /// Judges one move against the rules; see [`Mode`].
@@ -1256,7 +1249,7 @@ pub fn fix_overstack(state: &mut State, ctx: &mut Ctx) {
                     .iter()
                     .position(|t| t == ty)
                     .unwrap_or(policy.shed_first.len());
-                let cba = u8::from(class_of(state, id) == Some(Class::Cba));
+                let cba = u8::from(state.class_of(id) == Some(Class::Cba));
                 (listed, cba, id.to_string())
             })
             .collect();

@@ -92,12 +92,6 @@ fn kind_of<'a>(state: &'a State, id: &str) -> Option<&'a str> {
     state.unit_type(id)
 }
 
-fn class_of(state: &State, id: &str) -> Option<Class> {
-    kind_of(state, id)
-        .and_then(|t| state.data.counters.types.get(t))
-        .map(|t| t.class)
-}
-
 fn is_sixth(state: &State, id: &str) -> bool {
     state
         .data
@@ -119,7 +113,7 @@ pub fn box_units(state: &State) -> Vec<String> {
 fn box_has_cba(state: &State) -> bool {
     box_units(state)
         .iter()
-        .any(|id| class_of(state, id) == Some(Class::Cba))
+        .any(|id| state.class_of(id) == Some(Class::Cba))
 }
 
 /// 7.10, default A10: a regular Fed CBA that may go to the box (not the fortress, a mercenary,
@@ -245,7 +239,7 @@ pub fn check(
             )),
             Some(_) => {
                 let non_hasty = in_box.iter().any(|id| {
-                    class_of(state, id) == Some(Class::Cba) && kind_of(state, id) != Some(HASTY)
+                    state.class_of(id) == Some(Class::Cba) && kind_of(state, id) != Some(HASTY)
                 });
                 if non_hasty {
                     out.push(Problem::new(
@@ -273,7 +267,7 @@ pub fn check(
                 accepted,
             ));
             false
-        } else if class_of(state, &c.unit) != Some(Class::Cba) {
+        } else if state.class_of(&c.unit) != Some(Class::Cba) {
             out.push(Problem::new(
                 p.at("unit"),
                 "7.7",
@@ -369,7 +363,7 @@ pub fn check(
                 format!("{name} is not in the Replenishment box"),
                 "a soldier in the box",
             ));
-        } else if class_of(state, name) != Some(Class::Soldier) {
+        } else if state.class_of(name) != Some(Class::Soldier) {
             out.push(Problem::new(
                 p,
                 "7.2",
@@ -418,7 +412,7 @@ pub fn check(
                 format!("{name} is not in the Replenishment box"),
                 "a CBA in the box",
             ));
-        } else if class_of(state, name) != Some(Class::Cba) {
+        } else if state.class_of(name) != Some(Class::Cba) {
             out.push(Problem::new(
                 p,
                 "7.2",
@@ -683,7 +677,7 @@ fn convert(state: &mut State, c: &Convert, ctx: &mut Ctx) -> Option<String> {
         skip(ctx, "it is not in the Replenishment box (7.7)".into());
         return None;
     }
-    if class_of(state, &id) != Some(Class::Cba) {
+    if state.class_of(&id) != Some(Class::Cba) {
         skip(ctx, "it is not a CBA (7.7)".into());
         return None;
     }
@@ -777,7 +771,7 @@ fn place_class(
             skip(ctx, "it is not in the Replenishment box (7.4)".into());
             continue;
         }
-        if class_of(state, &id) != Some(class) {
+        if state.class_of(&id) != Some(class) {
             skip(ctx, format!("it is not a {what} (7.2)"));
             continue;
         }
