@@ -1240,8 +1240,10 @@ pub(crate) mod tests {
                 "6.8".to_string()
             )]
         );
-        run(&mut s.clone(), &o, 1);
-        assert_eq!(lib_count(&s, 57), 0);
+        let mut refused = s.clone();
+        let (log, _) = run(&mut refused, &o, 1);
+        assert_eq!(lib_count(&refused, 57), 0, "refused at resolution too");
+        assert!(log.private.lib.iter().any(|l| l.contains("6.8")), "{log:?}");
         // Card 107 opens with lib_arm; let it name the Dougram and play it in the same orders.
         for c in s.data.cards.cards.iter_mut().filter(|c| c.no == 107) {
             c.while_open = vec![Flag::LibArm("dougram".into())];

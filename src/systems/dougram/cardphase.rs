@@ -12,6 +12,7 @@ use crate::protocol::dice::Dice;
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
 
 /// Hand size drawn in each card phase (5.3).
 pub const DRAW: usize = 6;
@@ -166,8 +167,15 @@ pub fn reshuffle(state: &mut State, side: Side, dice: &mut Dice, label: &str, r:
             side.name()
         ));
     }
+    // 5.5.3: an open or removed card never goes back into a deck, wherever it lies.
+    let gone: BTreeSet<u32> = state.open.union(&state.removed).copied().collect();
     let z = state.cards.get_mut(side);
-    let mut deck: Vec<u32> = z.discard.drain(..).map(|d| d.card).collect();
+    let mut deck: Vec<u32> = z
+        .discard
+        .drain(..)
+        .map(|d| d.card)
+        .filter(|c| !gone.contains(c))
+        .collect();
     deck.sort();
     dice.sealed_shuffle(label, &mut deck, format!("{} deck (5.5)", side.name()));
     r.public.push(format!(
@@ -414,6 +422,12 @@ mod tests {
         s.turn = 3;
         let rest: Vec<u32> = s.cards.fed.deck.drain(..).collect();
         s.stock.extend(rest);
+        // An open card left lying in the discard pile must still stay out of the new deck.
+        let open = *s.open.iter().next().unwrap();
+        s.cards.fed.discard.push(Discard {
+            card: open,
+            face_up: true,
+        });
         card_phase(&mut s, Side::Fed, &mut dice(8), "t3");
         assert!(!s.open.is_empty() && !s.removed.is_empty());
         for c in s.cards.fed.hand.iter().chain(&s.cards.fed.deck) {

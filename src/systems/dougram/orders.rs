@@ -136,7 +136,14 @@ pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
     }
     if let Some(c) = o.discard_to_six {
         let at = root.at("discard_to_six");
-        if !*state.pending_discard.get(side) {
+        if played_cards(o).contains(&c) {
+            out.push(Problem::new(
+                at,
+                "5.4",
+                format!("card {c} is discarded face down before any phase, so it cannot be played later in these orders"),
+                "discard another card, or do not play this one",
+            ));
+        } else if !*state.pending_discard.get(side) {
             out.push(Problem::new(
                 at,
                 "5.4",
@@ -269,6 +276,31 @@ pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
     out
 }
 
+/// Every card these orders play for certain (optional plays excluded).
+fn played_cards(o: &Orders) -> BTreeSet<u32> {
+    let combat = o.combat.combats.iter().flat_map(|d| {
+        [&d.w1, &d.w2, &d.capture, &d.cba, &d.ap, &d.melee]
+            .into_iter()
+            .flatten()
+            .copied()
+    });
+    let sea = o
+        .movement
+        .moves
+        .iter()
+        .filter_map(|m| m.sea.as_ref().and_then(|s| s.card));
+    o.play
+        .iter()
+        .filter(|p| !p.optional)
+        .map(|p| p.card)
+        .chain(o.arming.play.iter().copied())
+        .chain(o.replenishment.play.iter().copied())
+        .chain(o.security.cards.iter().copied())
+        .chain(combat)
+        .chain(sea)
+        .collect()
+}
+
 /// The order field where cards of a phase are played.
 pub fn phase_orders_field(p: PhaseName) -> &'static str {
     match p {
@@ -344,6 +376,19 @@ mod tests {
         assert!(check(&s, "lib", &o).is_empty());
         let o = parse("discard_to_six: 9999");
         assert_eq!(check(&s, "lib", &o)[0].rule.as_deref(), Some("5.4"));
+    }
+
+    #[test]
+    fn a_card_cannot_be_discarded_to_six_and_played_in_the_same_orders_5_4() {
+        let mut s = lib_turn();
+        s.pending_discard.lib = true;
+        s.cards.lib.deck.retain(|c| *c != 2);
+        s.cards.lib.hand.push(2);
+        let o = parse("discard_to_six: 2\narming: {play: [2]}");
+        assert_eq!(
+            rules(&check(&s, "lib", &o)),
+            vec![("orders.discard_to_six".into(), Some("5.4".into()))]
+        );
     }
 
     #[test]

@@ -132,10 +132,14 @@ pub fn play(state: &mut State, side: Side, no: u32, ctx: &mut Ctx) -> Result<Car
         After::Open => {
             state.open.insert(no);
             ctx.log.public(format!("card {no} is now open (2.11)"));
-            run_box_effects(state, side, no, &card.on_open, ctx);
+            run_box_effects(state, side, no, "open", &card.on_open, ctx);
         }
     }
-    run_box_effects(state, side, no, &card.effects, ctx);
+    run_box_effects(state, side, no, "play", &card.effects, ctx);
+    if card.after == After::Open {
+        // 3.3.3: an open card can change control at once (29 switches to 3.3a) or place units.
+        super::control::check(state, &format!("after card {no} opens"), ctx);
+    }
     Ok(card)
 }
 
@@ -158,17 +162,25 @@ pub fn open_card(state: &mut State, no: u32, why: &str, ctx: &mut Ctx) -> bool {
     state.open.insert(no);
     ctx.log
         .public(format!("card {no} \"{}\" opens by itself: {why}", card.en));
-    run_box_effects(state, card.owner, no, &card.on_open, ctx);
+    run_box_effects(state, card.owner, no, "open", &card.on_open, ctx);
     true
 }
 
 /// The effects that work in any phase: card draws, box chit reveals and unit placement (24.2).
-fn run_box_effects(state: &mut State, side: Side, no: u32, effects: &[Effect], ctx: &mut Ctx) {
+/// `list` ("play" or "open") and the effect's index make each dice label unique.
+fn run_box_effects(
+    state: &mut State,
+    side: Side,
+    no: u32,
+    list: &str,
+    effects: &[Effect],
+    ctx: &mut Ctx,
+) {
     let mut revealed: Option<u32> = None;
     for (k, e) in effects.iter().enumerate() {
         match e {
             Effect::DrawCards(n) => {
-                let label = format!("t{}/{}/card{no}/draw{k}", state.turn, side.name());
+                let label = format!("t{}/{}/card{no}/{list}{k}/draw", state.turn, side.name());
                 let mut r = cardphase::Report::default();
                 let drawn = cardphase::draw(state, side, *n as usize, ctx.dice, &label, &mut r);
                 for l in r.public {
@@ -192,7 +204,7 @@ fn run_box_effects(state: &mut State, side: Side, no: u32, effects: &[Effect], c
                     Some(id) => Some(id),
                     None => {
                         // A40: an empty box draws from the cup instead.
-                        let label = format!("t{}/card{no}/reveal", state.turn);
+                        let label = format!("t{}/card{no}/{list}{k}/reveal", state.turn);
                         state
                             .draw_chits(ctx.dice, &label, 1, ChitAt::Box(b.clone()))
                             .pop()

@@ -241,7 +241,13 @@ pub fn check(
                 let non_hasty = in_box.iter().any(|id| {
                     state.class_of(id) == Some(Class::Cba) && kind_of(state, id) != Some(HASTY)
                 });
-                if non_hasty {
+                // A Hasty leaves the box at phase start only while 61 is closed and no Round
+                // Facer is left to replace it (17.8, A12); otherwise a CBA is there for certain.
+                let hasty_stays = in_box.iter().any(|id| kind_of(state, id) == Some(HASTY))
+                    && (state.flag(&Flag::Deploy(HASTY.to_string()))
+                        || stock_counter(state, Side::Fed, CONVERT_ALWAYS, &BTreeSet::new())
+                            .is_some());
+                if non_hasty || hasty_stays {
                     out.push(Problem::new(
                         p,
                         "7.10",
@@ -562,6 +568,8 @@ pub fn resolve(
         }
         return Err("replenishment orders for Lib: only Fed replenishes (7.1)".into());
     }
+    // 3.3.3: control as it stands now, whatever changed since the last check.
+    control::check(state, "start of the replenishment phase", ctx);
     for no in &orders.play {
         if let Err(r) = play::may_play(state, side, *no, PhaseName::Replenishment, None) {
             // Private: the opponent must not learn which card was meant (2.10).
@@ -1311,6 +1319,45 @@ mod tests {
                 .count(),
             3
         );
+    }
+
+    #[test]
+    fn a_hasty_that_stays_in_the_box_blocks_to_box_at_check_as_at_resolution_7_10_17_8() {
+        let mut s = state();
+        let cg = s
+            .units
+            .iter()
+            .find(|(id, u)| {
+                id.starts_with("CG") && u.side == Side::Fed && matches!(u.at, UnitAt::Hex(_))
+            })
+            .map(|(id, _)| id.clone())
+            .unwrap();
+        boxed(&mut s, "HS", 1);
+        let o = ReplenishmentOrders {
+            to_box: Some(cg.clone()),
+            ..ReplenishmentOrders::default()
+        };
+        // 61 closed and a Round Facer in the stock: 17.8 swaps it, the box holds a CBA.
+        assert_eq!(
+            problems(&s, &o),
+            vec![pair("orders.replenishment.to_box", "7.10")]
+        );
+        // 61 open: the Hasty stays, the box holds a CBA.
+        s.open.insert(61);
+        assert_eq!(
+            problems(&s, &o),
+            vec![pair("orders.replenishment.to_box", "7.10")]
+        );
+        // 61 closed and no Round Facer left: the Hasty goes to the stock (A12), the box is empty.
+        s.open.remove(&61);
+        for id in s.units.keys().cloned().collect::<Vec<_>>() {
+            if id.starts_with("RF") && s.units[&id].at == UnitAt::Stock {
+                s.units.get_mut(&id).unwrap().at = UnitAt::Removed;
+            }
+        }
+        assert!(problems(&s, &o).is_empty());
+        let (_, _) = run(&mut s, &o);
+        assert_eq!(s.units[&cg].at, UnitAt::ReplenishmentBox);
     }
 
     #[test]

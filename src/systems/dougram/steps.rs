@@ -239,6 +239,41 @@ mod tests {
     }
 
     #[test]
+    fn opening_29_rechecks_control_at_once_so_cardinal_turns_lib_and_76_opens_3_3_3_24_1() {
+        let mut s = resolve(&start(), &none(), &mut dice(15)).unwrap().state;
+        let cardinal = s.data.map.hex_of("cardinal");
+        for id in ["NK01", "RF01", "RF02", "SO14"] {
+            s.units.get_mut(id).unwrap().at = super::super::state::UnitAt::Stock;
+        }
+        s.recompute_control();
+        assert_eq!(
+            s.control["cardinal"],
+            Side::Fed,
+            "4 Lib units against 2 Fed (3.2)"
+        );
+        for side in Side::BOTH {
+            s.cards.get_mut(side).deck.retain(|c| *c != 29);
+            s.cards.get_mut(side).hand.retain(|c| *c != 29);
+        }
+        s.cards.lib.hand.push(29);
+        let o: Orders = crate::yaml::parse("play: [{card: 29, phase: latency}]", "test").unwrap();
+        assert!(super::super::orders::check(&s, "lib", &o).is_empty());
+        let mut all = BTreeMap::new();
+        all.insert("lib".to_string(), o);
+        let r = resolve(&s, &all, &mut dice(16)).unwrap();
+        assert_eq!(r.state.control["cardinal"], Side::Lib, "{:?}", r.public);
+        assert!(
+            r.state.open.contains(&76),
+            "24.1: Lib holds Cardinal with 29 open"
+        );
+        assert!(r.public.iter().any(|l| l.contains("after card 29 opens")));
+        assert!(
+            r.state.units_in(cardinal, Side::Lib).len() == 4,
+            "nothing moved: only the count rule changed"
+        );
+    }
+
+    #[test]
     fn units_landing_at_north_pole_port_move_in_the_same_player_turn_24_4() {
         let s = resolve(&start(), &none(), &mut dice(12)).unwrap().state;
         let mut s = resolve(&s, &none(), &mut dice(13)).unwrap().state;
