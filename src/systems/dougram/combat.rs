@@ -12,7 +12,7 @@
 use super::cards::{Effect, ModTarget, PhaseName, StepName, Whose};
 use super::control;
 use super::ctx::Ctx;
-use super::damage::{self, Outcome};
+use super::damage;
 use super::data::{Class, HexId, HexRef, Hexside, PerSide, Side, Values};
 use super::play;
 use super::state::{State, UnitAt};
@@ -744,8 +744,28 @@ fn reactions(state: &State, side: Side, f: &Fight, step: StepName) -> Vec<u32> {
         .filter(|r| r.if_enemy_units_at_most.is_none_or(|n| enemy <= n))
         .filter(|r| r.if_enemy_units_at_least.is_none_or(|n| enemy >= n))
         .filter(|r| state.cards.get(side).hand.contains(&r.play))
+        .filter(|r| capture_possible(state, f) || !only_moves_capture(state, r.play))
         .map(|r| r.play)
         .collect()
+}
+
+/// Whether this combat can still have a capture step (13.1, 13.2, A24), judged before the W1
+/// cards; Lib's request policy decides later.
+fn capture_possible(state: &State, f: &Fight) -> bool {
+    f.phasing == Side::Fed
+        && !state.flag(&super::cards::Flag::LibGovernment)
+        && f.parts.lib.len() <= 3
+}
+
+/// A card whose every effect changes the capture target: a reaction with it is wasted when no
+/// capture step can happen.
+fn only_moves_capture(state: &State, no: u32) -> bool {
+    state.card(no).is_some_and(|c| {
+        !c.effects.is_empty()
+            && c.effects
+                .iter()
+                .all(|e| matches!(e, Effect::CombatMod(m) if m.target == ModTarget::CaptureTarget))
+    })
 }
 
 /// Plays one card into this combat if it is still legal (12.9, 12.10), and applies its combat
@@ -1009,12 +1029,19 @@ fn apply_pools(
         touched.extend(hit.iter().cloned());
         chosen.extend(hit);
     }
+    let here = UnitAt::Hex(f.hex);
     for id in chosen {
-        if damage::take_hits(state, &id, ctx) == Outcome::Destroyed {
-            for side in Side::BOTH {
-                f.parts.get_mut(side).retain(|x| *x != id);
-            }
+        // A mercenary disbanded earlier in this step (27.1) has left the game for good.
+        if state.units.get(&id).map(|u| &u.at) != Some(&here) {
+            continue;
         }
+        damage::take_hits(state, &id, ctx);
+    }
+    // Destroyed units, and mercenaries 27.1 removed without a hit, stop fighting at once.
+    for side in Side::BOTH {
+        f.parts
+            .get_mut(side)
+            .retain(|x| state.units.get(x).is_some_and(|u| u.at == here));
     }
 }
 
@@ -1710,15 +1737,19 @@ mod tests {
     fn cba_step_hits_go_only_to_enemy_cbas_a19() {
         let mut s = arena(Side::Lib);
         set(&mut s, "crab_gunner", 6, 6, 6);
-        set(&mut s, "round_facer", 0, 0, 6);
+        // DEF 12: no roll can complete a kill on the CBA, so every hit would go to the soldier
+        // (DEF 1) if the CBA step could hit soldiers.
+        set(&mut s, "round_facer", 0, 0, 12);
         set(&mut s, "soldier", 0, 0, 1);
         put(&mut s, "CG14", Side::Lib, H);
         put(&mut s, "RF01", Side::Fed, H);
         put(&mut s, "SO01", Side::Fed, H);
         s.policies.lib.combat.ap_attack = ApRequest::Never;
         s.policies.fed.combat.ap_attack = ApRequest::Never;
-        run(&mut s, Side::Lib, &orders(vec![decl("57")]), 4);
-        assert_eq!(at(&s, "SO01"), UnitAt::Hex(H));
+        let (log, _) = run(&mut s, Side::Lib, &orders(vec![decl("57")]), 4);
+        assert_eq!(at(&s, "SO01"), UnitAt::Hex(H), "{:?}", log.public);
+        assert_eq!(at(&s, "RF01"), UnitAt::Hex(H));
+        assert!(says(&log, "void"), "{:?}", log.public);
     }
 
     #[test]
@@ -1859,6 +1890,47 @@ mod tests {
         put(&mut s, "HS01", Side::Fed, H);
         kill(&mut s, "HS01");
         assert_eq!(at(&s, "HS01"), UnitAt::ReplenishmentBox);
+    }
+
+    #[test]
+    fn a_disbanded_mercenary_hit_in_the_same_step_stays_out_of_the_game_27_1() {
+        let mut s = arena(Side::Lib);
+        for id in ["GA01", "GA02", "TQ01"] {
+            put(&mut s, id, Side::Fed, H);
+        }
+        put(&mut s, "CG01", Side::Lib, H);
+        put(&mut s, "SO01", Side::Lib, H);
+        let mut f = Fight {
+            hex: H,
+            name: "x".into(),
+            label: "t".into(),
+            phasing: Side::Lib,
+            parts: PerSide {
+                lib: vec!["CG01".into(), "SO01".into()],
+                fed: vec!["GA01".into(), "GA02".into(), "TQ01".into()],
+            },
+            mods: PerSide::default(),
+            capture: 0,
+            cancelled: false,
+        };
+        let mut d = dice(1);
+        let mut ctx = Ctx::new(&mut d);
+        let def = |s: &State, id: &str| damage::printed(s, id).unwrap().def;
+        let pools = vec![
+            Pool {
+                by: Side::Lib,
+                hits: def(&s, "GA01") + def(&s, "GA02"),
+                targets: vec!["GA01".into(), "GA02".into()],
+            },
+            Pool {
+                by: Side::Lib,
+                hits: def(&s, "TQ01"),
+                targets: vec!["TQ01".into()],
+            },
+        ];
+        apply_pools(&mut s, &decl("57"), &mut f, pools, "15.6", &mut ctx);
+        assert_eq!(at(&s, "TQ01"), UnitAt::Removed, "{:?}", ctx.log.public);
+        assert!(f.parts.fed.is_empty());
     }
 
     #[test]
@@ -2106,6 +2178,24 @@ mod tests {
         let (log, rolls) = run(&mut s, Side::Fed, &orders(vec![decl("57")]), 15);
         assert!(says(&log, "target 0"), "{:?}", log.public);
         assert!(!rolled(&rolls, "/melee/"));
+    }
+
+    #[test]
+    fn a_capture_reaction_stays_in_hand_when_no_capture_step_can_happen_13_1() {
+        let mut s = arena(Side::Fed);
+        for id in ["SO40", "SO41", "SO42", "SO43"] {
+            put(&mut s, id, Side::Lib, H);
+        }
+        put(&mut s, "SO01", Side::Fed, H);
+        give(&mut s, Side::Lib, 102); // w1, enemy capture target -2
+        s.policies.lib.combat.reactions = vec![Reaction {
+            at: StepName::W1,
+            play: 102,
+            ..Reaction::default()
+        }];
+        let (log, _) = run(&mut s, Side::Fed, &orders(vec![decl("57")]), 15);
+        assert!(s.cards.lib.hand.contains(&102), "{:?}", log.public);
+        assert!(!says(&log, "plays card 102"));
     }
 
     #[test]

@@ -1936,20 +1936,10 @@ mod tests {
             ),
             one("moves[0].sea.from", "10.2")
         );
-        // A card without a sea move.
-        let other = s
-            .cards
-            .lib
-            .hand
-            .iter()
-            .copied()
-            .find(|c| s.card(*c).is_some_and(|k| sea_effect(&k.effects).is_none()));
-        if let Some(no) = other {
-            let y =
-                format!("moves: [{{units: [SO01], sea: {{card: {no}, from: spa, to: grante}}}}]");
-            let p = probs(&s, Side::Lib, &y);
-            assert_eq!(p[0].0, "orders.movement.moves[0].sea.card");
-        }
+        // A card playable now that gives no sea move (106 draws cards, any phase).
+        hand(&mut s, Side::Lib, 106);
+        let y = "moves: [{units: [SO01], sea: {card: 106, from: spa, to: grante}}]";
+        assert_eq!(probs(&s, Side::Lib, y), one("moves[0].sea.card", "10.1"));
     }
 
     #[test]
