@@ -244,7 +244,10 @@ pub fn resolve(
             return Err(format!("move {} judged legal without a kind", i + 1));
         };
         let ids: Vec<String> = j.units.iter().filter_map(|u| u.id.clone()).collect();
-        execute(state, side, i, &ids, &kind, ctx)?;
+        // Where the move really ended (a move can stop short, 9.4): 8.6 joins that hex.
+        let end = execute(state, side, i, &ids, &kind, ctx)?;
+        let mut j = j;
+        j.dest = Some(end);
         mem.note(&j);
     }
     if side == Side::Lib && !state.flag(&Flag::LibGovernment) {
@@ -1139,7 +1142,7 @@ fn execute(
     ids: &[String],
     kind: &Kind,
     ctx: &mut Ctx,
-) -> Result<(), String> {
+) -> Result<HexId, String> {
     let who = side.name();
     let list = ids.join(", ");
     let from = ids
@@ -1183,7 +1186,7 @@ fn execute(
                                 i + 1
                             ),
                         );
-                        return Ok(());
+                        return Ok(h);
                     }
                 }
             }
@@ -1219,7 +1222,14 @@ fn execute(
             }
         }
     }
-    Ok(())
+    Ok(ids
+        .first()
+        .and_then(|id| state.units.get(id))
+        .and_then(|u| match u.at {
+            UnitAt::Hex(h) => Some(h),
+            _ => None,
+        })
+        .unwrap_or(from))
 }
 
 /// 8.4.2-8.4.3, 6.10, A6: Lib hexes over the limit at the end of the phase, fixed by the
