@@ -355,28 +355,15 @@ pub fn check(
     }
     for (i, name) in orders.soldiers.iter().enumerate() {
         let p = at.at("soldiers").at(i);
-        if !named.insert(name.clone()) {
-            out.push(Problem::new(
-                p,
-                "7.2",
-                format!("{name} is named twice"),
-                "each unit once",
-            ));
-        } else if !in_box.contains(name) {
-            out.push(Problem::new(
-                p,
-                "7.4",
-                format!("{name} is not in the Replenishment box"),
-                "a soldier in the box",
-            ));
-        } else if state.class_of(name) != Some(Class::Soldier) {
-            out.push(Problem::new(
-                p,
-                "7.2",
-                format!("{name} is not a soldier"),
-                "a soldier in the box (list CBAs under cbas)",
-            ));
-        }
+        out.extend(box_unit_problem(
+            state,
+            name,
+            Class::Soldier,
+            false,
+            &in_box,
+            &mut named,
+            p,
+        ));
     }
     let fort = orders.fortress.as_ref().filter(|f| f.acts());
     let cap = if fort.is_some() {
@@ -404,27 +391,16 @@ pub fn check(
         };
         let arrives = to_box == Some(name.as_str())
             || orders.convert.as_ref().is_some_and(|c| c.unit == *name);
-        if !named.insert(name.clone()) {
-            out.push(Problem::new(
-                p,
-                "7.2",
-                format!("{name} is named twice"),
-                "each unit once",
-            ));
-        } else if !in_box.contains(name) && !arrives {
-            out.push(Problem::new(
-                p,
-                "7.4",
-                format!("{name} is not in the Replenishment box"),
-                "a CBA in the box",
-            ));
-        } else if state.class_of(name) != Some(Class::Cba) {
-            out.push(Problem::new(
-                p,
-                "7.2",
-                format!("{name} is not a CBA"),
-                "a CBA in the box (list soldiers under soldiers)",
-            ));
+        if let Some(problem) = box_unit_problem(
+            state,
+            name,
+            Class::Cba,
+            arrives,
+            &in_box,
+            &mut named,
+            p.clone(),
+        ) {
+            out.push(problem);
         } else if let Some(k) = kind
             && !replenishable(state, k, &extra)
         {
@@ -552,6 +528,47 @@ pub fn hasty_swap(state: &mut State, ctx: &mut Ctx) {
                 "the Hasty {id} in the box goes to the stock; no Round Facer is left (17.8, A12)"
             )),
         }
+    }
+}
+
+/// What is wrong with naming `name` to leave the box as a unit of `class` (7.2, 7.4), if
+/// anything; `arrives` when an earlier order of the phase puts it in the box.
+fn box_unit_problem(
+    state: &State,
+    name: &str,
+    class: Class,
+    arrives: bool,
+    in_box: &BTreeSet<String>,
+    named: &mut BTreeSet<String>,
+    p: FieldPath,
+) -> Option<Problem> {
+    let (what, other) = match class {
+        Class::Soldier => ("soldier", "CBAs under cbas"),
+        Class::Cba => ("CBA", "soldiers under soldiers"),
+    };
+    if !named.insert(name.to_string()) {
+        Some(Problem::new(
+            p,
+            "7.2",
+            format!("{name} is named twice"),
+            "each unit once",
+        ))
+    } else if !in_box.contains(name) && !arrives {
+        Some(Problem::new(
+            p,
+            "7.4",
+            format!("{name} is not in the Replenishment box"),
+            format!("a {what} in the box"),
+        ))
+    } else if state.class_of(name) != Some(class) {
+        Some(Problem::new(
+            p,
+            "7.2",
+            format!("{name} is not a {what}"),
+            format!("a {what} in the box (list {other})"),
+        ))
+    } else {
+        None
     }
 }
 
