@@ -52,7 +52,10 @@ fn a_move_into_the_sea_is_refused_naming_line_field_and_rule_9_6() {
     let f = t.signed("lib", "sea", &doc);
     let (code, _, err) = t.submit(&f);
     assert_eq!(code, 4, "{err}");
-    assert!(err.contains("sea.yaml:10:"), "line of the path: {err}");
+    assert!(
+        err.contains("sea.yaml:11:"),
+        "line of the path (after the version line pbem sign adds): {err}"
+    );
     assert!(err.contains("orders.movement.moves[0].path[0]"), "{err}");
     assert!(err.contains("rule: 9.6"), "{err}");
     assert!(err.contains("accepted:"), "{err}");

@@ -18,7 +18,7 @@ fn spending_6_movement_points_is_refused_naming_rule_5_3_and_the_line() {
     let before = snapshot(&t.game);
     let (code, out, err) = t.submit(&f);
     assert_eq!(code, 4, "{out}{err}");
-    assert!(err.contains("six.yaml:9:"), "the line of the move: {err}");
+    assert!(err.contains("six.yaml:10:"), "the line of the move: {err}");
     assert!(err.contains("rule: 5.3"), "{err}");
     assert!(err.contains("accepted:"), "{err}");
     assert_eq!(snapshot(&t.game), before);

@@ -178,7 +178,7 @@ fn a_later_order_replaces_the_earlier_one_and_the_journal_records_it() {
     assert_eq!(t.submit(&m).0, 0);
     ok(&["process", t.dir()]);
     let record = std::fs::read_to_string(t.game.join("journal/000001.yaml")).unwrap();
-    assert!(record.contains("replaced:"), "{record}");
+    assert!(record.contains("earlier:"), "{record}");
     // Both of beeler's files check out against the journal: one used, one replaced.
     ok(&[
         "verify",
@@ -282,7 +282,7 @@ fn an_unknown_field_is_rejected_at_its_line() {
     let t = Table::kummen();
     let doc = t.order("beeler", "orders: {}\nordres: {}\n");
     let f = t.signed("beeler", "o", &doc);
-    assert_rejected(&t, &f, &["o.yaml:8", "ordres"]);
+    assert_rejected(&t, &f, &["o.yaml:9", "ordres"]);
 }
 
 #[test]
@@ -302,7 +302,7 @@ fn malformed_yaml_is_rejected_with_its_position() {
     let t = Table::kummen();
     let doc = t.order("beeler", "orders: {unclosed: [1, 2}\n");
     let f = t.signed("beeler", "o", &doc);
-    assert_rejected(&t, &f, &["o.yaml:7"]);
+    assert_rejected(&t, &f, &["o.yaml:8"]);
 }
 
 #[test]
@@ -357,6 +357,7 @@ fn game_with_ssh_keygen_key(passphrase: &str) -> (Table, std::path::PathBuf) {
         tmp: t.tmp,
         game,
         id: t.id,
+        versions: Default::default(),
     };
     (moved, key)
 }

@@ -13,8 +13,8 @@ use pbem::protocol::dice::{
 };
 use pbem::protocol::hash::{Hash32, commitment};
 use pbem::protocol::journal::{
-    Genesis, JOURNAL_FORMAT, NextStep, OrderEntry, Record, SeatKey, StepRecord, file_name,
-    host_seed, record_hash, sealed_commit,
+    EarlierOrder, Genesis, JOURNAL_FORMAT, NextStep, OrderEntry, Record, SeatKey, StepRecord,
+    file_name, host_seed, record_hash, sealed_commit,
 };
 use pbem::protocol::keys::SecretKey;
 use serde_json::Value;
@@ -200,13 +200,20 @@ fn fixture() -> Fixture {
             .iter()
             .map(|&i| OrderEntry {
                 side: SIDES[i].into(),
+                version: Some(20261123220000 + i as u64),
                 hash: Hash32([0x50 + i as u8; 32]),
-                entropy: entropy(step, i),
-                replaced: if i == 0 {
-                    vec![Hash32([0x60; 32])]
+                // The auditor only mixes the public part into the seed.
+                dice_entropy: Some(entropy(step, i)),
+                entropy: None,
+                earlier: if i == 0 {
+                    vec![EarlierOrder {
+                        version: 1,
+                        hash: Hash32([0x60; 32]),
+                    }]
                 } else {
                     vec![]
                 },
+                replaced: vec![],
             })
             .collect();
         let seats: Vec<(String, Option<Hash32>)> = SIDES

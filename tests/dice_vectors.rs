@@ -131,6 +131,7 @@ const SEALED_YAML: &str = "\
 const EMPTY_SEALED_COMMIT: &str =
     "864a380a8f240136fe685889336834d323b73f81de39b83e11fec1784eb6d134";
 const SEALED_COMMIT: &str = "74472b1db3873238e98afd9ccf0e33a8e77a5c3c5fca3a74c0ab57f7a2484224";
+const DICE_ENTROPY_BLUE: &str = "3d77e8e03b36e3889ea8a61fc8d2cf0374acade90897a8c1fef6513c3660b891";
 
 // ---- Encoding -------------------------------------------------------------------------------
 
@@ -153,6 +154,27 @@ fn an_empty_part_is_just_a_zero_length() {
     assert_eq!(hex::encode(&preimage), "000000076578616d706c6500000000");
     assert_eq!(
         Transcript::new("example").part(&[]).finish(),
+        sha256(&preimage)
+    );
+}
+
+// ---- Order commitments: the public part of an order's entropy -------------------------------
+
+#[test]
+fn the_dice_entropy_of_blues_entropy_20_to_3f() {
+    let blue = Hash32(std::array::from_fn(|i| 0x20 + i as u8));
+    assert_eq!(
+        pbem::protocol::journal::dice_entropy(&blue),
+        h(DICE_ENTROPY_BLUE)
+    );
+}
+
+#[test]
+fn the_dice_entropy_hashes_the_domain_pbem_order_entropy_v1_and_the_entropy() {
+    let blue = Hash32(std::array::from_fn(|i| 0x20 + i as u8));
+    let preimage = [part(b"pbem-order-entropy-v1"), part(&blue.0)].concat();
+    assert_eq!(
+        pbem::protocol::journal::dice_entropy(&blue),
         sha256(&preimage)
     );
 }

@@ -76,7 +76,7 @@ impl Host {
     fn submit(&self, dir: &Path, side: &str) {
         let st = status(dir);
         let doc = format!(
-            "pbem: order/1\ngame: kummen-test\nstep: {}\nside: {side}\nbasis: {}\nentropy: auto\norders: {{}}\n",
+            "pbem: order/2\ngame: kummen-test\nstep: {}\nside: {side}\nbasis: {}\nentropy: auto\norders: {{}}\n",
             st["step"],
             st["head"].as_str().unwrap()
         );

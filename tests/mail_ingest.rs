@@ -468,6 +468,7 @@ fn under_a_root_of_many_games_an_order_finds_its_own_game() {
         tmp: t.tmp,
         game: moved,
         id: t.id,
+        versions: Default::default(),
     };
     let m = mail_with_signed_order(&t, &email("beeler"), "beeler");
     let (code, v, _) = ingest_file(&root, &write(&t, "m.eml", &m), T0);

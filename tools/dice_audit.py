@@ -12,7 +12,10 @@ the block-style subset pbem writes (it stops with an error on anything else rath
         concluded (its last record reveals the master seed and game key, `pbem conclude`), it
         also checks that the master seed derives every host reveal, the game-key commitment, and
         every sealed transcript (archive/sealed/NNNNNN.yaml, or host/sealed/ for a host): its
-        sealed commitment and its draws. --game-key HEX does the sealed checks before that.
+        sealed commitment and its draws; and every order used (archive/orders/): its SHA-256 is
+        the order hash of the journal, and its secret entropy gives the record's dice_entropy
+        (journal/2, docs/dice.md "Order commitments"). --game-key HEX does the sealed checks
+        before that.
         --json prints the recomputed seeds and dice and the findings as one JSON object.
         Exit status: 0 all checks pass, 1 a check failed, 2 the input could not be read.
 
@@ -32,6 +35,8 @@ import struct
 import sys
 
 DICE_ALGORITHM = "pbem-dice-v1"
+JOURNAL_V1, JOURNAL_V2 = "journal/1", "journal/2"
+EMBEDDED_BEGIN = "-----BEGIN SSH SIGNATURE-----"
 
 # --------------------------------------------------------------------------------------------
 # ChaCha20, RFC 8439 section 2.3
@@ -92,6 +97,11 @@ def commitment(secret):
 
 def host_seed(master, step):
     return transcript("pbem-host-seed-v1", master, u64(step))
+
+
+def dice_entropy(entropy):
+    """The public part of an order's secret entropy (journal/2)."""
+    return transcript("pbem-order-entropy-v1", entropy)
 
 
 def step_seed(game, step, host_reveal, seats):
@@ -473,13 +483,18 @@ def audit(game_dir, game_key=None):
             if host_seed(master, number) != reveal:
                 findings.append(f"{where}: step.host_reveal: not derived from the revealed master seed")
         if step is not None:
+            fmt = rec.get("pbem")
+            if fmt not in (JOURNAL_V1, JOURNAL_V2):
+                findings.append(f"{where}: pbem: unknown journal format {fmt!r}")
             steps.append(audit_step(game, seats, where, seq, step, prev_record, findings,
-                                    game_dir, game_key))
+                                    game_dir, game_key, fmt == JOURNAL_V2))
+            if conclusion is not None:
+                audit_orders(game_dir, where, seq, step, fmt == JOURNAL_V2, findings)
         prev_record, prev_hash = rec, hashlib.sha256(raw).digest()
     return report, findings
 
 
-def audit_step(game, seats, where, seq, st, prev_record, findings, game_dir, game_key):
+def audit_step(game, seats, where, seq, st, prev_record, findings, game_dir, game_key, v2):
     number = _int(_field(st, "number", where), f"{where}: step.number")
     opened = (prev_record or {}).get("next")
     reveal = _hex32(_field(st, "host_reveal", where), f"{where}: step.host_reveal")
@@ -498,7 +513,9 @@ def audit_step(game, seats, where, seq, st, prev_record, findings, game_dir, gam
         side = _field(o, "side", f"{where}: step.orders[{k}]")
         if side not in seats or side in entropy:
             findings.append(f"{where}: step.orders[{k}]: side {side!r} is not a seat or appears twice")
-        entropy[side] = _hex32(_field(o, "entropy", where), f"{where}: step.orders[{k}].entropy")
+        # journal/2 publishes only a hash of the order's secret entropy; journal/1 the entropy.
+        key = "dice_entropy" if v2 else "entropy"
+        entropy[side] = _hex32(_field(o, key, where), f"{where}: step.orders[{k}].{key}")
     seed = step_seed(game, number, reveal, [(s, entropy.get(s)) for s in seats])
     if seed != _hex32(_field(st, "seed", where), f"{where}: step.seed"):
         findings.append(f"{where}: step.seed: says {st['seed']}, recomputed {seed.hex()}")
@@ -522,6 +539,48 @@ def audit_step(game, seats, where, seq, st, prev_record, findings, game_dir, gam
     if game_key is not None:
         out["sealed"] = audit_sealed(game_dir, game_key, where, seq, number, seed, st, findings)
     return out
+
+
+def order_document(file_bytes, detached):
+    """The signed document of an order file: line endings normalised to LF; for a single signed
+    file, everything before the line `# -----BEGIN SSH SIGNATURE-----` (docs/dice.md)."""
+    norm = file_bytes.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    if detached:
+        return norm
+    offset = 0
+    for line in norm.split(b"\n"):
+        text = line.decode("utf-8", "replace").strip()
+        if text.startswith("#") and text[1:].strip() == EMBEDDED_BEGIN:
+            return norm[:offset]
+        offset += len(line) + 1
+    return norm
+
+
+def audit_orders(game_dir, where, seq, st, v2, findings):
+    """A concluded game publishes the orders used: each must hash to the journal's commitment,
+    and (journal/2) its entropy must give the record's dice_entropy."""
+    for k, o in enumerate(_field(st, "orders", where) or []):
+        side = _field(o, "side", f"{where}: step.orders[{k}]")
+        name = f"archive/orders/{seq:06}-{side}.yaml"
+        path = os.path.join(game_dir, name)
+        try:
+            with open(path, "rb") as f:
+                raw = f.read()
+        except OSError as e:
+            findings.append(f"{name}: cannot read: {e.strerror}")
+            continue
+        doc = order_document(raw, os.path.exists(path + ".sig"))
+        if hashlib.sha256(doc).digest() != _hex32(_field(o, "hash", where), f"{where}: step.orders[{k}].hash"):
+            findings.append(f"{name}: its SHA-256 is not the order hash of {where}")
+        found = re.search(rb"^entropy:[ \t]*['\"]?([0-9a-fA-F]{64})['\"]?[ \t]*$", doc, re.M)
+        if found is None:
+            findings.append(f"{name}: no entropy line")
+            continue
+        secret = bytes.fromhex(found.group(1).decode())
+        public = dice_entropy(secret) if v2 else secret
+        key = "dice_entropy" if v2 else "entropy"
+        if public != _hex32(_field(o, key, where), f"{where}: step.orders[{k}].{key}"):
+            findings.append(f"{name}: its entropy does not give step.orders[{k}].{key} of {where}")
 
 
 def audit_sealed(game_dir, game_key, where, seq, number, seed, st, findings):
@@ -607,6 +666,7 @@ def compute_vectors():
         "sealed_index": sealed_draws(VECTOR_GAME_KEY, seed, "cup/german/1", [17])[0],
         "sealed_commit": sealed_commit(VECTOR_GAME_KEY, VECTOR_STEP, VECTOR_SEALED_YAML.encode()).hex(),
         "empty_sealed_commit": sealed_commit(VECTOR_GAME_KEY, VECTOR_STEP, b"[]\n").hex(),
+        "dice_entropy_blue": dice_entropy(VECTOR_SEATS[0][1]).hex(),
     }
 
 
@@ -637,6 +697,7 @@ PUBLISHED = {
     "sealed_index": 6,
     "empty_sealed_commit": "864a380a8f240136fe685889336834d323b73f81de39b83e11fec1784eb6d134",
     "sealed_commit": "74472b1db3873238e98afd9ccf0e33a8e77a5c3c5fca3a74c0ab57f7a2484224",
+    "dice_entropy_blue": "3d77e8e03b36e3889ea8a61fc8d2cf0374acade90897a8c1fef6513c3660b891",
 }
 
 

@@ -38,7 +38,7 @@ pub fn order_document(game: &Game, side: &str, body: &str) -> Result<String, Err
         .ok_or_else(|| Error::Fail("the game is over".into()))?;
     let entropy = Hash32::random().map_err(|e| Error::Fail(e.to_string()))?;
     let mut doc = format!(
-        "pbem: {ORDER_FORMAT}\ngame: {}\nstep: {}\nside: {side}\nbasis: {}\nentropy: {entropy}\n",
+        "pbem: {ORDER_FORMAT}\ngame: {}\nstep: {}\nside: {side}\nbasis: {}\nentropy: {entropy}\nversion: 1\n",
         game.config.id,
         step.step,
         game.head()

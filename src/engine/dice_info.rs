@@ -65,7 +65,13 @@ pub fn explain(game: &Game, step: u64, label: &str) -> Result<String, Error> {
     ));
     for side in game.config.side_names() {
         match st.orders.iter().find(|o| o.side == side) {
-            Some(o) => s.push_str(&format!("  {side:<11} entropy {}\n", o.entropy)),
+            Some(o) => match (o.dice_entropy, o.entropy) {
+                (Some(d), _) => s.push_str(&format!(
+                    "  {side:<11} dice entropy {d} (= H(\"pbem-order-entropy-v1\", the order's secret entropy))\n"
+                )),
+                (None, Some(e)) => s.push_str(&format!("  {side:<11} entropy {e}\n")),
+                (None, None) => s.push_str(&format!("  {side:<11} (no entropy recorded)\n")),
+            },
             None => s.push_str(&format!("  {side:<11} (no order: empty part)\n")),
         }
     }

@@ -5,18 +5,25 @@ use super::dir::{self};
 use super::game::Game;
 use crate::protocol::envelope::{self, ORDER_NAMESPACE, RECEIPT_NAMESPACE, Signed};
 use crate::protocol::hash::Hash32;
+use crate::protocol::journal::EarlierOrder;
 use crate::protocol::keys::SecretKey;
 use crate::systems::OrderDoc;
 use crate::yaml::{self, FieldPath, Rejection};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-/// Format marker of order documents.
-pub const ORDER_FORMAT: &str = "order/1";
-/// Format marker of receipts.
-pub const RECEIPT_FORMAT: &str = "receipt/1";
-/// Written in skeletons in place of entropy; `pbem sign` replaces it with fresh random bytes.
+/// Format marker of order documents. `order/2` added the required `version`; `order/1`
+/// documents are read only when verifying steps recorded before it (journal/1).
+pub const ORDER_FORMAT: &str = "order/2";
+pub const ORDER_FORMAT_V1: &str = "order/1";
+/// Format marker of receipts (`receipt/2` states the order's version).
+pub const RECEIPT_FORMAT: &str = "receipt/2";
+/// Written in skeletons in place of entropy and version; `pbem sign` replaces it with fresh
+/// random bytes and the signing time.
 pub const ENTROPY_PLACEHOLDER: &str = "auto";
+/// Longest text of a player's file quoted back in a message before its signature is checked
+/// (or in any message at all): quoting more would let anyone make pbem repeat their text.
+const QUOTE_MAX: usize = 40;
 
 /// An order skeleton for `side` at the open step.
 pub fn template(game: &Game, side: &str, entropy: Option<Hash32>) -> Result<String, Error> {
@@ -57,8 +64,10 @@ pub fn template(game: &Game, side: &str, entropy: Option<Hash32>) -> Result<Stri
     out.push_str(&format!("step: {}\n", step.step));
     out.push_str(&format!("side: {side}\n"));
     out.push_str(&format!("basis: {}\n", game.head()));
-    out.push_str("# 32 random bytes of yours; `auto` is replaced by pbem sign (or paste `openssl rand -hex 32`)\n");
+    out.push_str("# 32 random bytes of yours, kept secret until the game ends; `auto` is replaced by\n# pbem sign (or paste `openssl rand -hex 32`)\n");
     out.push_str(&format!("entropy: {entropy}\n"));
+    out.push_str("# A whole number; each new version of your orders for this step needs a larger one.\n# `auto` is replaced by pbem sign with the signing time (UTC, YYYYMMDDhhmmss).\n");
+    out.push_str(&format!("version: {ENTROPY_PLACEHOLDER}\n"));
     out.push_str(&body);
     if !body.ends_with('\n') {
         out.push('\n');
@@ -66,11 +75,58 @@ pub fn template(game: &Game, side: &str, entropy: Option<Hash32>) -> Result<Stri
     Ok(out)
 }
 
-/// Replaces an `entropy: auto` line with fresh random bytes, then signs the document.
+/// Replaces an `entropy: auto` line with fresh random bytes and a `version: auto` line with the
+/// signing time, drops whole-line comments, then signs the document. A document with an
+/// `entropy:` line but no `version:` line gets one after the entropy, so hand-written orders need
+/// not know about versions. The comments a skeleton carries list the side's hand, hidden units
+/// and chit values: they help while writing, but a signed order is kept, receipted, mailed and
+/// published at the end of the game, so it should carry what the player ordered and no more.
 pub fn sign(document: &[u8], key: &SecretKey) -> Result<Vec<u8>, Error> {
+    sign_at(document, key, jiff::Timestamp::now())
+}
+
+/// [`sign`] with the clock given (tests).
+pub fn sign_at(document: &[u8], key: &SecretKey, now: jiff::Timestamp) -> Result<Vec<u8>, Error> {
+    let filled = drop_comment_lines(&fill_placeholders(document, now)?);
+    envelope::sign(filled.as_bytes(), key, ORDER_NAMESPACE).map_err(|e| Error::Fail(e.to_string()))
+}
+
+/// Removes lines that hold only a comment. A document with a block scalar (`|` or `>`), where
+/// a line starting with `#` may be text, is left whole.
+fn drop_comment_lines(text: &str) -> String {
+    let block_scalar = text.lines().any(|l| {
+        let l = l.split(" #").next().unwrap_or("").trim_end();
+        ["|", "|-", "|+", ">", ">-", ">+"]
+            .iter()
+            .any(|h| l.ends_with(&format!(" {h}")) || l.ends_with(&format!(":{h}")))
+    });
+    if block_scalar {
+        return text.to_string();
+    }
+    text.split_inclusive('\n')
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .collect()
+}
+
+/// The version `pbem sign` writes: the signing time as a number that grows with time, readable
+/// as a date (20261123221500 = 2026-11-23 22:15:00 UTC).
+pub fn version_from_time(now: jiff::Timestamp) -> u64 {
+    let t = now.to_zoned(jiff::tz::TimeZone::UTC);
+    let date = t.year() as u64 * 10_000 + t.month() as u64 * 100 + t.day() as u64;
+    let time = t.hour() as u64 * 10_000 + t.minute() as u64 * 100 + t.second() as u64;
+    date * 1_000_000 + time
+}
+
+fn fill_placeholders(document: &[u8], now: jiff::Timestamp) -> Result<String, Error> {
     let text = String::from_utf8(envelope::normalize_line_endings(document))
         .map_err(|_| Error::Fail("the order file is not UTF-8 text".into()))?;
-    let mut filled = String::with_capacity(text.len());
+    let top_level = |line: &str, key: &str| {
+        line.strip_prefix(key)
+            .is_some_and(|rest| rest.starts_with(':'))
+    };
+    let has_version = text.lines().any(|l| top_level(l, "version"));
+    let version = version_from_time(now);
+    let mut filled = String::with_capacity(text.len() + 32);
     for line in text.split_inclusive('\n') {
         let bare = line.trim_end();
         if bare == format!("entropy: {ENTROPY_PLACEHOLDER}")
@@ -79,11 +135,29 @@ pub fn sign(document: &[u8], key: &SecretKey) -> Result<Vec<u8>, Error> {
         {
             let fresh = Hash32::random().map_err(|e| Error::Fail(e.to_string()))?;
             filled.push_str(&format!("entropy: {fresh}\n"));
+        } else if bare == format!("version: {ENTROPY_PLACEHOLDER}") || bare == "version:" {
+            filled.push_str(&format!("version: {version}\n"));
         } else {
             filled.push_str(line);
+            if !line.ends_with('\n') {
+                filled.push('\n');
+            }
+        }
+        if !has_version && top_level(bare, "entropy") {
+            filled.push_str(&format!("version: {version}\n"));
         }
     }
-    envelope::sign(filled.as_bytes(), key, ORDER_NAMESPACE).map_err(|e| Error::Fail(e.to_string()))
+    Ok(filled)
+}
+
+/// `s` as it may be quoted back to whoever sent it: at most [`QUOTE_MAX`] characters.
+pub fn quote(s: &str) -> String {
+    if s.chars().count() <= QUOTE_MAX {
+        format!("{s:?}")
+    } else {
+        let head: String = s.chars().take(QUOTE_MAX).collect();
+        format!("{head:?}… ({} characters)", s.chars().count())
+    }
 }
 
 /// What a receipt says; the host signs it so a player can prove the order was accepted.
@@ -96,6 +170,9 @@ pub struct Receipt {
     pub side: String,
     /// SHA-256 of the normalised order document.
     pub order: Hash32,
+    /// The order's version (receipt/2 on).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<u64>,
     pub entropy: Hash32,
     pub basis: Hash32,
 }
@@ -104,6 +181,7 @@ pub struct Receipt {
 pub struct Accepted {
     pub side: String,
     pub step: u64,
+    pub version: u64,
     pub hash: Hash32,
     pub replaced: Option<Hash32>,
     /// The signed receipt file.
@@ -156,16 +234,23 @@ pub fn open(file: &Path, sig: Option<&Path>) -> Result<Envelope, Error> {
 /// The header fields every order carries; the system parses `orders` itself.
 pub type Header = OrderDoc<serde::de::IgnoredAny>;
 
-/// Checks an opened order against the game: format, signature, binding, then the rules.
-/// Returns the parsed header. `bases` are the journal heads the order may name (the open step's,
-/// see `game::step_bases`); the newest is the one views print.
+/// An order that passed [`check`]: its header, and the version and entropy parsed.
+pub struct Checked {
+    pub header: Header,
+    pub version: u64,
+    pub entropy: Hash32,
+}
+
+/// Checks an opened order against the game: signature first (nothing of an unsigned document is
+/// quoted back at length), then format, binding and the rules. `bases` are the journal heads the
+/// order may name (the open step's, see `game::step_bases`); the newest is the one views print.
 pub fn check(
     game: &Game,
     env: &Envelope,
     expect_step: u64,
     bases: &[Hash32],
     state: &str,
-) -> Result<Header, Error> {
+) -> Result<Checked, Error> {
     let file = &env.file;
     let header: Header = yaml::parse(&env.text, file).map_err(Error::reject)?;
     let at = |field: &str, msg: String, accepted: String| {
@@ -175,24 +260,10 @@ pub fn check(
                 .at_field(&env.text, &FieldPath::root().at(field)),
         )
     };
-    if header.pbem != ORDER_FORMAT {
-        return Err(at(
-            "pbem",
-            format!("unknown order format {:?}", header.pbem),
-            ORDER_FORMAT.into(),
-        ));
-    }
-    if header.game != game.config.id {
-        return Err(at(
-            "game",
-            format!("this order is for game {:?}, not this game", header.game),
-            game.config.id.clone(),
-        ));
-    }
     let Some(seat) = game.config.seat(&header.side) else {
         return Err(at(
             "side",
-            format!("no side {:?} in this game", header.side),
+            format!("no side {} in this game", quote(&header.side)),
             game.config.side_names().join(" or "),
         ));
     };
@@ -202,6 +273,28 @@ pub fn check(
             format!("signature check failed for side {}: {e}", header.side),
         ))
     })?;
+    if header.pbem != ORDER_FORMAT {
+        let hint = if header.pbem == ORDER_FORMAT_V1 {
+            "; order/1 has no version: make a new skeleton with `pbem template`"
+        } else {
+            ""
+        };
+        return Err(at(
+            "pbem",
+            format!("unknown order format {}{hint}", quote(&header.pbem)),
+            ORDER_FORMAT.into(),
+        ));
+    }
+    if header.game != game.config.id {
+        return Err(at(
+            "game",
+            format!(
+                "this order is for game {}, not this game",
+                quote(&header.game)
+            ),
+            game.config.id.clone(),
+        ));
+    }
     if header.step != expect_step {
         return Err(at(
             "step",
@@ -220,21 +313,62 @@ pub fn check(
             format!("{newest} (the head printed in your latest view)"),
         ));
     }
-    if header.entropy.parse::<Hash32>().is_err() {
+    let Ok(entropy) = header.entropy.parse::<Hash32>() else {
         return Err(at(
             "entropy",
-            format!("entropy {:?} is not 32 random bytes in hex", header.entropy),
+            format!("entropy {} is not 32 random bytes in hex", quote(&header.entropy)),
             "64 hex digits, e.g. the output of `openssl rand -hex 32`, or `auto` before `pbem sign`".into(),
         ));
-    }
+    };
+    let version = parse_version(header.version.as_deref()).map_err(|msg| {
+        at(
+            "version",
+            msg,
+            "a whole number from 1 up, larger than any version of your orders for this step sent before; `auto` before `pbem sign`".into(),
+        )
+    })?;
     game.system
         .check_order(state, &header.side, &env.text, file)
         .map_err(Error::Rejected)?;
-    Ok(header)
+    Ok(Checked {
+        header,
+        version,
+        entropy,
+    })
+}
+
+fn parse_version(v: Option<&str>) -> Result<u64, String> {
+    match v {
+        None => Err("the order has no `version:` line".into()),
+        Some(ENTROPY_PLACEHOLDER) => Err(
+            "`version: auto` must be filled in: sign with `pbem sign`, or write a number".into(),
+        ),
+        Some(text) => match text.parse::<u64>() {
+            Ok(n) if n >= 1 && text.bytes().all(|b| b.is_ascii_digit()) => Ok(n),
+            _ => Err(format!(
+                "version {} is not a whole number from 1 up",
+                quote(text)
+            )),
+        },
+    }
+}
+
+/// The earlier versions of a side's order for a step, kept beside the inbox until the step is
+/// resolved (then journaled as `earlier`).
+pub fn earlier_versions(game: &Game, step: u64, side: &str) -> Result<Vec<EarlierOrder>, Error> {
+    let path = game.dir.inbox_replaced(step, side);
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    yaml::parse(&dir::read_text(&path)?, &path.display().to_string())
+        .map_err(|r| Error::Fail(r.to_string()))
 }
 
 /// `pbem submit`: checks an order and files it in the inbox, replacing an earlier one of the
-/// same side for the same step, and returns a receipt signed by the host.
+/// same side for the same step only when its version is larger, and returns a receipt signed by
+/// the host. Sending the same order again re-issues its receipt; an older or equal version with
+/// other content is refused, so nobody (the host included) can bring back a version the player
+/// replaced.
 pub fn submit(game: &Game, file: &Path, sig: Option<&Path>) -> Result<Accepted, Error> {
     let _lock = game.dir.lock()?;
     // Re-read after taking the lock: another process may have processed a step meanwhile.
@@ -247,8 +381,9 @@ pub fn submit(game: &Game, file: &Path, sig: Option<&Path>) -> Result<Accepted, 
         )));
     };
     let state = game.state()?;
-    let header = check(game, &env, step.step, &game.open_step_bases(), &state)?;
-    if !step.waiting_for.contains(&header.side) {
+    let checked = check(game, &env, step.step, &game.open_step_bases(), &state)?;
+    let side = checked.header.side.clone();
+    if !step.waiting_for.contains(&side) {
         return Err(Error::reject(
             Rejection::new(
                 &env.file,
@@ -263,35 +398,45 @@ pub fn submit(game: &Game, file: &Path, sig: Option<&Path>) -> Result<Accepted, 
         ));
     }
     let hash = env.signed.document_hash();
-    let entropy: Hash32 = header
-        .entropy
-        .parse()
-        .map_err(|e: crate::protocol::hash::BadHex| Error::Fail(e.to_string()))?;
-    let inbox = game.dir.inbox_order(step.step, &header.side);
+    let inbox = game.dir.inbox_order(step.step, &side);
     let mut replaced = None;
     if inbox.exists() {
-        let old_sig = game.dir.inbox_sig(step.step, &header.side);
+        let old_sig = game.dir.inbox_sig(step.step, &side);
         let old = open(&inbox, old_sig.exists().then_some(old_sig.as_path()))?;
         let old_hash = old.signed.document_hash();
+        let old_version = yaml::parse::<Header>(&old.text, &old.file)
+            .ok()
+            .and_then(|h| parse_version(h.version.as_deref()).ok())
+            .unwrap_or(0);
         if old_hash == hash {
             // The same order twice (a resent mail): nothing changes, the receipt is re-issued.
-        } else {
-            let list_path = game.dir.inbox_replaced(step.step, &header.side);
-            let mut list: Vec<Hash32> = if list_path.exists() {
-                yaml::parse(
-                    &dir::read_text(&list_path)?,
-                    &list_path.display().to_string(),
+        } else if checked.version <= old_version {
+            return Err(Error::reject(
+                Rejection::new(
+                    &env.file,
+                    format!(
+                        "version {} of the orders of {side} for step {} is not newer than version {old_version}, already received; an order only replaces one with a smaller version",
+                        checked.version, step.step
+                    ),
                 )
-                .map_err(|r| Error::Fail(r.to_string()))?
-            } else {
-                Vec::new()
-            };
-            list.push(old_hash);
+                .at_field(&env.text, &FieldPath::root().at("version"))
+                .accepted(format!(
+                    "version {} or more (`pbem sign` fills `version: auto` with the signing time)",
+                    old_version + 1
+                )),
+            ));
+        } else {
+            let mut list = earlier_versions(game, step.step, &side)?;
+            list.push(EarlierOrder {
+                version: old_version,
+                hash: old_hash,
+            });
+            let list_path = game.dir.inbox_replaced(step.step, &side);
             dir::write_atomic(&list_path, yaml::encode(&list)?.as_bytes())?;
             replaced = Some(old_hash);
         }
     }
-    let sig_path = game.dir.inbox_sig(step.step, &header.side);
+    let sig_path = game.dir.inbox_sig(step.step, &side);
     match &env.raw_sig {
         Some(s) => {
             dir::write_atomic(&inbox, &env.raw)?;
@@ -308,9 +453,10 @@ pub fn submit(game: &Game, file: &Path, sig: Option<&Path>) -> Result<Accepted, 
         pbem: RECEIPT_FORMAT.into(),
         game: game.config.id.clone(),
         step: step.step,
-        side: header.side.clone(),
+        side: side.clone(),
         order: hash,
-        entropy,
+        version: Some(checked.version),
+        entropy: checked.entropy,
         basis: game.head(),
     };
     let host =
@@ -320,13 +466,14 @@ pub fn submit(game: &Game, file: &Path, sig: Option<&Path>) -> Result<Accepted, 
     let receipt_path = game.dir.receipts().join(format!(
         "{:06}-{}-{}.yaml",
         step.step,
-        header.side,
+        side,
         &hash.hex()[..16]
     ));
     dir::write_atomic(&receipt_path, &signed)?;
     Ok(Accepted {
-        side: header.side,
+        side,
         step: step.step,
+        version: checked.version,
         hash,
         replaced,
         receipt: signed,
@@ -341,4 +488,78 @@ pub fn open_receipt(game: &Game, bytes: &[u8], file: &str) -> Result<Receipt, St
     let text =
         String::from_utf8(signed.document.clone()).map_err(|_| format!("{file}: not UTF-8"))?;
     yaml::parse::<Receipt>(&text, file).map_err(|r| r.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(s: &str) -> jiff::Timestamp {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn the_signing_time_is_a_version_that_reads_as_a_utc_date() {
+        assert_eq!(
+            version_from_time(at("2026-11-23T22:15:07Z")),
+            20261123221507
+        );
+        assert!(
+            version_from_time(at("2026-11-23T22:15:08Z"))
+                > version_from_time(at("2026-11-23T22:15:07Z"))
+        );
+    }
+
+    #[test]
+    fn sign_fills_version_auto_and_keeps_a_written_version() {
+        let now = at("2026-01-02T03:04:05Z");
+        let filled = fill_placeholders(b"entropy: auto\nversion: auto\norders: {}\n", now).unwrap();
+        assert!(filled.contains("\nversion: 20260102030405\n"), "{filled}");
+        assert!(!filled.contains("auto"), "{filled}");
+        let kept = fill_placeholders(b"entropy: auto\nversion: 7\n", now).unwrap();
+        assert!(kept.ends_with("\nversion: 7\n"), "{kept}");
+    }
+
+    #[test]
+    fn sign_adds_a_version_after_the_entropy_of_a_document_without_one() {
+        let filled = fill_placeholders(
+            b"step: 1\nentropy: auto\norders: {}\n",
+            at("2026-01-02T03:04:05Z"),
+        )
+        .unwrap();
+        let lines: Vec<&str> = filled.lines().collect();
+        assert!(
+            lines[1].starts_with("entropy: ") && lines[1].len() == 9 + 64,
+            "{filled}"
+        );
+        assert_eq!(lines[2], "version: 20260102030405");
+        assert_eq!(lines[3], "orders: {}");
+    }
+
+    #[test]
+    fn signing_drops_comment_lines_but_not_text_in_block_scalars() {
+        assert_eq!(
+            drop_comment_lines("# hand: 20, 108\nstep: 1 # kept\norders:\n  # chits 3=3\n  x: 1\n"),
+            "step: 1 # kept\norders:\n  x: 1\n"
+        );
+        let block = "note: |\n  # not a comment\n";
+        assert_eq!(drop_comment_lines(block), block);
+    }
+
+    #[test]
+    fn versions_are_whole_numbers_from_one() {
+        assert_eq!(parse_version(Some("12")), Ok(12));
+        for bad in ["0", "-1", "+3", "1.5", "0x10", "auto", ""] {
+            assert!(parse_version(Some(bad)).is_err(), "{bad}");
+        }
+        assert!(parse_version(None).is_err());
+    }
+
+    #[test]
+    fn quoted_text_is_cut_to_forty_characters() {
+        assert_eq!(quote("short"), "\"short\"");
+        let long = quote(&"x".repeat(5_000_000));
+        assert!(long.len() < 80, "{long}");
+        assert!(long.ends_with("(5000000 characters)"), "{long}");
+    }
 }

@@ -74,32 +74,22 @@ pub fn collect_partial(game: &Game, step: &NextStep) -> Result<(StepOrders, Vec<
         }
         let sig_path = game.dir.inbox_sig(step.step, &side);
         let env = order::open(&path, sig_path.exists().then_some(sig_path.as_path()))?;
-        let header = order::check(game, &env, step.step, &game.open_step_bases(), &state)?;
-        if header.side != side {
+        let checked = order::check(game, &env, step.step, &game.open_step_bases(), &state)?;
+        if checked.header.side != side {
             return Err(Error::Fail(format!(
                 "{}: holds an order of side {}",
                 path.display(),
-                header.side
+                checked.header.side
             )));
         }
-        let replaced_path = game.dir.inbox_replaced(step.step, &side);
-        let replaced: Vec<Hash32> = if replaced_path.exists() {
-            yaml::parse(
-                &dir::read_text(&replaced_path)?,
-                &replaced_path.display().to_string(),
-            )
-            .map_err(|r| Error::Fail(r.to_string()))?
-        } else {
-            Vec::new()
-        };
         out.entries.push(OrderEntry {
             side: side.clone(),
+            version: Some(checked.version),
             hash: env.signed.document_hash(),
-            entropy: header
-                .entropy
-                .parse()
-                .map_err(|e: crate::protocol::hash::BadHex| Error::Fail(e.to_string()))?,
-            replaced,
+            dice_entropy: Some(journal::dice_entropy(&checked.entropy)),
+            entropy: None,
+            earlier: order::earlier_versions(game, step.step, &side)?,
+            replaced: Vec::new(),
         });
         out.raw.push((side.clone(), env.raw, env.raw_sig));
         out.docs.insert(side, env.text);
@@ -215,7 +205,7 @@ pub fn process_locked(
                 .entries
                 .iter()
                 .find(|o| o.side == side)
-                .map(|o| o.entropy);
+                .and_then(|o| o.seed_part());
             (side, e)
         })
         .collect();

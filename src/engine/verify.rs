@@ -17,7 +17,7 @@ use super::{Error, views};
 use crate::protocol::dice::{Dice, replay_public, step_seed};
 use crate::protocol::envelope::{self, ORDER_NAMESPACE};
 use crate::protocol::hash::{Hash32, commitment, sha256};
-use crate::protocol::journal::{self, Record};
+use crate::protocol::journal::{self, JOURNAL_FORMAT, JOURNAL_FORMAT_V1, OrderEntry, Record};
 use crate::systems::Reader;
 use crate::yaml;
 use std::collections::BTreeMap;
@@ -142,6 +142,7 @@ fn check_public(
                 rec.game, game.config.id
             ));
         }
+        check_format(records, i, &name, findings);
         if i == 0 {
             check_genesis(game, rec, &name, findings);
             continue;
@@ -224,7 +225,10 @@ fn check_public(
             .map(|s| {
                 (
                     s.clone(),
-                    st.orders.iter().find(|o| &o.side == s).map(|o| o.entropy),
+                    st.orders
+                        .iter()
+                        .find(|o| &o.side == s)
+                        .and_then(|o| o.seed_part()),
                 )
             })
             .collect();
@@ -257,6 +261,66 @@ fn check_public(
 
 /// A host operation never changes the open step, except a rollback, which must open a step
 /// number the game has never used (so no old order can be replayed into it).
+/// The record's format marker, and order entries shaped as that format says: journal/1 shows
+/// the entropy itself and replaced hashes; journal/2 a version, `dice_entropy` and earlier
+/// versions. A game may move from journal/1 to journal/2 (an upgraded host), never back.
+fn check_format(records: &[(Record, Hash32)], i: usize, name: &str, findings: &mut Vec<String>) {
+    let rec = &records[i].0;
+    let v2 = match rec.pbem.as_str() {
+        JOURNAL_FORMAT => true,
+        JOURNAL_FORMAT_V1 => false,
+        other => {
+            findings.push(format!(
+                "{name}: pbem: unknown journal format {other:?} (this pbem reads {JOURNAL_FORMAT_V1} and {JOURNAL_FORMAT})"
+            ));
+            return;
+        }
+    };
+    if !v2 && i > 0 && records[i - 1].0.pbem == JOURNAL_FORMAT {
+        findings.push(format!(
+            "{name}: pbem: {JOURNAL_FORMAT_V1} after a {JOURNAL_FORMAT} record"
+        ));
+    }
+    let Some(st) = &rec.step else {
+        return;
+    };
+    for (k, o) in st.orders.iter().enumerate() {
+        let shaped = if v2 {
+            o.version.is_some()
+                && o.dice_entropy.is_some()
+                && o.entropy.is_none()
+                && o.replaced.is_empty()
+        } else {
+            o.version.is_none()
+                && o.dice_entropy.is_none()
+                && o.entropy.is_some()
+                && o.earlier.is_empty()
+        };
+        if !shaped {
+            let fields = if v2 {
+                "version, hash, dice_entropy and earlier"
+            } else {
+                "hash, entropy and replaced"
+            };
+            findings.push(format!(
+                "{name}: step.orders[{k}]: a {} order entry has {fields}",
+                rec.pbem
+            ));
+        }
+        let versions: Vec<u64> = o
+            .earlier
+            .iter()
+            .map(|e| e.version)
+            .chain(o.version)
+            .collect();
+        if versions.windows(2).any(|w| w[0] >= w[1]) {
+            findings.push(format!(
+                "{name}: step.orders[{k}]: versions {versions:?} do not grow: an order only replaces a smaller version"
+            ));
+        }
+    }
+}
+
 fn check_host_op(
     records: &[(Record, Hash32)],
     i: usize,
@@ -436,23 +500,88 @@ fn check_genesis(game: &Game, rec: &Record, name: &str, findings: &mut Vec<Strin
     let _ = g;
 }
 
-/// Where the journal used or replaced an order with this hash: (record, side, step, entropy).
-fn find_order(
-    records: &[(Record, Hash32)],
-    hash: &Hash32,
-) -> Option<(u64, String, u64, Hash32, bool)> {
+/// Where the journal has an order with this hash: used by a step, or received and replaced.
+struct Found<'a> {
+    seq: u64,
+    step: u64,
+    entry: &'a OrderEntry,
+    /// `None`: the order used; `Some(v)`: an earlier order it replaced, with its version when
+    /// the record states one (journal/2).
+    replaced: Option<Option<u64>>,
+}
+
+fn find_order<'a>(records: &'a [(Record, Hash32)], hash: &Hash32) -> Option<Found<'a>> {
     records.iter().find_map(|(r, _)| {
         let st = r.step.as_ref()?;
         st.orders.iter().find_map(|o| {
-            if &o.hash == hash {
-                Some((r.seq, o.side.clone(), st.number, o.entropy, false))
-            } else if o.replaced.contains(hash) {
-                Some((r.seq, o.side.clone(), st.number, o.entropy, true))
-            } else {
+            let replaced = if &o.hash == hash {
                 None
-            }
+            } else {
+                Some(o.replaced_hash(hash)?)
+            };
+            Some(Found {
+                seq: r.seq,
+                step: st.number,
+                entry: o,
+                replaced,
+            })
         })
     })
+}
+
+/// What a host-signed receipt proves against the journal: the order it certifies was used, or
+/// replaced by a newer version of the same side's orders for the same step.
+fn receipt_findings(
+    name: &str,
+    receipt: &order::Receipt,
+    found: &Found,
+    findings: &mut Vec<String>,
+) {
+    let at = rec_name(found.seq);
+    if found.entry.side != receipt.side || found.step != receipt.step {
+        findings.push(format!(
+            "{name}: the receipt's order is in {at} as an order of {} for step {}, but the receipt says {} for step {}",
+            found.entry.side, found.step, receipt.side, receipt.step
+        ));
+        return;
+    }
+    match found.replaced {
+        // The order used: its public part of the entropy must be the receipt's entropy's.
+        None => {
+            let expected = match found.entry.dice_entropy {
+                Some(_) => Some(journal::dice_entropy(&receipt.entropy)),
+                None => Some(receipt.entropy),
+            };
+            if found.entry.seed_part() != expected {
+                findings.push(format!(
+                    "{name}: the entropy of the order used in {at} is not the receipt's"
+                ));
+            }
+            if receipt.version.is_some() && found.entry.version != receipt.version {
+                findings.push(format!(
+                    "{name}: the order used in {at} has version {:?}, the receipt says {:?}",
+                    found.entry.version, receipt.version
+                ));
+            }
+        }
+        // An earlier version: the journal must show it replaced, by a newer version.
+        Some(recorded) => {
+            if let (Some(got), Some(recorded)) = (receipt.version, recorded)
+                && got != recorded
+            {
+                findings.push(format!(
+                    "{name}: {at} lists this order as version {recorded}, the receipt says {got}"
+                ));
+            }
+            if let (Some(got), Some(used)) = (receipt.version, found.entry.version)
+                && got >= used
+            {
+                findings.push(format!(
+                    "{name}: the host received version {got} of these orders but {at} used version {used}, which is not newer"
+                ));
+            }
+        }
+    }
 }
 
 fn check_player_file(
@@ -471,8 +600,7 @@ fn check_player_file(
         match order::open_receipt(game, &bytes, &name) {
             Err(e) => findings.push(e),
             Ok(r) => match find_order(records, &r.order) {
-                Some((_, side, step, entropy, _)) if side == r.side && step == r.step && entropy == r.entropy => {}
-                Some((seq, ..)) => findings.push(format!("{name}: the receipt's order is in {} with other side, step or entropy", rec_name(seq))),
+                Some(found) => receipt_findings(&name, &r, &found, findings),
                 None if pending(game, &r.order) => {}
                 None if super::ops::withdrawn_by(records, &r.basis, r.step).is_some() => {}
                 None => findings.push(format!(
@@ -621,8 +749,22 @@ fn check_host(
                     if !bases.iter().any(|b| h.basis == b.hex()) {
                         bad.push("basis");
                     }
-                    if h.entropy.parse::<Hash32>().ok() != Some(o.entropy) {
+                    // journal/2 publishes a hash of the entropy; journal/1 the entropy itself.
+                    let entropy = h.entropy.parse::<Hash32>().ok();
+                    let public = match o.dice_entropy {
+                        Some(_) => entropy.map(|e| journal::dice_entropy(&e)),
+                        None => entropy,
+                    };
+                    if public.is_none() || public != o.seed_part() {
                         bad.push("entropy");
+                    }
+                    if o.version.is_some()
+                        && h.version.as_deref().and_then(|v| v.parse().ok()) != o.version
+                    {
+                        bad.push("version");
+                    }
+                    if o.version.is_some() && h.pbem != order::ORDER_FORMAT {
+                        bad.push("pbem");
                     }
                     if !bad.is_empty() {
                         findings.push(format!(

@@ -194,12 +194,27 @@ fn record_summary(record: &Record) -> String {
     if let Some(st) = &record.step {
         s.push_str(&format!("step {}: {}\n", st.number, st.title));
         for o in &st.orders {
+            let version = o
+                .version
+                .map(|v| format!("version {v}, "))
+                .unwrap_or_default();
             s.push_str(&format!(
-                "  order of {}: {} (entropy {})\n",
+                "  order of {}: {} ({version}{} {})\n",
                 o.side,
                 o.hash,
-                o.entropy.short()
+                if o.dice_entropy.is_some() {
+                    "dice entropy"
+                } else {
+                    "entropy"
+                },
+                o.seed_part().map(|e| e.short()).unwrap_or_default()
             ));
+            for e in &o.earlier {
+                s.push_str(&format!(
+                    "    replaced earlier version {}: {}\n",
+                    e.version, e.hash
+                ));
+            }
             for r in &o.replaced {
                 s.push_str(&format!("    replaced earlier order {r}\n"));
             }

@@ -9,8 +9,15 @@ use super::dice::Roll;
 use super::hash::{Hash32, Transcript, sha256};
 use serde::{Deserialize, Serialize};
 
-/// Format marker of every record.
-pub const JOURNAL_FORMAT: &str = "journal/1";
+/// Format marker of the records this version of pbem writes.
+///
+/// `journal/2` (since issue 10): an order entry publishes `dice_entropy`, a one-way hash of the
+/// order's secret entropy, instead of the entropy itself, so that the order hash beside it is a
+/// hiding commitment; and it carries the order's `version` and the `earlier` versions received.
+/// `journal/1` records (entropy in the clear, `replaced` hashes) stay readable and verifiable.
+pub const JOURNAL_FORMAT: &str = "journal/2";
+/// The first format, still read and verified.
+pub const JOURNAL_FORMAT_V1: &str = "journal/1";
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -153,12 +160,60 @@ pub struct StepRecord {
 #[serde(deny_unknown_fields)]
 pub struct OrderEntry {
     pub side: String,
-    /// SHA-256 of the normalised signed document.
+    /// The order's own version number (`version:` in the document); journal/2 on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<u64>,
+    /// SHA-256 of the normalised signed document. From journal/2 on this is a hiding commitment:
+    /// the document holds 32 secret random bytes (`entropy`) published only in the archive of a
+    /// concluded game, so the hash cannot be matched against guessed orders.
     pub hash: Hash32,
-    pub entropy: Hash32,
-    /// Earlier orders of this side for this step that this one replaced, oldest first.
+    /// journal/2: `H("pbem-order-entropy-v1"; entropy)`, the order's part of the step seed
+    /// ([`dice_entropy`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dice_entropy: Option<Hash32>,
+    /// journal/1 only: the order's entropy itself (which made the hash guessable).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entropy: Option<Hash32>,
+    /// journal/2: every earlier version of this side's order for this step that the host
+    /// received, oldest first. A player's receipt for a version missing here, or newer than
+    /// `version`, proves the host dropped it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub earlier: Vec<EarlierOrder>,
+    /// journal/1 only: hashes of the earlier orders this one replaced, oldest first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub replaced: Vec<Hash32>,
+}
+
+/// An earlier version of an order, replaced by a newer one before the step was resolved.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EarlierOrder {
+    pub version: u64,
+    pub hash: Hash32,
+}
+
+impl OrderEntry {
+    /// The order's part of the step seed: `dice_entropy` (journal/2) or `entropy` (journal/1).
+    pub fn seed_part(&self) -> Option<Hash32> {
+        self.dice_entropy.or(self.entropy)
+    }
+
+    /// Was an order with this hash received and replaced by this one?
+    pub fn replaced_hash(&self, hash: &Hash32) -> Option<Option<u64>> {
+        if let Some(e) = self.earlier.iter().find(|e| &e.hash == hash) {
+            return Some(Some(e.version));
+        }
+        self.replaced.contains(hash).then_some(None)
+    }
+}
+
+/// The public part of an order's entropy: what the step seed mixes in and the journal shows.
+/// The entropy itself stays secret until the game is concluded, which keeps the order hash a
+/// hiding commitment (docs/dice.md, "Order commitments").
+pub fn dice_entropy(entropy: &Hash32) -> Hash32 {
+    Transcript::new("pbem-order-entropy-v1")
+        .hash(entropy)
+        .finish()
 }
 
 /// The seed the host reveals for step `n`, derived from its secret master seed so that a crashed

@@ -118,15 +118,22 @@ impl DataSource {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OrderDoc<O> {
-    /// Format marker, always `order/1`.
+    /// Format marker: `order/2` (`order/1`, without `version`, is read only to verify games
+    /// recorded before it).
     pub pbem: String,
     pub game: String,
     pub step: u64,
     pub side: String,
     /// Journal head the player saw (hex).
     pub basis: String,
-    /// 32 random bytes (hex) chosen by the player; mixed into the step seed.
+    /// 32 random bytes (hex) chosen by the player and kept secret until the game is concluded;
+    /// a hash of them is mixed into the step seed.
     pub entropy: String,
+    /// Which version of this side's orders for this step (a whole number; only a larger one
+    /// replaces an order already received). Text here so that a skeleton's `auto` gets a clear
+    /// error rather than a type error; `order::check` parses it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
     #[serde(default)]
     pub orders: O,
 }

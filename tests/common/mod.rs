@@ -12,6 +12,9 @@ pub struct Table {
     pub game: PathBuf,
     /// The game id: `<system>-test`.
     pub id: String,
+    /// The last order version written by [`Table::order`]: every order gets a larger one, so a
+    /// later order always replaces an earlier one, however fast the test signs.
+    pub versions: std::cell::Cell<u64>,
 }
 
 pub fn pbem() -> Command {
@@ -94,7 +97,12 @@ impl Table {
         }
         let refs: Vec<&str> = args.iter().map(String::as_str).collect();
         ok(&refs);
-        Table { tmp, game, id }
+        Table {
+            tmp,
+            game,
+            id,
+            versions: std::cell::Cell::new(0),
+        }
     }
 
     pub fn dir(&self) -> &str {
@@ -121,13 +129,16 @@ impl Table {
         self.status()["head"].as_str().unwrap().to_string()
     }
 
-    /// An unsigned order document for the open step with the given `orders:` block.
+    /// An unsigned order document for the open step with the given `orders:` block, and a
+    /// version larger than any this table wrote before.
     pub fn order(&self, side: &str, orders_block: &str) -> String {
+        self.versions.set(self.versions.get() + 1);
         format!(
-            "pbem: order/1\ngame: {}\nstep: {}\nside: {side}\nbasis: {}\nentropy: auto\n{orders_block}",
+            "pbem: order/2\ngame: {}\nstep: {}\nside: {side}\nbasis: {}\nentropy: auto\nversion: {}\n{orders_block}",
             self.id,
             self.step(),
-            self.head()
+            self.head(),
+            self.versions.get()
         )
     }
 

@@ -26,6 +26,7 @@ pub fn mail_table() -> Table {
         game: tmp.path().join("game"),
         tmp,
         id: "kummen-test".into(),
+        versions: Default::default(),
     };
     let game = t.game.clone();
     let (m, b) = (t.path("keys/mercenary.pub"), t.path("keys/beeler.pub"));
