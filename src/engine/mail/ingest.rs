@@ -180,7 +180,10 @@ fn ingest_in(games: &Games, raw: &Raw, source: &str, opts: &Options) -> Result<O
         source: source.to_string(),
         received: opts.now,
         size: raw.size,
-        message_id: m.message_id.clone(),
+        message_id: m
+            .message_id
+            .as_deref()
+            .map(|id| address::header_text(id, 200)),
         // Bounded: a header can be megabytes long, and this record is printed by `ingest`.
         from: address::header_text(&m.from_text, 200),
         subject: address::header_text(&m.subject, 200),
