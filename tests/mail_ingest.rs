@@ -43,6 +43,19 @@ fn mail_with_signed_order(t: &Table, from: &str, side: &str) -> Vec<u8> {
     )
 }
 
+/// The To address of every reply queued in the outbox, in key order.
+fn recipients(t: &Table) -> Vec<String> {
+    outbox(t)
+        .into_iter()
+        .filter(|(k, _)| k.contains(".reply."))
+        .map(|(_, bytes)| {
+            let m = pbem::engine::mail::parse::parse(&bytes).unwrap();
+            let to: lettre::message::Mailbox = m.header("to").unwrap().parse().unwrap();
+            to.email.to_string()
+        })
+        .collect()
+}
+
 /// Replies queued in the outbox (turn mails of record 0 excluded).
 fn replies(t: &Table) -> Vec<String> {
     outbox(t)
@@ -119,8 +132,12 @@ fn a_receipt_echoes_the_accepted_orders_and_attaches_the_signed_receipt() {
     pbem::engine::order::open_receipt(&game, &receipt, "receipt").expect("signed by the host");
 }
 
+/// Item 6 of issue 10: a rejection can name what the order is about, so it goes to the seat
+/// whose key signed the order, at its registered address, and never to the From of the mail
+/// (this test used to expect the answer at bob@work).
 #[test]
-fn a_rejection_goes_to_the_sender_and_names_the_field_and_what_is_accepted() {
+fn a_rejection_of_a_signed_order_goes_to_the_seats_address_and_names_the_field_and_what_is_accepted()
+ {
     let t = mail_table();
     let doc = t.order("beeler", "orders: {}\n").replace(
         &format!("basis: {}", t.head()),
@@ -138,7 +155,11 @@ fn a_rejection_goes_to_the_sender_and_names_the_field_and_what_is_accepted() {
     let (code, v, _) = ingest_file(&t.game, &write(&t, "m.eml", &m), T0);
     assert_eq!((code, v["verdict"].as_str()), (0, Some("rejected")), "{v}");
     let a = answer(&t, &v);
-    assert!(a.header("to").unwrap().contains("bob@work.example.org"));
+    let to = a.header("to").unwrap();
+    assert!(
+        to.contains(&email("beeler")) && !to.contains("bob@work"),
+        "{to}"
+    );
     let text = body(&a);
     assert!(
         text.contains("stale.yaml:"),
@@ -174,8 +195,12 @@ fn a_forged_from_is_reported_and_the_receipt_goes_to_the_seats_own_address() {
     );
 }
 
+/// Beeler's order signed with the mercenary's key, mailed from beeler's address: the key is a
+/// seat's, so that seat (the mercenary) is told exactly what is wrong, at its own address; the
+/// From (beeler's, perhaps forged by the mercenary) gets nothing. Before issue 10 the answer
+/// went to the From.
 #[test]
-fn an_order_signed_with_another_key_is_rejected_even_from_the_seats_address() {
+fn an_order_signed_with_another_seats_key_is_answered_at_that_seats_address_only() {
     let t = mail_table();
     let doc = t.order("beeler", "orders: {}\n");
     let f = t.signed("mercenary", "wrongkey", &doc); // beeler's order, mercenary's key
@@ -193,7 +218,9 @@ fn an_order_signed_with_another_key_is_rejected_even_from_the_seats_address() {
     );
     let (_, v, _) = ingest_file(&t.game, &write(&t, "m.eml", &m), T0);
     assert_eq!(v["verdict"], "rejected", "{v}");
-    assert!(body(&answer(&t, &v)).contains("signature check failed for side beeler"));
+    let a = answer(&t, &v);
+    assert_eq!(recipients(&t), vec![email("mercenary")]);
+    assert!(body(&a).contains("signature check failed for side beeler"));
 }
 
 #[test]
@@ -395,7 +422,336 @@ fn an_unsigned_order_file_is_rejected_with_how_to_sign_it() {
     );
     let (_, v, _) = ingest_file(&t.game, &write(&t, "unsigned.eml", &m), T0);
     assert_eq!(v["verdict"], "rejected", "{v}");
-    assert!(body(&answer(&t, &v)).contains("the file is not signed"));
+    let text = body(&answer(&t, &v));
+    assert!(text.contains("the file is not signed"), "{text}");
+    assert!(text.contains("pbem sign ORDERS --key KEY"), "{text}");
+}
+
+// Who gets what answer (issue 10, items 5 and 6): only a seat's signature earns a detailed
+// answer, at that seat's registered address; anything else gets a fixed text, once a day, and
+// only at a seat's registered address.
+
+const ATTACKER: &str = "ATTACKER-TEXT-";
+
+/// An unsigned order whose `game:` is 5 MB of the attacker's text (before issue 10 the
+/// rejection quoted it in full, to the Reply-To).
+fn five_mb_order(t: &Table) -> String {
+    format!(
+        "pbem: order/1\ngame: {}\nstep: 1\nside: beeler\nbasis: {}\nentropy: auto\norders: {{}}\n",
+        ATTACKER.repeat(5 * 1024 * 1024 / ATTACKER.len()),
+        t.head()
+    )
+}
+
+/// A message carrying `doc`, with the attacker's text in every other place it could be echoed.
+fn attacker_mail(from: &str, reply_to: Option<&str>, doc: &[u8]) -> Vec<u8> {
+    let headers: Vec<(&str, &str)> = reply_to.map(|r| ("Reply-To", r)).into_iter().collect();
+    letter(
+        from,
+        HOST_ADDRESS,
+        &format!("{TAG} {ATTACKER}subject"),
+        &format!("{ATTACKER}body"),
+        &[("ATTACKER-TEXT-name.yaml", "application/yaml", doc)],
+        &headers,
+    )
+}
+
+#[test]
+fn an_unsigned_order_with_5_mb_of_text_from_a_stranger_is_recorded_and_never_answered() {
+    let t = mail_table();
+    let m = attacker_mail(
+        "victim@elsewhere.example.org",
+        Some("other-victim@elsewhere.example.org"),
+        five_mb_order(&t).as_bytes(),
+    );
+    let (code, v, err) = ingest_file(&t.game, &write(&t, "big.eml", &m), T0);
+    assert_eq!(
+        (code, v["verdict"].as_str()),
+        (0, Some("rejected")),
+        "{v}{err}"
+    );
+    assert!(v["reply"].is_null(), "{}", v["detail"]);
+    assert!(replies(&t).is_empty(), "no mail to a stranger");
+    let record = v.to_string();
+    assert!(
+        record.len() < 4096 && record.matches(ATTACKER).count() <= 2,
+        "the record keeps at most the (bounded) subject and file name, never the order: {}",
+        &record[..record.len().min(600)]
+    );
+}
+
+#[test]
+fn an_unsigned_order_with_5_mb_of_text_from_a_seats_address_gets_only_the_short_fixed_answer() {
+    let t = mail_table();
+    let m = attacker_mail(&email("beeler"), None, five_mb_order(&t).as_bytes());
+    let (_, v, _) = ingest_file(&t.game, &write(&t, "big.eml", &m), T0);
+    assert_eq!(v["verdict"], "rejected", "{v}");
+    let key = v["reply"].as_str().expect("a fixed answer");
+    let raw = &outbox(&t)[key];
+    assert!(raw.len() <= 4096, "{} bytes", raw.len());
+    let text = String::from_utf8_lossy(raw);
+    assert!(!text.contains(ATTACKER), "{text}");
+    let a = answer(&t, &v);
+    assert_eq!(recipients(&t), vec![email("beeler")]);
+    assert_eq!(a.subject, "[pbem kummen-test] not accepted");
+    assert_eq!(
+        a.header("in-reply-to"),
+        None,
+        "not even the Message-ID is repeated"
+    );
+    assert!(body(&a).contains("the file is not signed"), "{}", body(&a));
+}
+
+#[test]
+fn a_signed_order_mailed_by_a_stranger_is_rejected_at_the_seats_address_only() {
+    let t = mail_table();
+    let f = t.signed(
+        "beeler",
+        "rp12",
+        &t.order("beeler", "orders:\n  policy: {rp_target: 12}\n"),
+    );
+    let m = attacker_mail(
+        "victim@elsewhere.example.org",
+        Some("other-victim@elsewhere.example.org"),
+        &std::fs::read(f).unwrap(),
+    );
+    let (_, v, _) = ingest_file(&t.game, &write(&t, "m.eml", &m), T0);
+    assert_eq!(
+        (v["verdict"].as_str(), v["side"].as_str()),
+        (Some("rejected"), Some("beeler")),
+        "{v}"
+    );
+    assert_eq!(
+        recipients(&t),
+        vec![email("beeler")],
+        "nothing to the strangers"
+    );
+    let text = body(&answer(&t, &v));
+    assert!(text.contains("rule: 4.3.5"), "{text}");
+    assert!(!text.contains("victim"), "{text}");
+}
+
+/// A key of no seat signs beeler's order; the mail comes from beeler's own address.
+#[test]
+fn an_order_signed_by_a_key_of_no_seat_gets_only_the_fixed_answer_even_from_the_seats_address() {
+    let t = mail_table();
+    ok(&["keygen", "--out", t.path("keys/forger").to_str().unwrap()]);
+    let forged = |side: &str, name: &str| {
+        let f = t.signed("forger", name, &t.order(side, "orders: {}\n"));
+        letter(
+            &email(side),
+            HOST_ADDRESS,
+            TAG,
+            "",
+            &[(
+                &format!("{name}.yaml"),
+                "application/yaml",
+                &std::fs::read(f).unwrap(),
+            )],
+            &[],
+        )
+    };
+    let (_, v, _) = ingest_file(
+        &t.game,
+        &write(&t, "b.eml", &forged("beeler", "forged-b")),
+        T0,
+    );
+    assert_eq!(v["verdict"], "rejected", "{v}");
+    let key = v["reply"].as_str().expect("a fixed answer");
+    assert!(outbox(&t)[key].len() <= 4096);
+    let text = body(&answer(&t, &v));
+    for echo in ["forged-b", "signature check failed", "SHA256:", "beeler"] {
+        assert!(!text.contains(echo), "{echo:?} in {text}");
+    }
+    assert!(
+        text.contains("not validly signed by the key of a seat"),
+        "{text}"
+    );
+    // Fixed: another forged order, from another seat's address, gets the very same text.
+    let (_, w, _) = ingest_file(
+        &t.game,
+        &write(&t, "m.eml", &forged("mercenary", "other")),
+        T0,
+    );
+    assert_eq!(body(&answer(&t, &w)), text);
+}
+
+#[test]
+fn fixed_answers_go_to_an_address_at_most_once_a_utc_day() {
+    let t = mail_table();
+    let question = |side: &str, n: u32, now: &str| {
+        let m = letter(
+            &email(side),
+            HOST_ADDRESS,
+            TAG,
+            &format!("question {n}"),
+            &[],
+            &[],
+        );
+        let (_, v, _) = ingest_file(&t.game, &write(&t, &format!("q{n}.eml"), &m), now);
+        assert_eq!(v["verdict"], "rejected", "{v}");
+        v
+    };
+    assert!(question("beeler", 1, T0)["reply"].is_string());
+    let again = question("beeler", 2, &at(11)); // 23:00 UTC, the same day
+    assert!(again["reply"].is_null(), "{again}");
+    assert!(
+        again["detail"]
+            .as_str()
+            .unwrap()
+            .contains("already had its fixed answer of the day"),
+        "{again}"
+    );
+    assert!(
+        question("mercenary", 3, &at(11))["reply"].is_string(),
+        "another address"
+    );
+    assert!(
+        question("beeler", 4, &at(13))["reply"].is_string(),
+        "the next day"
+    );
+    assert_eq!(
+        files(&t.game.join("mail/fixed-answers/2026-05-01")).len(),
+        2,
+        "the day's answers are recorded under mail/"
+    );
+}
+
+#[test]
+fn a_seats_own_rejection_is_cut_to_a_bounded_size_with_a_note() {
+    let t = mail_table();
+    let f = t.signed("beeler", "huge", &five_mb_order(&t));
+    let m = letter(
+        &email("beeler"),
+        HOST_ADDRESS,
+        TAG,
+        "",
+        &[("huge.yaml", "application/yaml", &std::fs::read(f).unwrap())],
+        &[],
+    );
+    let (_, v, _) = ingest_file(&t.game, &write(&t, "huge.eml", &m), T0);
+    assert_eq!(
+        (v["verdict"].as_str(), v["side"].as_str()),
+        (Some("rejected"), Some("beeler")),
+        "{v}"
+    );
+    let key = v["reply"].as_str().expect("a rejection");
+    let size = outbox(&t)[key].len();
+    assert!(size < 64 * 1024, "{size} bytes");
+    let text = body(&answer(&t, &v));
+    assert!(text.contains("[cut here: the line is longer"), "{text}");
+    assert!(
+        text.contains("field: game") && text.contains("accepted: kummen-test"),
+        "what to fix survives the cut: {text}"
+    );
+    assert!(
+        v["detail"].as_str().unwrap().len() < 5000,
+        "the record is bounded too"
+    );
+}
+
+#[test]
+fn a_receipt_echoes_at_most_32_kib_of_the_order() {
+    let t = mail_table();
+    let block = format!("# {}\norders: {{}}\n", "x".repeat(100_000));
+    let f = t.signed("beeler", "long", &t.order("beeler", &block));
+    let m = letter(
+        &email("beeler"),
+        HOST_ADDRESS,
+        TAG,
+        "",
+        &[("long.yaml", "application/yaml", &std::fs::read(f).unwrap())],
+        &[],
+    );
+    let (_, v, _) = ingest_file(&t.game, &write(&t, "long.eml", &m), T0);
+    assert_eq!(v["verdict"], "accepted", "{v}");
+    let text = body(&answer(&t, &v));
+    assert!(text.len() < 40 * 1024, "{} bytes", text.len());
+    assert!(
+        text.contains("[cut here: the order is"),
+        "{}",
+        &text[text.len() - 300..]
+    );
+}
+
+/// A hot-seat game where both seats have one key: the side the signed order names is the seat
+/// that gets the answer.
+#[test]
+fn when_seats_share_a_key_the_side_the_order_names_gets_the_answer() {
+    let tmp = tempfile::tempdir().unwrap();
+    let keys = tmp.path().join("keys");
+    ok(&["keygen", "--out", keys.join("beeler").to_str().unwrap()]);
+    for ext in ["", ".pub"] {
+        std::fs::copy(
+            keys.join(format!("beeler{ext}")),
+            keys.join(format!("mercenary{ext}")),
+        )
+        .unwrap();
+    }
+    let t = Table {
+        game: tmp.path().join("game"),
+        tmp,
+        id: "kummen-test".into(),
+    };
+    let shared = keys.join("beeler.pub");
+    ok(&[
+        "new",
+        t.dir(),
+        "--system",
+        "kummen",
+        "--id",
+        "kummen-test",
+        "--seat",
+        &format!("mercenary={}", shared.display()),
+        "--seat",
+        &format!("beeler={}", shared.display()),
+        "--email",
+        &format!("mercenary={}", email("mercenary")),
+        "--email",
+        &format!("beeler={}", email("beeler")),
+        "--mail-from",
+        HOST,
+        "--now",
+        T0,
+    ]);
+    let f = t.signed(
+        "beeler",
+        "rp12",
+        &t.order("beeler", "orders:\n  policy: {rp_target: 12}\n"),
+    );
+    let m = attacker_mail(
+        "victim@elsewhere.example.org",
+        None,
+        &std::fs::read(f).unwrap(),
+    );
+    let (_, v, _) = ingest_file(&t.game, &write(&t, "m.eml", &m), T0);
+    assert_eq!(v["side"], "beeler", "{v}");
+    assert_eq!(recipients(&t), vec![email("beeler")]);
+}
+
+/// Before issue 10 the receipt of a seat without an address went to whoever sent the mail,
+/// and it echoes the orders. The sender is not verified (anyone can mail a copy of a signed
+/// order), so now it is filed and nothing is mailed, as for views and reminders.
+#[test]
+fn a_signed_order_of_a_seat_without_an_address_is_filed_and_mailed_to_no_one() {
+    let t = mail_table();
+    let config = t.game.join("game.yaml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    let without = text.replace(&format!("  email: {}\n", email("beeler")), "");
+    assert_ne!(text, without);
+    std::fs::write(&config, without).unwrap();
+    let m = mail_with_signed_order(&t, "someone@elsewhere.example.org", "beeler");
+    let (_, v, _) = ingest_file(&t.game, &write(&t, "m.eml", &m), T0);
+    assert_eq!(v["verdict"], "accepted", "{v}");
+    assert!(v["reply"].is_null(), "{v}");
+    assert!(
+        v["detail"]
+            .as_str()
+            .unwrap()
+            .contains("side beeler has no address"),
+        "{v}"
+    );
+    assert!(replies(&t).is_empty());
 }
 
 #[test]
@@ -424,7 +780,13 @@ fn an_order_for_a_finished_game_is_rejected() {
     let demo = t.path("demo");
     ok(&["demo", "kummen", "--keep", demo.to_str().unwrap()]);
     let game = demo.join("game");
-    let mut config = std::fs::read_to_string(game.join("game.yaml")).unwrap();
+    // Rejections go to the seat's registered address, so beeler needs one.
+    let mut config = std::fs::read_to_string(game.join("game.yaml"))
+        .unwrap()
+        .replace(
+            "- side: beeler\n",
+            &format!("- side: beeler\n  email: {}\n", email("beeler")),
+        );
     config.push_str(&format!("mail:\n  from: {HOST_ADDRESS}\n"));
     std::fs::write(game.join("game.yaml"), config).unwrap();
     let doc = "pbem: order/1\ngame: kummen-demo\nstep: 99\nside: beeler\nbasis: x\nentropy: auto\norders: {}\n";

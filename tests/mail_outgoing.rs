@@ -241,6 +241,44 @@ fn a_hostile_subject_from_a_player_reaches_no_header_of_the_answer() {
     );
 }
 
+/// Issue 10, item 5: whatever path composes a message, the outbox lets at most 4 KiB go to an
+/// address that is neither a seat's nor an observer's.
+#[test]
+fn the_outbox_refuses_more_than_4_kib_to_an_address_of_no_seat_or_observer() {
+    use pbem::engine::mail::compose::{Auto, Draft};
+    use pbem::engine::mail::outbox::{MAX_TO_UNREGISTERED, queue};
+    let t = mail_table();
+    let game = pbem::engine::game::Game::open(&t.game).unwrap();
+    let draft = |n: usize, to: &str, len: usize| Draft {
+        key: format!("kummen-test.test.{n}"),
+        from: HOST.parse().unwrap(),
+        to: vec![to.parse().unwrap()],
+        subject: "test".into(),
+        game: "kummen-test".into(),
+        date: T0.parse().unwrap(),
+        in_reply_to: None,
+        auto: Auto::Replied,
+        body: "y".repeat(len),
+        attachments: Vec::new(),
+    };
+    let err = queue(
+        &game.dir,
+        &game.config,
+        &draft(1, "stranger@elsewhere.example.org", 5000),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains(&MAX_TO_UNREGISTERED.to_string()), "{err}");
+    assert!(!outbox(&t).contains_key("kummen-test.test.1"));
+    for (n, to, len) in [
+        (2, "stranger@elsewhere.example.org", 1000),
+        (3, "Bob <BEELER@players.example.org>", 100_000),
+        (4, OBSERVER, 100_000),
+    ] {
+        queue(&game.dir, &game.config, &draft(n, to, len)).unwrap_or_else(|e| panic!("{to}: {e}"));
+    }
+}
+
 /// A fake sendmail that records its arguments and the message, or fails.
 fn fake_sendmail(t: &Table, fail: bool) -> std::path::PathBuf {
     let p = t.path(if fail { "sendmail-fail" } else { "sendmail" });

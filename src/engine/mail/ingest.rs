@@ -1,6 +1,8 @@
 //! `pbem ingest`: one incoming message (from stdin, a file or a Maildir) → its game, its order
 //! filed exactly as `pbem submit` files it, and an answer queued in the outbox. Automatic
-//! messages are recorded and never answered. Every message is recorded in the game's
+//! messages are recorded and never answered. An order signed by a seat's key is answered in
+//! full at that seat's registered address; any other message gets at most a fixed text, once
+//! a day, and only at a seat's registered address ([`authenticate`], docs/mail.md). Every message is recorded in the game's
 //! `mail/in/` (or `unmatched-mail/` under a root of many games) as `HASH.eml` (written before
 //! anything is done) and `HASH.yaml` (the verdict); a message whose verdict is recorded is
 //! never handled twice, so a redelivered message changes nothing.
@@ -9,12 +11,14 @@ use super::super::dir::{self, GameDir};
 use super::super::game::Game;
 use super::super::{Error, order};
 use super::address;
+use super::authenticate::{self, Unverified};
 use super::classify;
 use super::extract::{self, Candidate};
 use super::maildir::{self, Raw};
 use super::outbox::{self, Queued};
 use super::parse::{self, Mail};
 use super::replies::{self, Answer};
+use super::throttle;
 use super::turn::{host_mailbox, seat_mailbox};
 use super::{games_under, read_config, received_dir};
 use crate::protocol::envelope;
@@ -176,9 +180,13 @@ fn ingest_in(games: &Games, raw: &Raw, source: &str, opts: &Options) -> Result<O
         source: source.to_string(),
         received: opts.now,
         size: raw.size,
-        message_id: m.message_id.clone(),
-        from: m.from_text.clone(),
-        subject: m.subject.clone(),
+        message_id: m
+            .message_id
+            .as_deref()
+            .map(|id| address::header_text(id, 200)),
+        // Bounded: a header can be megabytes long, and this record is printed by `ingest`.
+        from: address::header_text(&m.from_text, 200),
+        subject: address::header_text(&m.subject, 200),
         game: None,
         verdict: Verdict::Ignored,
         detail: String::new(),
@@ -245,7 +253,10 @@ fn decide(
         return ignore(
             out,
             match tag {
-                Some(t) => format!("no game {t:?} is run here: recorded, not answered"),
+                Some(t) => format!(
+                    "no game {:?} is run here: recorded, not answered",
+                    address::header_text(&t, 100)
+                ),
                 None => "not an order: no [pbem GAME] tag in the subject and no signed order \
                          of a game run here"
                     .into(),
@@ -269,63 +280,160 @@ fn decide(
             "not an order: no [pbem GAME] tag in the subject and no order attached".into(),
         );
     }
-    let problems: Vec<String> = if raw.truncated() {
-        vec![format!(
-            "the message is {} bytes, above this host's limit of {} bytes: attach only the \
-             order file (and its .sig)",
-            raw.size, opts.max_size
-        )]
-    } else if found.orders.len() > 1 {
-        let names: Vec<&str> = found.orders.iter().map(|c| c.label.as_str()).collect();
-        vec![format!(
-            "{} different orders in one message ({}): send one order per message",
-            names.len(),
-            names.join(", ")
-        )]
-    } else if let Some(c) = found.orders.first() {
-        match submit(&game, c)? {
-            Ok(acc) => return accepted(out, &game, mail, c, acc, hash, opts),
-            Err(rejections) => rejections,
+    // Who stands behind the message decides what may be said and to whom, so it is settled
+    // before anything of the message is read as an order or quoted.
+    let reply = Reply {
+        game: &game,
+        mail,
+        host: host.as_ref(),
+        hash,
+        opts,
+    };
+    match authenticate::seat_of_message(
+        &game.config,
+        mail,
+        &found.orders,
+        !found.problems.is_empty(),
+        raw.truncated().then_some(opts.max_size),
+    ) {
+        Ok(side) => from_seat(out, &reply, &found.orders, &side),
+        Err(why) => unverified(out, &reply, why),
+    }
+}
+
+/// What every answer to one message needs.
+struct Reply<'a> {
+    game: &'a Game,
+    mail: &'a Mail,
+    /// The host's From; None when mail is off.
+    host: Option<&'a Mailbox>,
+    hash: &'a str,
+    opts: &'a Options,
+}
+
+impl Reply<'_> {
+    fn answer<'a>(&'a self, from: &'a Mailbox, to: Mailbox) -> Answer<'a> {
+        Answer {
+            game: &self.game.config.id,
+            from,
+            to,
+            message_hash: self.hash,
+            in_reply_to: self.mail.message_id.clone(),
+            now: self.opts.now,
         }
-    } else if !found.problems.is_empty() || !mail.problems.is_empty() {
-        found
-            .problems
-            .iter()
-            .chain(&mail.problems)
-            .cloned()
-            .collect()
-    } else {
-        vec!["no order found in the message: no attachment holds a signed pbem order".into()]
+    }
+}
+
+/// The seat's registered mailbox, or why nothing is mailed (appended to the record).
+fn seat_or_why(out: &mut Outcome, game: &Game, side: &str) -> Result<Option<Mailbox>, Error> {
+    let seat = seat_mailbox(&game.config, side)?;
+    if seat.is_none() {
+        out.detail.push_str(&format!(
+            " (not mailed: side {side} has no address in game.yaml, and what concerns a \
+             seat's order goes only to that seat's registered address)"
+        ));
+    }
+    Ok(seat)
+}
+
+/// Every order in the message is validly signed by `side`'s key: it is filed as `pbem submit`
+/// files it, and the receipt or the rejection goes to the seat's registered address, whatever
+/// From and Reply-To say (a copy of a signed order can be mailed by anyone).
+fn from_seat(
+    out: &mut Outcome,
+    r: &Reply<'_>,
+    orders: &[Candidate],
+    side: &str,
+) -> Result<(), Error> {
+    out.side = Some(side.to_string());
+    let problems = match orders {
+        [c] => match submit(r.game, c)? {
+            Ok(acc) => return accepted(out, r, c, acc),
+            Err(rejections) => rejections,
+        },
+        several => {
+            let names: Vec<String> = several
+                .iter()
+                .map(|c| address::header_text(&c.label, 100))
+                .collect();
+            vec![format!(
+                "{} different orders in one message ({}): send one order per message",
+                names.len(),
+                names.join(", ")
+            )]
+        }
     };
     out.verdict = Verdict::Rejected;
-    out.detail = problems.join("; ");
-    if let (Some(from), Some(to)) = (host.as_ref(), mail.reply_address()) {
-        let draft = replies::rejection(
-            Answer {
-                game: &game.config.id,
-                from,
-                to: Mailbox::new(None, to.clone()),
-                message_hash: hash,
-                in_reply_to: mail.message_id.clone(),
-                now: opts.now,
-            },
-            &address::header_text(&mail.subject, 200),
-            &problems,
-        );
-        out.reply = Some(queued_key(outbox::queue(&game.dir, &draft)?));
-    } else {
-        out.detail.push_str(no_reply_reason(host.is_some()));
-    }
+    out.detail = record_text(&problems.join("; "));
+    let Some(host) = r.host else {
+        out.detail.push_str(MAIL_OFF);
+        return Ok(());
+    };
+    let Some(to) = seat_or_why(out, r.game, side)? else {
+        return Ok(());
+    };
+    let draft = replies::rejection(r.answer(host, to), &problems);
+    out.reply = Some(queued_key(outbox::queue(
+        &r.game.dir,
+        &r.game.config,
+        &draft,
+    )?));
     Ok(())
 }
 
-fn no_reply_reason(has_host: bool) -> &'static str {
-    if has_host {
-        " (no reply: the message has no valid sender address)"
-    } else {
-        " (no reply: game.yaml has no mail.from)"
+/// No seat's signature: nothing of the message is quoted anywhere, the order is not even
+/// parsed, and the only answer is a fixed text to a seat's registered address among Reply-To
+/// and From, once a day at most. Anyone else gets nothing, so forged senders cannot turn the
+/// host into a source of backscatter.
+fn unverified(out: &mut Outcome, r: &Reply<'_>, why: Unverified) -> Result<(), Error> {
+    out.verdict = Verdict::Rejected;
+    out.detail = why.text().replace('\n', " ");
+    let Some(host) = r.host else {
+        out.detail.push_str(MAIL_OFF);
+        return Ok(());
+    };
+    let to = authenticate::seat_at_sender(&r.game.config, r.mail)
+        .map(|side| seat_mailbox(&r.game.config, &side))
+        .transpose()?
+        .flatten();
+    let Some(to) = to else {
+        out.detail.push_str(
+            " (not answered: neither Reply-To nor From is a seat's registered address, and a \
+             message without a seat's signature is answered nowhere else)",
+        );
+        return Ok(());
+    };
+    let address = to.email.clone();
+    let draft = replies::fixed(r.answer(host, to), why);
+    if !throttle::claim(&r.game.dir, &address, r.opts.now, &draft.key)? {
+        out.detail.push_str(&format!(
+            " (not answered: {address} already had its fixed answer of the day)"
+        ));
+        return Ok(());
     }
+    out.reply = Some(queued_key(outbox::queue(
+        &r.game.dir,
+        &r.game.config,
+        &draft,
+    )?));
+    Ok(())
 }
+
+/// At most this much of a verdict's detail is recorded: a signed order can still be large.
+const MAX_DETAIL_BYTES: usize = 4 * 1024;
+
+fn record_text(text: &str) -> String {
+    if text.len() <= MAX_DETAIL_BYTES {
+        return text.to_string();
+    }
+    let mut end = MAX_DETAIL_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{} [cut: {} bytes in all]", &text[..end], text.len())
+}
+
+const MAIL_OFF: &str = " (no reply: game.yaml has no mail.from)";
 
 fn queued_key(q: Queued) -> String {
     q.path()
@@ -357,7 +465,7 @@ fn submit(game: &Game, c: &Candidate) -> Result<Result<order::Accepted, Vec<Stri
                 .into_iter()
                 .map(|mut r| {
                     if r.file == doc_name {
-                        r.file = c.label.clone();
+                        r.file = address::header_text(&c.label, 100);
                     } else if Some(&r.file) == sig_name.as_ref() {
                         r.file = format!("{}.sig", c.file_name);
                     }
@@ -371,13 +479,11 @@ fn submit(game: &Game, c: &Candidate) -> Result<Result<order::Accepted, Vec<Stri
 
 fn accepted(
     out: &mut Outcome,
-    game: &Game,
-    mail: &Mail,
+    r: &Reply<'_>,
     c: &Candidate,
     acc: order::Accepted,
-    hash: &str,
-    opts: &Options,
 ) -> Result<(), Error> {
+    let (game, mail) = (r.game, r.mail);
     out.verdict = Verdict::Accepted;
     out.side = Some(acc.side.clone());
     out.step = Some(acc.step);
@@ -386,10 +492,12 @@ fn accepted(
     let seat = seat_mailbox(&game.config, &acc.side)?;
     let note = match (&seat, &mail.from) {
         (Some(s), Some(f)) if !address::same(&s.email, f) => Some(format!(
-            "this order was mailed from {f}, which is not the address registered for {} ({}). \
+            "this order was mailed from {}, which is not the address registered for {} ({}). \
              The signature is what authenticates an order, so it is accepted; if you did not \
              send it, tell the host.",
-            acc.side, s.email
+            address::header_text(f.as_ref(), 200),
+            acc.side,
+            s.email
         )),
         (Some(s), None) => Some(format!(
             "this order came without a valid sender address; the address registered for {} is {}.",
@@ -400,21 +508,14 @@ fn accepted(
     if let Some(n) = &note {
         out.detail.push_str(&format!("; sender mismatch: {n}"));
     }
-    let Some(host) = host_mailbox(&game.config)? else {
-        out.detail.push_str(no_reply_reason(false));
+    let Some(host) = r.host else {
+        out.detail.push_str(MAIL_OFF);
         return Ok(());
     };
-    // The receipt echoes the orders, which may name secrets: it goes to the seat's own address
-    // when there is one, never to an unverified sender.
-    let to = match seat {
-        Some(s) => s,
-        None => match mail.reply_address() {
-            Some(a) => Mailbox::new(None, a.clone()),
-            None => {
-                out.detail.push_str(no_reply_reason(true));
-                return Ok(());
-            }
-        },
+    // The receipt echoes the orders, which may name secrets: it goes to the seat's own
+    // address, never to whoever sent the mail.
+    let Some(to) = seat_or_why(out, game, &acc.side)? else {
+        return Ok(());
     };
     let title = game
         .open_step()
@@ -422,21 +523,8 @@ fn accepted(
         .map(|s| s.title.clone())
         .unwrap_or_default();
     let document = String::from_utf8_lossy(&envelope::strip_embedded_signature(&c.doc)).to_string();
-    let draft = replies::receipt(
-        Answer {
-            game: &game.config.id,
-            from: &host,
-            to,
-            message_hash: hash,
-            in_reply_to: mail.message_id.clone(),
-            now: opts.now,
-        },
-        &acc,
-        &title,
-        &document,
-        note.as_deref(),
-    );
-    out.reply = Some(queued_key(outbox::queue(&game.dir, &draft)?));
+    let draft = replies::receipt(r.answer(host, to), &acc, &title, &document, note.as_deref());
+    out.reply = Some(queued_key(outbox::queue(&game.dir, &game.config, &draft)?));
     Ok(())
 }
 

@@ -8,12 +8,14 @@
 //! - [`turn`]: the mails after a journal record (views, reports);
 //! - [`remind`]: reminders for missing orders;
 //! - [`send`]: delivery of the outbox by SMTP, a sendmail program or into a directory;
-//! - [`parse`], [`classify`], [`extract`], [`replies`], [`ingest`], [`maildir`]: incoming mail.
+//! - [`parse`], [`classify`], [`extract`], [`authenticate`], [`replies`], [`throttle`],
+//!   [`ingest`], [`maildir`]: incoming mail.
 //!
 //! Host-only records of mail live in `mail/` beside `host/` (never published, not archived by
 //! `pbem conclude`: incoming mail carries players' addresses and routing headers).
 
 pub mod address;
+pub mod authenticate;
 pub mod classify;
 pub mod clock;
 pub mod compose;
@@ -25,6 +27,7 @@ pub mod parse;
 pub mod remind;
 pub mod replies;
 pub mod send;
+pub mod throttle;
 pub mod turn;
 
 use super::Error;

@@ -3,9 +3,17 @@
 //! `mail/sent/KEY.eml` exists. After the server accepted it, the message is copied to
 //! `mail/sent/` and only then removed from the outbox; a failed delivery leaves it in place
 //! with the error in `outbox/KEY.error`.
+//!
+//! Every queued message passes [`queue`], and there a message to an address that game.yaml
+//! does not name (no seat's, no observer's) may be at most [`MAX_TO_UNREGISTERED`] bytes. The
+//! answers of `ingest` are built to stay far below that or to go to registered addresses only;
+//! this check is what keeps any path, present or future, from making the host a relay of a
+//! sender's text to a third party.
 
 use super::super::Error;
+use super::super::config::GameConfig;
 use super::super::dir::{self, GameDir};
+use super::address;
 use super::compose::{Draft, compose};
 use super::sent_dir;
 use serde::{Deserialize, Serialize};
@@ -28,8 +36,25 @@ impl Queued {
     }
 }
 
-/// Queues `draft` unless a message with its key is already queued or delivered.
-pub fn queue(game: &GameDir, draft: &Draft) -> Result<Queued, Error> {
+/// The most a message to an address that is neither a seat's nor an observer's may weigh,
+/// headers included (docs/mail.md).
+pub const MAX_TO_UNREGISTERED: usize = 4 * 1024;
+
+/// Whether game.yaml names `to` as a seat's or an observer's address.
+pub fn registered(config: &GameConfig, to: &lettre::Address) -> bool {
+    config
+        .seats
+        .iter()
+        .map(|s| s.email.as_str())
+        .chain(config.mail.observers.iter().map(String::as_str))
+        .filter(|a| !a.is_empty())
+        .filter_map(|a| address::mailbox(a, "game.yaml").ok())
+        .any(|m| address::same(&m.email, to))
+}
+
+/// Queues `draft` unless a message with its key is already queued or delivered. Refuses a
+/// message above [`MAX_TO_UNREGISTERED`] bytes to any address game.yaml does not name.
+pub fn queue(game: &GameDir, config: &GameConfig, draft: &Draft) -> Result<Queued, Error> {
     let name = format!("{}.eml", draft.key);
     let path = game.outbox().join(&name);
     if path.exists() {
@@ -40,6 +65,17 @@ pub fn queue(game: &GameDir, draft: &Draft) -> Result<Queued, Error> {
         return Ok(Queued::Already(sent));
     }
     let bytes = compose(draft).map_err(Error::Fail)?;
+    if bytes.len() > MAX_TO_UNREGISTERED
+        && let Some(stranger) = draft.to.iter().find(|m| !registered(config, &m.email))
+    {
+        return Err(Error::Fail(format!(
+            "not queued: message {} is {} bytes, and {} is no seat's or observer's address in \
+             game.yaml; at most {MAX_TO_UNREGISTERED} bytes go to such an address",
+            draft.key,
+            bytes.len(),
+            stranger.email
+        )));
+    }
     dir::write_atomic(&path, &bytes)?;
     Ok(Queued::New(path))
 }

@@ -108,7 +108,7 @@ pub fn remind(game: &Game, now: Timestamp) -> Result<Remind, Error> {
                         bytes: order::template(game, side, None)?.into_bytes(),
                     }],
                 };
-                match outbox::queue(&game.dir, &draft)? {
+                match outbox::queue(&game.dir, &game.config, &draft)? {
                     Queued::New(_) => "queued".to_string(),
                     Queued::Already(_) => "already queued".to_string(),
                 }

@@ -60,7 +60,7 @@ pub fn after_record(game: &Game, now: Timestamp) -> Result<Vec<Queued>, Error> {
     };
     let mut queued = Vec::new();
     for draft in drafts(game, game.last_seq(), &from, date)? {
-        queued.push(outbox::queue(&game.dir, &draft)?);
+        queued.push(outbox::queue(&game.dir, &game.config, &draft)?);
     }
     Ok(queued)
 }
