@@ -437,7 +437,7 @@ const ATTACKER: &str = "ATTACKER-TEXT-";
 /// rejection quoted it in full, to the Reply-To).
 fn five_mb_order(t: &Table) -> String {
     format!(
-        "pbem: order/1\ngame: {}\nstep: 1\nside: beeler\nbasis: {}\nentropy: auto\norders: {{}}\n",
+        "pbem: order/2\ngame: {}\nstep: 1\nside: beeler\nbasis: {}\nentropy: auto\norders: {{}}\n",
         ATTACKER.repeat(5 * 1024 * 1024 / ATTACKER.len()),
         t.head()
     )
@@ -639,7 +639,11 @@ fn a_seats_own_rejection_is_cut_to_a_bounded_size_with_a_note() {
     let size = outbox(&t)[key].len();
     assert!(size < 64 * 1024, "{size} bytes");
     let text = body(&answer(&t, &v));
-    assert!(text.contains("[cut here: the line is longer"), "{text}");
+    assert!(
+        text.len() < 8 * 1024,
+        "the 5 MB value is quoted in at most a few characters: {} bytes",
+        text.len()
+    );
     assert!(
         text.contains("field: game") && text.contains("accepted: kummen-test"),
         "what to fix survives the cut: {text}"
@@ -653,7 +657,8 @@ fn a_seats_own_rejection_is_cut_to_a_bounded_size_with_a_note() {
 #[test]
 fn a_receipt_echoes_at_most_32_kib_of_the_order() {
     let t = mail_table();
-    let block = format!("# {}\norders: {{}}\n", "x".repeat(100_000));
+    // A comment after a value: `pbem sign` keeps it (it drops only whole-line comments).
+    let block = format!("orders: {{}} # {}\n", "x".repeat(100_000));
     let f = t.signed("beeler", "long", &t.order("beeler", &block));
     let m = letter(
         &email("beeler"),
@@ -692,6 +697,7 @@ fn when_seats_share_a_key_the_side_the_order_names_gets_the_answer() {
         game: tmp.path().join("game"),
         tmp,
         id: "kummen-test".into(),
+        versions: Default::default(),
     };
     let shared = keys.join("beeler.pub");
     ok(&[
@@ -789,7 +795,7 @@ fn an_order_for_a_finished_game_is_rejected() {
         );
     config.push_str(&format!("mail:\n  from: {HOST_ADDRESS}\n"));
     std::fs::write(game.join("game.yaml"), config).unwrap();
-    let doc = "pbem: order/1\ngame: kummen-demo\nstep: 99\nside: beeler\nbasis: x\nentropy: auto\norders: {}\n";
+    let doc = "pbem: order/2\ngame: kummen-demo\nstep: 99\nside: beeler\nbasis: x\nentropy: auto\norders: {}\n";
     std::fs::write(t.path("late.plain"), doc).unwrap();
     let signed = t.path("late.yaml");
     ok(&[

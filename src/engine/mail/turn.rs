@@ -179,10 +179,13 @@ pub fn how_to_play(
          1. Fill in the attached {skeleton} (the legal choices are written in as comments).\n\
          2. Sign it on your own machine:\n\
          \x20    pbem sign {skeleton} --key YOUR_KEY -o signed.yaml\n\
-         \x20  or, without pbem (first replace `entropy: auto` with the output of `openssl rand -hex 32`):\n\
+         \x20  or, without pbem (first replace `entropy: auto` with the output of `openssl rand -hex 32`\n\
+         \x20  and `version: auto` with a number, larger for each new version you send):\n\
          \x20    ssh-keygen -Y sign -n pbem -f ~/.ssh/id_ed25519 {skeleton}\n\
          3. Mail the signed file (or the file and its .sig) as attachments to {to}\n\
-         \x20  with {tag} in the subject. You get a receipt, or a message saying what to fix.\n\
+         \x20  with {tag} in the subject. A receipt, or a message saying what to fix, comes\n\
+         \x20  back to the address registered for your side. To change your orders before\n\
+         \x20  the step is processed, sign them again and resend: the larger version counts.\n\
          Side: {side}.\n",
         step = n.step,
         game = game.config.id,
