@@ -66,10 +66,9 @@ fn a_changed_entropy_in_a_journal_1_archive_order_is_caught_by_the_auditor() {
         .unwrap();
     let text = std::fs::read_to_string(&first).unwrap();
     let line = text.lines().find(|l| l.starts_with("entropy: ")).unwrap();
-    let flipped = if line.ends_with('0') {
-        format!("{}1", &line[..line.len() - 1])
-    } else {
-        format!("{}0", &line[..line.len() - 1])
+    let flipped = match line.strip_suffix('0') {
+        Some(head) => format!("{head}1"),
+        None => format!("{}0", &line[..line.len() - 1]),
     };
     std::fs::write(&first, text.replace(line, &flipped)).unwrap();
     let out = std::process::Command::new("python3")
