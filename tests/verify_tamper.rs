@@ -160,3 +160,114 @@ fn a_player_order_the_journal_never_saw_is_caught() {
         &["unseen.yaml", "not in the journal"],
     );
 }
+
+// ---- journal/ holds the chain and nothing else (issue 10, item 9) -----------------------------
+
+/// Runs tools/dice_audit.py on the game; returns (exit code, stdout).
+fn dice_audit(t: &Table) -> (i32, String) {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/dice_audit.py");
+    let out = std::process::Command::new("python3")
+        .arg(script)
+        .arg(t.dir())
+        .output()
+        .expect("python3 runs tools/dice_audit.py (install Python 3: these tests never skip)");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+    )
+}
+
+#[test]
+fn a_record_file_after_a_gap_in_the_journal_is_caught() {
+    let t = played();
+    std::fs::copy(
+        t.game.join("journal/000002.yaml"),
+        t.game.join("journal/000009.yaml"),
+    )
+    .unwrap();
+    assert_caught(
+        &t,
+        &["--public-only"],
+        &[
+            "journal/000009.yaml: not part of the chain",
+            "000003.yaml is missing",
+        ],
+    );
+}
+
+#[test]
+fn the_independent_auditor_also_fails_a_record_file_after_a_gap() {
+    let t = played();
+    std::fs::copy(
+        t.game.join("journal/000002.yaml"),
+        t.game.join("journal/000009.yaml"),
+    )
+    .unwrap();
+    let (code, out) = dice_audit(&t);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("FAIL journal/000009.yaml: not part of the chain"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_file_in_the_journal_that_is_not_named_like_a_record_is_caught_by_both_auditors() {
+    let t = played();
+    std::fs::write(t.game.join("journal/000002.yaml~"), "an editor's backup\n").unwrap();
+    assert_caught(
+        &t,
+        &["--public-only"],
+        &["journal/000002.yaml~: not a journal record"],
+    );
+    let (code, out) = dice_audit(&t);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("FAIL journal/000002.yaml~: not a journal record"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_record_name_with_an_extra_leading_zero_is_not_a_record() {
+    let t = played();
+    std::fs::copy(
+        t.game.join("journal/000002.yaml"),
+        t.game.join("journal/0000003.yaml"),
+    )
+    .unwrap();
+    assert_caught(
+        &t,
+        &["--public-only"],
+        &["journal/0000003.yaml: not a journal record"],
+    );
+}
+
+#[test]
+fn a_temporary_file_left_by_an_interrupted_write_is_not_a_record_and_verifies() {
+    // dir::write_atomic writes `.tmpXXXXXX` beside the target and renames it; a crash before the
+    // rename leaves it behind. It never was a record, so neither auditor counts or refuses it.
+    let t = played();
+    std::fs::write(t.game.join("journal/.tmpA1b2C3"), "half a rec").unwrap();
+    let (code, out, err) = run(&["verify", t.dir()]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("3 records"), "{out}");
+    let (code, out) = dice_audit(&t);
+    assert_eq!(code, 0, "{out}");
+    ok(&["status", t.dir()]);
+}
+
+#[test]
+fn a_stray_journal_file_stops_every_command_until_it_is_moved_away() {
+    let t = played();
+    let stray = t.game.join("journal/000009.yaml");
+    std::fs::copy(t.game.join("journal/000002.yaml"), &stray).unwrap();
+    let (code, _, err) = run(&["status", t.dir()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("journal/000009.yaml: not part of the chain"),
+        "{err}"
+    );
+    std::fs::remove_file(&stray).unwrap();
+    ok(&["status", t.dir()]);
+}

@@ -93,8 +93,19 @@ fn rec_name(seq: u64) -> String {
     format!("journal/{}", journal::file_name(seq))
 }
 
-/// Reads the journal as a verifier: a damaged record is a finding, not a crash.
+/// Reads the journal as a verifier: a damaged record is a finding, not a crash, and so is any
+/// file in journal/ that is not part of the chain (a record after a gap, another name); a
+/// leftover `.tmp*` file of an interrupted write is not a record and is passed over
+/// (`game::journal_strays`).
 fn read_records(game: &Game, findings: &mut Vec<String>) -> Vec<(Record, Hash32)> {
+    match super::game::journal_strays(&game.dir) {
+        Ok(strays) => findings.extend(
+            strays
+                .into_iter()
+                .map(|(name, why)| format!("journal/{name}: {why}")),
+        ),
+        Err(e) => findings.push(format!("journal/: cannot be listed: {e}")),
+    }
     let mut out = Vec::new();
     for seq in 0.. {
         let path = game.dir.record(seq);
