@@ -43,8 +43,9 @@ impl Game {
         let system = systems::by_id(&config.system)?;
         let records = read_journal(&dir, &config.id)?;
         // The journal is the authority on keys: a key replacement or hand-over counts from its
-        // record, even before game.yaml is rewritten after it (engine::ops).
-        let config = super::ops::config_with_journal_seats(config, &records)?;
+        // record, even before game.yaml is rewritten after it (engine::ops). Email addresses
+        // come from the host's mail/addresses.yaml (engine::config).
+        let config = super::ops::effective_config(&dir, config, &records)?;
         Ok(Game {
             dir,
             config,
