@@ -335,4 +335,25 @@ fn host_operations_killed_at_every_write_are_before_or_after_and_complete() {
         &base,
         &["rollback", "--to", "0", "--reason", "start again"],
     );
+    // A hand-over writes the new player's address to mail/addresses.yaml before its record.
+    let carol = t.path("keys/carol");
+    ok(&["keygen", "--out", carol.to_str().unwrap()]);
+    let carol_pub = format!("{}.pub", carol.display());
+    host_op_crash_loop(
+        &t,
+        &base,
+        &[
+            "hand-over",
+            "--side",
+            "mercenary",
+            "--key",
+            &carol_pub,
+            "--name",
+            "Carol",
+            "--email",
+            "carol@example.org",
+            "--reason",
+            "new player",
+        ],
+    );
 }

@@ -198,11 +198,16 @@ fn hand_over_changes_the_seat_and_withdrawn_orders_keep_valid_receipts() {
     );
     let report = ok(&["report", t.dir()]);
     assert!(report.contains("handed mercenary to Carol"), "{report}");
+    // The name is public; the address is the host's (mail/addresses.yaml), in neither the
+    // record nor game.yaml.
     let config = std::fs::read_to_string(t.game.join("game.yaml")).unwrap();
     assert!(
-        config.contains("Carol") && config.contains("carol@example.org"),
+        config.contains("Carol") && !config.contains("carol@example.org"),
         "{config}"
     );
+    assert!(!rec.contains("carol@example.org"), "{rec}");
+    let addresses = std::fs::read_to_string(t.game.join("mail/addresses.yaml")).unwrap();
+    assert!(addresses.contains("carol@example.org"), "{addresses}");
     assert!(t.status()["received"].as_array().unwrap().is_empty());
     // The receipt of the withdrawn order is explained by the host operation right after its basis.
     ok(&["verify", t.dir(), "--player", receipt.to_str().unwrap()]);

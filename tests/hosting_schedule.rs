@@ -535,3 +535,54 @@ fn status_says_how_long_until_the_step_is_due_and_when_it_is_overdue() {
         serde_json::from_str(&ok(&["status", d, "--json", "--now", &at(80, 30)])).unwrap();
     assert_eq!(after["overdue"], true);
 }
+
+/// Pause, resume and extend leave the step open and its players' keys unchanged, so an order
+/// already in the inbox stays valid (its basis is a record of the open step, game::step_bases)
+/// and is used; only replace-key, hand-over and rollback withdraw inbox orders
+/// (docs/architecture.md, "Host operations").
+#[test]
+fn an_order_in_the_inbox_stays_through_pause_resume_and_extend_and_is_used() {
+    let h = Host::new();
+    let g = h.game("g", "", "");
+    let d = g.to_str().unwrap();
+    assert_eq!(status(&g)["waiting_for"].as_array().unwrap().len(), 2);
+    h.submit(&g, "mercenary");
+    let inbox = g.join("inbox/000001-mercenary.yaml");
+    let waiting = std::fs::read(&inbox).unwrap();
+    ok(&["pause", d, "--reason", "holiday", "--now", &at(1, 0)]);
+    ok(&["resume", d, "--reason", "back", "--now", &at(2, 0)]);
+    ok(&[
+        "extend",
+        d,
+        "--by",
+        "24h",
+        "--reason",
+        "asked",
+        "--now",
+        &at(3, 0),
+    ]);
+    assert_eq!(std::fs::read(&inbox).unwrap(), waiting, "still waiting");
+    assert!(!g.join("host/withdrawn").exists(), "nothing withdrawn");
+    for seq in 1..=3 {
+        assert!(
+            !record(&g, seq).contains("withdrawn"),
+            "{}",
+            record(&g, seq)
+        );
+    }
+    let received = status(&g)["received"].clone();
+    assert_eq!(received, serde_json::json!(["mercenary"]), "{received}");
+    h.submit(&g, "beeler");
+    let (code, out, err) = process(&g, &at(4, 0), &[]);
+    assert_eq!(code, 0, "{out}{err}");
+    let used = record(&g, 4);
+    assert!(
+        used.contains("side: mercenary") && !used.contains("defaults:"),
+        "{used}"
+    );
+    assert!(
+        std::fs::read(g.join("host/orders/000004-mercenary.yaml")).unwrap() == waiting,
+        "the order sent before the pause is the one used"
+    );
+    ok(&["verify", d]);
+}

@@ -7,7 +7,8 @@ the block-style subset pbem writes (it stops with an error on anything else rath
 
     python3 tools/dice_audit.py GAME_DIR [--json] [--game-key HEX]
         Public audit of a game directory: reads game.yaml (game id, seat order) and every
-        journal/NNNNNN.yaml; checks the hash chain, every host reveal against the commitment
+        journal/NNNNNN.yaml (any other file in journal/, such as a record after a gap, is a
+        finding; a .tmp* leftover of an interrupted write is passed over); checks the hash chain, every host reveal against the commitment
         published one record earlier, every step seed and every public die. Once the game is
         concluded (its last record reveals the master seed and game key, `pbem conclude`), it
         also checks that the master seed derives every host reveal, the game-key commitment, and
@@ -427,6 +428,34 @@ def _field(mapping, key, where):
     return mapping[key]
 
 
+def journal_chain(journal):
+    """The records 000000.yaml, 000001.yaml, ... up to the first missing number, and every other
+    entry of journal/ with why it is not part of the chain. A name starting with .tmp is the
+    temporary file of an interrupted atomic write: never a record, so passed over."""
+    entries = sorted(os.listdir(journal))
+    def seq_of(name):
+        m = re.fullmatch(r"([0-9]{6,})\.yaml", name)
+        if m and f"{int(m.group(1)):06}.yaml" == name:
+            return int(m.group(1))
+        return None
+    present = {seq_of(n) for n in entries
+               if seq_of(n) is not None and os.path.isfile(os.path.join(journal, n))}
+    chain = 0
+    while chain in present:
+        chain += 1
+    strays = []
+    for n in entries:
+        seq = seq_of(n)
+        if n.startswith(".tmp") or (seq is not None and seq < chain):
+            continue
+        if seq is None:
+            strays.append((n, "not a journal record: records are named NNNNNN.yaml"))
+        elif not os.path.isfile(os.path.join(journal, n)):
+            strays.append((n, "a folder where a record belongs"))
+        else:
+            strays.append((n, f"not part of the chain: record {chain:06}.yaml is missing"))
+    return [f"{s:06}.yaml" for s in range(chain)], strays
+
 def audit(game_dir, game_key=None):
     """Returns (report dict, findings list). Raises YamlError/OSError on unreadable input."""
     config, _ = read_yaml(os.path.join(game_dir, "game.yaml"))
@@ -434,10 +463,10 @@ def audit(game_dir, game_key=None):
     seat_list = _field(config, "seats", "game.yaml")
     seats = [_field(s, "side", f"game.yaml: seats[{i}]") for i, s in enumerate(seat_list)]
     journal = os.path.join(game_dir, "journal")
-    names = sorted(n for n in os.listdir(journal) if re.fullmatch(r"[0-9]{6}\.yaml", n))
+    names, strays = journal_chain(journal)
     if not names:
         raise YamlError(f"{journal}: no NNNNNN.yaml records")
-    findings, steps = [], []
+    findings, steps = [f"journal/{n}: {why}" for n, why in strays], []
     report = {"game": game, "seats": seats, "records": len(names), "steps": steps}
     # A concluded game's last record reveals the host's secrets.
     last, _ = read_yaml(os.path.join(journal, names[-1]))

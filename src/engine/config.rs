@@ -1,10 +1,137 @@
-//! `game.yaml`: the public configuration of a game.
+//! `game.yaml`: the public configuration of a game, and `mail/addresses.yaml`: its email
+//! addresses, which are not public.
+//!
+//! In memory a [`GameConfig`] holds both (each seat's `email`, and `mail` with the host's
+//! address and the observers), so mail code reads `config.seat(side).email` and `config.mail`
+//! wherever they are stored. On disk they are apart: `game.yaml` is published (`pbem publish`
+//! commits it) and holds no email address; `mail/addresses.yaml` is host-only, never published
+//! and never archived. Addresses are the host's to keep: a player gave theirs to the host, not to
+//! everyone who reads the repository. An older game.yaml that still has addresses is read as
+//! before, and the next write (any `process`, host operation or `publish`, through
+//! `ops::recover`) moves them into mail/addresses.yaml.
 
+use super::Error;
+use super::dir::{self, GameDir};
 use crate::protocol::keys::PublicKey;
 use serde::{Deserialize, Serialize};
 
 /// Format marker of game.yaml.
 pub const CONFIG_FORMAT: &str = "game/1";
+
+/// Format marker of mail/addresses.yaml.
+pub const ADDRESSES_FORMAT: &str = "addresses/1";
+
+/// `mail/addresses.yaml`: every email address of a game, host-only.
+///
+/// A seat's address belongs to a key: the address of a side is that of its newest key (in the
+/// journal's key history: genesis, then `replace_key` and `hand_over` records) that has an entry.
+/// So a key replacement keeps the player's address, and a hand-over to a new address writes an
+/// entry for the new key *before* its journal record: a crash in between leaves an entry for a
+/// key the journal never gave the side, which is never used and which recovery removes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Addresses {
+    pub pbem: String,
+    /// The host's address and the observers (same fields as `mail:` once was in game.yaml).
+    #[serde(default, skip_serializing_if = "MailConfig::is_empty")]
+    pub mail: MailConfig,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seats: Vec<SeatAddress>,
+}
+
+/// One entry of `seats:` in mail/addresses.yaml.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatAddress {
+    pub side: String,
+    /// The public key (OpenSSH form) of the player the address belongs to.
+    pub key: String,
+    /// Empty: that player has no address (mail for the seat stops).
+    #[serde(default)]
+    pub email: String,
+}
+
+impl Default for Addresses {
+    fn default() -> Addresses {
+        Addresses {
+            pbem: ADDRESSES_FORMAT.into(),
+            mail: MailConfig::default(),
+            seats: Vec::new(),
+        }
+    }
+}
+
+impl Addresses {
+    /// Where the addresses of the game in `dir` are kept.
+    pub fn path(dir: &GameDir) -> std::path::PathBuf {
+        dir.root.join("mail").join("addresses.yaml")
+    }
+
+    /// The game's address file, or None when it has none (no address was ever given, or an
+    /// older game whose addresses are still in game.yaml).
+    pub fn read(dir: &GameDir) -> Result<Option<Addresses>, Error> {
+        let path = Addresses::path(dir);
+        if !path.exists() {
+            return Ok(None);
+        }
+        let text = dir::read_text(&path)?;
+        let a: Addresses = crate::yaml::parse(&text, &path.display().to_string())
+            .map_err(|r| Error::Fail(r.to_string()))?;
+        if a.pbem != ADDRESSES_FORMAT {
+            return Err(Error::Fail(format!(
+                "{}: pbem: {:?}, expected {ADDRESSES_FORMAT:?}",
+                path.display(),
+                a.pbem
+            )));
+        }
+        Ok(Some(a))
+    }
+
+    /// Writes the file, readable by the host only.
+    pub fn write(&self, dir: &GameDir) -> Result<(), Error> {
+        dir::write_private(&Addresses::path(dir), crate::yaml::encode(self)?.as_bytes())
+    }
+
+    /// The address of the holder of `key` in `side`, when the file has an entry for them.
+    pub fn email_for(&self, side: &str, key: &str) -> Option<&str> {
+        self.seats
+            .iter()
+            .find(|s| s.side == side && s.key == key)
+            .map(|s| s.email.as_str())
+    }
+
+    /// Sets the address of the holder of `key` in `side`.
+    pub fn set(&mut self, side: &str, key: &str, email: &str) {
+        match self
+            .seats
+            .iter_mut()
+            .find(|s| s.side == side && s.key == key)
+        {
+            Some(s) => s.email = email.to_string(),
+            None => self.seats.push(SeatAddress {
+                side: side.to_string(),
+                key: key.to_string(),
+                email: email.to_string(),
+            }),
+        }
+    }
+
+    /// The addresses of a game being created (`pbem new`): each seat's, under its genesis key.
+    pub fn of_new_game(config: &GameConfig) -> Addresses {
+        let mut a = Addresses {
+            mail: config.mail.clone(),
+            ..Addresses::default()
+        };
+        for seat in config.seats.iter().filter(|s| !s.email.is_empty()) {
+            a.set(&seat.side, &seat.key.openssh(), &seat.email);
+        }
+        a
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.mail.is_empty() && self.seats.is_empty()
+    }
+}
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -56,8 +183,8 @@ impl MissedOrders {
     }
 }
 
-/// `mail:` in game.yaml. Public, like the rest of game.yaml: no credentials here (those belong
-/// to the transport configuration of `pbem send`).
+/// `mail:` of mail/addresses.yaml (older games: of game.yaml). No credentials here (those
+/// belong to the transport configuration of `pbem send`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MailConfig {
@@ -273,6 +400,8 @@ pub struct Seat {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub name: String,
     pub key: PublicKey,
+    /// In memory: the seat's address from mail/addresses.yaml (see the module doc). Never
+    /// written to game.yaml; read from an older game.yaml that still has it.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub email: String,
     /// The player's time zone (IANA name): deadlines in this side's views and mail are also
@@ -282,6 +411,23 @@ pub struct Seat {
 }
 
 impl GameConfig {
+    /// game.yaml as it is written: everything but the email addresses, which go to
+    /// mail/addresses.yaml ([`Addresses`]).
+    pub fn public(&self) -> GameConfig {
+        let mut c = self.clone();
+        c.mail = MailConfig::default();
+        for seat in &mut c.seats {
+            seat.email.clear();
+        }
+        c
+    }
+
+    /// Does this (on-disk) game.yaml still hold an email address (an older game, or a host's
+    /// edit) that the next write must move to mail/addresses.yaml?
+    pub fn holds_addresses(&self) -> bool {
+        !self.mail.is_empty() || self.seats.iter().any(|s| !s.email.is_empty())
+    }
+
     pub fn seat(&self, side: &str) -> Option<&Seat> {
         self.seats.iter().find(|s| s.side == side)
     }

@@ -146,18 +146,24 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
     tmp.write_all(bytes).map_err(|e| Error::io(path, e))?;
     tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
+    #[cfg(feature = "fault-injection")]
     let n = fault::count_write();
+    #[cfg(feature = "fault-injection")]
     fault::maybe_abort(fault::Point::BeforeRename, n);
     tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
     File::open(dir)
         .and_then(|d| d.sync_all())
         .map_err(|e| Error::io(dir, e))?;
+    #[cfg(feature = "fault-injection")]
     fault::maybe_abort(fault::Point::AfterRename, n);
     Ok(())
 }
 
-/// TEST HOOK, not a feature: fault injection for the crash-safety tests
-/// (tests/hosting_durability.rs). Read once per process from the environment:
+/// TEST HOOK, compiled only with the cargo feature `fault-injection`, which the test suite
+/// enables (`scripts/test.sh`) and no other build does: a host's `pbem` never reads these
+/// variables, so nothing in its environment can make it abort or stall mid-write. Fault
+/// injection for the crash-safety tests (tests/hosting_durability.rs), read once per process
+/// from the environment:
 ///
 /// - `PBEM_FAULT_AFTER_WRITES=N` aborts the process (`std::process::abort`, no destructors, no
 ///   flushing: as close to a power cut as a test can get) right after the Nth atomic write of
@@ -170,6 +176,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
 ///   processes overlap.
 ///
 /// Unset, the hook costs one relaxed atomic increment per write.
+#[cfg(feature = "fault-injection")]
 pub mod fault {
     use std::sync::OnceLock;
     use std::sync::atomic::{AtomicU64, Ordering};

@@ -43,8 +43,9 @@ impl Game {
         let system = systems::by_id(&config.system)?;
         let records = read_journal(&dir, &config.id)?;
         // The journal is the authority on keys: a key replacement or hand-over counts from its
-        // record, even before game.yaml is rewritten after it (engine::ops).
-        let config = super::ops::config_with_journal_seats(config, &records)?;
+        // record, even before game.yaml is rewritten after it (engine::ops). Email addresses
+        // come from the host's mail/addresses.yaml (engine::config).
+        let config = super::ops::effective_config(&dir, config, &records)?;
         Ok(Game {
             dir,
             config,
@@ -138,7 +139,64 @@ pub fn step_bases(records: &[(Record, Hash32)], upto: usize) -> Vec<Hash32> {
     records[first..=upto].iter().map(|(_, h)| *h).collect()
 }
 
-/// Reads journal/000000.yaml, 000001.yaml, … until the first missing number.
+/// Names in `journal/` that are not records of the chain, each with why, in name order.
+///
+/// The chain is `000000.yaml`, `000001.yaml`, … up to the first missing number. Anything else in
+/// the folder is a stray: a record-named file after a gap (the chain never reaches it, yet an
+/// auditor listing the folder would see it), any other name, or a folder. One kind of file is
+/// not a stray: a name starting with `.tmp` is the temporary file of an atomic write
+/// ([`dir::write_atomic`]) that a crash interrupted before its rename; it was never a record,
+/// nothing reads it, and the next write of that record replaces it.
+pub fn journal_strays(dir: &GameDir) -> Result<Vec<(String, String)>, Error> {
+    let folder = dir.journal();
+    let entries = std::fs::read_dir(&folder).map_err(|e| Error::io(&folder, e))?;
+    let mut names = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| Error::io(&folder, e))?;
+        names.push((
+            entry.file_name().to_string_lossy().to_string(),
+            entry.path().is_file(),
+        ));
+    }
+    names.sort();
+    let seq_of = |name: &str| {
+        let digits = name.strip_suffix(".yaml")?;
+        let seq: u64 = digits.parse().ok()?;
+        // Only the name pbem writes for this number: no sign, no extra leading zero.
+        (digits.bytes().all(|b| b.is_ascii_digit()) && journal::file_name(seq) == name)
+            .then_some(seq)
+    };
+    let present: std::collections::BTreeSet<u64> = names
+        .iter()
+        .filter(|(_, file)| *file)
+        .filter_map(|(n, _)| seq_of(n))
+        .collect();
+    let chain = (0..).find(|s| !present.contains(s)).unwrap_or(0);
+    let mut strays = Vec::new();
+    for (name, file) in names {
+        if name.starts_with(".tmp") {
+            continue;
+        }
+        let why = match seq_of(&name) {
+            Some(seq) if seq < chain && file => continue,
+            Some(_) if !file => "a folder where a record belongs".to_string(),
+            Some(_) => format!(
+                "not part of the chain: record {} is missing, so the journal ends at {}",
+                journal::file_name(chain),
+                match chain {
+                    0 => "nothing (no genesis record)".to_string(),
+                    n => journal::file_name(n - 1),
+                }
+            ),
+            None => "not a journal record: records are named NNNNNN.yaml (six digits, the record number) and nothing else belongs in journal/".to_string(),
+        };
+        strays.push((name, why));
+    }
+    Ok(strays)
+}
+
+/// Reads journal/000000.yaml, 000001.yaml, … until the first missing number. Any other file in
+/// journal/ (see [`journal_strays`]) is an error: the journal is exactly its chain.
 pub fn read_journal(dir: &GameDir, game_id: &str) -> Result<Vec<(Record, Hash32)>, Error> {
     let mut records = Vec::new();
     for seq in 0.. {
@@ -165,6 +223,17 @@ pub fn read_journal(dir: &GameDir, game_id: &str) -> Result<Vec<(Record, Hash32)
         return Err(Error::Fail(format!(
             "{}: the journal has no genesis record",
             dir.journal().display()
+        )));
+    }
+    let strays = journal_strays(dir)?;
+    if !strays.is_empty() {
+        let list: Vec<String> = strays
+            .iter()
+            .map(|(name, why)| format!("journal/{name}: {why}"))
+            .collect();
+        return Err(Error::Fail(format!(
+            "{}; move it out of journal/ (pbem verify lists every such file)",
+            list.join("; ")
         )));
     }
     Ok(records)

@@ -2,7 +2,9 @@
 //! the real `git` program, one commit per journal record not yet in the repository.
 //!
 //! Public means `game.yaml`, `journal/NNNNNN.yaml` and `reports/NNNNNN.txt`; once the game is
-//! concluded also `archive/` (the sealed archive the conclusion record pins). Nothing else is
+//! concluded also `archive/` (the sealed archive the conclusion record pins). None of them holds
+//! an email address: those are in `mail/addresses.yaml` (engine::config), and `publish` first
+//! runs recovery, which moves any address an older game.yaml still has there. Nothing else is
 //! ever added: files are staged by name, never with `git add -A`, so `host/`, `views/`,
 //! `inbox/`, `outbox/`, `mail/` (and `archive/` before the conclusion) cannot enter the history.
 //!
@@ -129,6 +131,10 @@ fn files_under(dir: &Path, prefix: &str) -> Result<Vec<String>, Error> {
 pub fn publish(root: &Path, repo: &Path) -> Result<Published, Error> {
     let game = Game::open(root)?;
     let _lock = game.dir.lock()?;
+    // What is committed must be what the journal gives: recovery first writes any report a crash
+    // left missing and moves email addresses an older game.yaml still holds to the host's
+    // mail/addresses.yaml, so no address is ever committed.
+    super::ops::recover(&Game::open(root)?)?;
     let game = Game::open(root)?;
     std::fs::create_dir_all(repo).map_err(|e| Error::io(repo, e))?;
     let in_place = same_dir(root, repo);
@@ -190,6 +196,24 @@ pub fn publish(root: &Path, repo: &Path) -> Result<Published, Error> {
         }
     }
     let last = game.last_seq();
+    // Reports of records already committed that a crash kept out of their record's commit.
+    let late: Vec<String> = game
+        .records
+        .iter()
+        .filter(|(rec, _)| tracked.contains(&format!("journal/{}", journal::file_name(rec.seq))))
+        .map(|(rec, _)| format!("reports/{:06}.txt", rec.seq))
+        .filter(|r| !tracked.contains(r) && game.dir.root.join(r).exists())
+        .collect();
+    if !late.is_empty() {
+        commit(
+            &late,
+            &format!(
+                "pbem {}: reports missing from earlier commits",
+                game.config.id
+            ),
+            last,
+        )?;
+    }
     for (rec, _) in &game.records {
         let jname = format!("journal/{}", journal::file_name(rec.seq));
         if tracked.contains(&jname) {

@@ -194,7 +194,12 @@ pub fn create(req: NewGame) -> Result<Game, Error> {
     for sub in [gd.inbox(), gd.outbox()] {
         std::fs::create_dir_all(&sub).map_err(|e| Error::io(&sub, e))?;
     }
-    dir::write_atomic(&gd.config(), yaml::encode(&config)?.as_bytes())?;
+    // game.yaml is public; the addresses go to the host's mail/addresses.yaml (engine::config).
+    let addresses = super::config::Addresses::of_new_game(&config);
+    if !addresses.is_empty() {
+        addresses.write(&gd)?;
+    }
+    dir::write_atomic(&gd.config(), yaml::encode(&config.public())?.as_bytes())?;
 
     let staged = staging.keep();
     if req.dir.exists() {

@@ -8,7 +8,9 @@
 //! - `replace-key`: a side's public key is replaced (a lost key). Orders signed before keep
 //!   verifying with the old key: `verify` derives each side's key at each record from the
 //!   genesis seats and the later `replace_key`/`hand_over` records.
-//! - `hand-over`: the side goes to a new player (key, and optionally name and email).
+//! - `hand-over`: the side goes to a new player (key, and optionally name and email). The name
+//!   is public (in the record); the address is not: it goes to mail/addresses.yaml under the new
+//!   key, written before the record (see `config::Addresses`).
 //! - `rollback`: the game returns to the state after an earlier record. The re-opened step gets
 //!   a step number above every number the journal ever opened, with a fresh host commitment, so
 //!   no order signed for an abandoned step can ever be used; later records stay published.
@@ -21,8 +23,8 @@
 //! `schedule.rs`, withdraw nothing: they leave the step open and its orders valid, see
 //! `game::step_bases`.)
 
-use super::config::Seat;
-use super::dir;
+use super::config::{Addresses, GameConfig, Seat};
+use super::dir::{self, GameDir};
 use super::game::Game;
 use super::hostop;
 use super::{Error, views};
@@ -44,12 +46,18 @@ pub struct Done {
     pub withdrawn: Vec<String>,
 }
 
-/// A seat as the journal says it is after some record: key, and name/email when a hand-over
-/// set them.
+/// A seat as the journal says it is after some record: its key, every key it had, and the name
+/// the last hand-over gave it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SeatHistory {
     pub key: String,
-    pub handed_over: Option<(String, String)>,
+    /// Every key of the side, genesis first, the current one last.
+    pub keys: Vec<String>,
+    /// The name the last hand-over gave the seat.
+    pub name: Option<String>,
+    /// (key, address) of hand-over records written when addresses were still journaled; read
+    /// so that such games keep their players' addresses.
+    pub journal_emails: Vec<(String, String)>,
     /// A key replacement or hand-over changed this seat after genesis.
     pub by_op: bool,
 }
@@ -68,7 +76,9 @@ pub fn seats_at(records: &[(Record, Hash32)], upto: usize) -> Vec<(String, SeatH
                         s.side.clone(),
                         SeatHistory {
                             key: s.key.clone(),
-                            handed_over: None,
+                            keys: vec![s.key.clone()],
+                            name: None,
+                            journal_emails: Vec::new(),
                             by_op: false,
                         },
                     )
@@ -79,6 +89,7 @@ pub fn seats_at(records: &[(Record, Hash32)], upto: usize) -> Vec<(String, SeatH
             Some(HostOp::ReplaceKey { side, key, .. }) => {
                 if let Some((_, s)) = seats.iter_mut().find(|(n, _)| n == side) {
                     s.key = key.clone();
+                    s.keys.push(key.clone());
                     s.by_op = true;
                 }
             }
@@ -91,7 +102,11 @@ pub fn seats_at(records: &[(Record, Hash32)], upto: usize) -> Vec<(String, SeatH
             }) => {
                 if let Some((_, s)) = seats.iter_mut().find(|(n, _)| n == side) {
                     s.key = key.clone();
-                    s.handed_over = Some((name.clone(), email.clone()));
+                    s.keys.push(key.clone());
+                    s.name = Some(name.clone());
+                    if let Some(email) = email {
+                        s.journal_emails.push((key.clone(), email.clone()));
+                    }
                     s.by_op = true;
                 }
             }
@@ -122,10 +137,11 @@ pub fn withdrawn_by(records: &[(Record, Hash32)], basis: &Hash32, step: u64) -> 
 }
 
 /// Finishes what a crashed run left undone, under the caller's lock: game.yaml's seats follow
-/// the journal's key history; inbox files of steps that are no longer open are removed; missing
-/// reports and stale views are rewritten. Writes nothing when everything is in order.
+/// the journal's key history and any email address in it moves to mail/addresses.yaml;
+/// inbox files of steps that are no longer open are removed; missing reports and stale views are
+/// rewritten. Writes nothing when everything is in order.
 pub fn recover(game: &Game) -> Result<(), Error> {
-    sync_seats(game)?;
+    sync_config(game)?;
     let open = game.open_step().map(|n| n.step);
     if let Ok(entries) = std::fs::read_dir(game.dir.inbox()) {
         for entry in entries.flatten() {
@@ -166,19 +182,77 @@ fn derived_stale(game: &Game) -> Result<bool, Error> {
     Ok(false)
 }
 
-/// `config` with each seat's key (and name and email after a hand-over) as the journal's key
-/// history ends: what `Game::open` uses, whatever game.yaml says.
-pub fn config_with_journal_seats(
-    config: super::config::GameConfig,
+/// The configuration `Game::open` uses: game.yaml as read (`on_disk`), with each seat's key
+/// and name as the journal's key history ends, whatever game.yaml says, and the addresses of
+/// mail/addresses.yaml (`config::Addresses`; an older game.yaml's own addresses count until
+/// they are moved there).
+pub fn effective_config(
+    dir: &GameDir,
+    on_disk: GameConfig,
     records: &[(Record, Hash32)],
-) -> Result<super::config::GameConfig, Error> {
-    Ok(seats_from_history(config, records)?.0)
+) -> Result<GameConfig, Error> {
+    let file = Addresses::read(dir)?;
+    let (mut config, _) = seats_from_history(on_disk.clone(), records)?;
+    let history = seats_at(records, records.len());
+    for seat in &mut config.seats {
+        // A seat genesis does not know is an edit of game.yaml that `verify` reports.
+        let Some((_, h)) = history.iter().find(|(s, _)| *s == seat.side) else {
+            continue;
+        };
+        let in_yaml = on_disk
+            .seat(&seat.side)
+            .filter(|s| !s.email.is_empty())
+            .map(|s| (s.key.openssh(), s.email.clone()));
+        seat.email = address_of(&seat.side, h, in_yaml.as_ref(), file.as_ref());
+    }
+    let mut mail = file.map(|a| a.mail).unwrap_or_default();
+    if !on_disk.mail.from.is_empty() {
+        mail.from = on_disk.mail.from.clone();
+    }
+    for o in &on_disk.mail.observers {
+        if !mail.observers.contains(o) {
+            mail.observers.push(o.clone());
+        }
+    }
+    config.mail = mail;
+    Ok(config)
 }
 
+/// The address of `side`: that of its newest key with one. For each key, in order: game.yaml's
+/// address if game.yaml names that key (an older game, or the host's edit, not yet moved), the
+/// entry of mail/addresses.yaml, an old hand-over record's address. An entry with an empty
+/// address counts (that player has none).
+fn address_of(
+    side: &str,
+    h: &SeatHistory,
+    in_yaml: Option<&(String, String)>,
+    file: Option<&Addresses>,
+) -> String {
+    h.keys
+        .iter()
+        .rev()
+        .find_map(|k| {
+            in_yaml
+                .filter(|(key, _)| key == k)
+                .map(|(_, e)| e.clone())
+                .or_else(|| file.and_then(|a| a.email_for(side, k)).map(str::to_string))
+                .or_else(|| {
+                    h.journal_emails
+                        .iter()
+                        .rev()
+                        .find(|(key, _)| key == k)
+                        .map(|(_, e)| e.clone())
+                })
+        })
+        .unwrap_or_default()
+}
+
+/// `config` with the keys and names of the seats a host operation changed, as the journal's key
+/// history ends; true when that changed anything.
 fn seats_from_history(
-    mut config: super::config::GameConfig,
+    mut config: GameConfig,
     records: &[(Record, Hash32)],
-) -> Result<(super::config::GameConfig, bool), Error> {
+) -> Result<(GameConfig, bool), Error> {
     let history = seats_at(records, records.len());
     let mut changed = false;
     // Only seats a host operation changed: any other difference from genesis is an edit of
@@ -191,27 +265,63 @@ fn seats_from_history(
             seat.key = PublicKey::parse(&h.key).map_err(|e| Error::Fail(e.to_string()))?;
             changed = true;
         }
-        if let Some((name, email)) = &h.handed_over
-            && (&seat.name != name || &seat.email != email)
+        if let Some(name) = &h.name
+            && &seat.name != name
         {
             seat.name = name.clone();
-            seat.email = email.clone();
             changed = true;
         }
     }
     Ok((config, changed))
 }
 
-/// Rewrites game.yaml's seats when the journal's key history says otherwise (a crash between
-/// the record and game.yaml). Only seats that a host operation changed are touched.
-fn sync_seats(game: &Game) -> Result<(), Error> {
+/// mail/addresses.yaml as it must be for the game's effective configuration: the entries the
+/// journal's key history can reach (an entry for a key it never gave that side is left from a
+/// hand-over a crash stopped before its record), plus an entry for a seat's current key wherever
+/// the file would otherwise give another address (an address still in game.yaml).
+fn wanted_addresses(
+    effective: &GameConfig,
+    current: Option<&Addresses>,
+    records: &[(Record, Hash32)],
+) -> Addresses {
+    let history = seats_at(records, records.len());
+    let mut a = current.cloned().unwrap_or_default();
+    a.seats.retain(|e| {
+        history
+            .iter()
+            .any(|(side, h)| *side == e.side && h.keys.contains(&e.key))
+    });
+    a.mail = effective.mail.clone();
+    for seat in &effective.seats {
+        let Some((_, h)) = history.iter().find(|(s, _)| *s == seat.side) else {
+            continue;
+        };
+        if address_of(&seat.side, h, None, Some(&a)) != seat.email {
+            a.set(&seat.side, &h.key, &seat.email);
+        }
+    }
+    a
+}
+
+/// Rewrites game.yaml when the journal's key history says otherwise (a crash between a record
+/// and game.yaml) or when it still holds email addresses, which first go to
+/// mail/addresses.yaml; also drops address entries a crashed hand-over left. Writes nothing when
+/// all is in order.
+fn sync_config(game: &Game) -> Result<(), Error> {
+    let current = Addresses::read(&game.dir)?;
+    let wanted = wanted_addresses(&game.config, current.as_ref(), &game.records);
+    // Addresses first: game.yaml gives up its addresses only once they are in the host's file.
+    if wanted != current.unwrap_or_default() {
+        wanted.write(&game.dir)?;
+    }
     let path = game.dir.config();
     let text = dir::read_text(&path)?;
-    let on_disk: super::config::GameConfig =
+    let on_disk: GameConfig =
         yaml::parse(&text, &path.display().to_string()).map_err(|r| Error::Fail(r.to_string()))?;
+    let had_addresses = on_disk.holds_addresses();
     let (config, changed) = seats_from_history(on_disk, &game.records)?;
-    if changed {
-        dir::write_atomic(&path, yaml::encode(&config)?.as_bytes())?;
+    if changed || had_addresses {
+        dir::write_atomic(&path, yaml::encode(&config.public())?.as_bytes())?;
     }
     Ok(())
 }
@@ -290,11 +400,14 @@ fn finish(
     })
 }
 
+/// Replaces the key of `side`'s seat by a journal record `op(new key, the seat now)`. `email`:
+/// the address of the new key's holder (a hand-over's `--email`), None to keep the seat's.
 fn seat_change(
     root: &Path,
     side: &str,
     key: &PublicKey,
-    op: impl FnOnce(String) -> HostOp,
+    email: Option<&str>,
+    op: impl FnOnce(String, &Seat) -> HostOp,
     now: jiff::Timestamp,
 ) -> Result<Done, Error> {
     let (game, _lock) = open_locked(root)?;
@@ -318,7 +431,17 @@ fn seat_change(
                 .into(),
         ));
     }
-    let op = op(new_key);
+    // The new holder's address goes to the host's file, never into the public record. It is
+    // written before the record, under the new key, so a crash in between leaves an entry no
+    // key of the journal reaches (recovery removes it) and the seat keeps its old address.
+    if let Some(email) = email
+        && email != seat.email
+    {
+        let mut a = Addresses::read(&game.dir)?.unwrap_or_default();
+        a.set(side, &new_key, email);
+        a.write(&game.dir)?;
+    }
+    let op = op(new_key, seat);
     let seq = game.last_seq() + 1;
     let withdrawn = withdraw_inbox(&game, seq)?;
     let mut events = vec![hostop::describe(&op)];
@@ -351,7 +474,8 @@ pub fn replace_key(
         root,
         side,
         key,
-        |key| HostOp::ReplaceKey {
+        None,
+        |key, _| HostOp::ReplaceKey {
             side: side.to_string(),
             key,
             reason: reason.to_string(),
@@ -361,7 +485,7 @@ pub fn replace_key(
 }
 
 /// `pbem host hand-over`: a new player with a new key; name and email default to the seat's
-/// (an empty email stays empty).
+/// (an empty email stays empty). The name is published in the record, the email is not.
 pub fn hand_over(
     root: &Path,
     side: &str,
@@ -372,22 +496,20 @@ pub fn hand_over(
     now: jiff::Timestamp,
 ) -> Result<Done, Error> {
     check_reason(reason)?;
-    let game = Game::open(root)?;
-    let seat: Option<Seat> = game.config.seat(side).cloned();
-    let (old_name, old_email) = seat.map(|s| (s.name, s.email)).unwrap_or_default();
-    let name = name.map(str::to_string).unwrap_or(old_name);
-    let email = email.map(str::to_string).unwrap_or(old_email);
-    if !email.is_empty() {
-        super::mail::address::mailbox(&email, "--email").map_err(Error::Fail)?;
+    if let Some(email) = email.filter(|e| !e.is_empty()) {
+        super::mail::address::mailbox(email, "--email").map_err(Error::Fail)?;
     }
     seat_change(
         root,
         side,
         key,
-        |key| HostOp::HandOver {
+        email,
+        |key, seat| HostOp::HandOver {
             side: side.to_string(),
-            name,
-            email,
+            name: name
+                .map(str::to_string)
+                .unwrap_or_else(|| seat.name.clone()),
+            email: None,
             key,
             reason: reason.to_string(),
         },
@@ -465,15 +587,187 @@ pub fn seat_findings(game: &Game, records: &[(Record, Hash32)]) -> Vec<String> {
                 .to_string(),
         );
     }
+    // Addresses are not checked: they are the host's (mail/addresses.yaml), not public facts.
     let by_side: BTreeMap<_, _> = game.config.seats.iter().map(|s| (&s.side, s)).collect();
     for (side, h) in &history {
-        if let (Some((name, email)), Some(seat)) = (&h.handed_over, by_side.get(side))
-            && (&seat.name != name || &seat.email != email)
+        if let (Some(name), Some(seat)) = (&h.name, by_side.get(side))
+            && &seat.name != name
         {
             out.push(format!(
-                "game.yaml: seat {side}: name or email differ from the journal's last hand-over"
+                "game.yaml: seat {side}: name differs from the journal's last hand-over"
             ));
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::config::{CONFIG_FORMAT, SeatAddress};
+    use crate::protocol::hash::sha256;
+    use crate::protocol::journal::{Genesis, SeatKey};
+    use crate::protocol::keys::SecretKey;
+
+    fn key() -> PublicKey {
+        SecretKey::generate("test").unwrap().public()
+    }
+
+    fn record(seq: u64, genesis: Option<Genesis>, host_op: Option<HostOp>) -> (Record, Hash32) {
+        let r = Record {
+            pbem: journal::JOURNAL_FORMAT.into(),
+            game: "g".into(),
+            seq,
+            prev: None,
+            genesis,
+            step: None,
+            conclusion: None,
+            host_op,
+            public_state: sha256(b"public"),
+            next: None,
+        };
+        (r, sha256(&seq.to_be_bytes()))
+    }
+
+    /// A journal: genesis with mercenary holding `first`, then `ops`.
+    fn journal_of(first: &PublicKey, ops: Vec<HostOp>) -> Vec<(Record, Hash32)> {
+        let genesis = Genesis {
+            system: "kummen".into(),
+            scenario: "s".into(),
+            dice: "pbem-dice-v1".into(),
+            seats: vec![SeatKey {
+                side: "mercenary".into(),
+                key: first.openssh(),
+            }],
+            host_key: key().openssh(),
+            game_key_commit: sha256(b"k"),
+        };
+        let mut out = vec![record(0, Some(genesis), None)];
+        for (i, op) in ops.into_iter().enumerate() {
+            out.push(record(i as u64 + 1, None, Some(op)));
+        }
+        out
+    }
+
+    fn history(records: &[(Record, Hash32)]) -> SeatHistory {
+        seats_at(records, records.len()).remove(0).1
+    }
+
+    fn file(entries: &[(&PublicKey, &str)]) -> Addresses {
+        Addresses {
+            seats: entries
+                .iter()
+                .map(|(k, e)| SeatAddress {
+                    side: "mercenary".into(),
+                    key: k.openssh(),
+                    email: e.to_string(),
+                })
+                .collect(),
+            ..Addresses::default()
+        }
+    }
+
+    fn config(k: &PublicKey, email: &str) -> GameConfig {
+        GameConfig {
+            pbem: CONFIG_FORMAT.into(),
+            id: "g".into(),
+            system: "kummen".into(),
+            scenario: "s".into(),
+            seats: vec![Seat {
+                side: "mercenary".into(),
+                name: String::new(),
+                key: k.clone(),
+                email: email.into(),
+                tz: None,
+            }],
+            host_key: key(),
+            mail: Default::default(),
+            deadline: None,
+            missed_orders: Default::default(),
+        }
+    }
+
+    #[test]
+    fn a_hand_over_record_written_when_addresses_were_journaled_still_gives_the_address() {
+        let (a, b) = (key(), key());
+        let op = format!(
+            "op: hand_over\nside: mercenary\nname: Carol\nemail: carol@example.org\nkey: {}\nreason: r\n",
+            b.openssh()
+        );
+        let op: HostOp = yaml::parse(&op, "old record").unwrap();
+        let records = journal_of(&a, vec![op]);
+        let h = history(&records);
+        assert_eq!(address_of("mercenary", &h, None, None), "carol@example.org");
+        // The host's file wins once the address has moved there.
+        let moved = file(&[(&b, "carol@new.example.org")]);
+        assert_eq!(
+            address_of("mercenary", &h, None, Some(&moved)),
+            "carol@new.example.org"
+        );
+    }
+
+    #[test]
+    fn a_new_hand_over_record_has_no_address_field() {
+        let op = HostOp::HandOver {
+            side: "mercenary".into(),
+            name: "Carol".into(),
+            email: None,
+            key: key().openssh(),
+            reason: "r".into(),
+        };
+        assert!(!yaml::encode(&op).unwrap().contains("email"));
+    }
+
+    #[test]
+    fn a_key_replacement_keeps_the_address_of_the_players_earlier_key() {
+        let (a, b) = (key(), key());
+        let records = journal_of(
+            &a,
+            vec![HostOp::ReplaceKey {
+                side: "mercenary".into(),
+                key: b.openssh(),
+                reason: "lost".into(),
+            }],
+        );
+        let f = file(&[(&a, "alice@example.org")]);
+        assert_eq!(
+            address_of("mercenary", &history(&records), None, Some(&f)),
+            "alice@example.org"
+        );
+    }
+
+    #[test]
+    fn an_entry_for_a_key_the_journal_never_gave_the_side_is_not_used_and_is_dropped() {
+        // A hand-over wrote Carol's entry, then crashed before its record.
+        let (a, carol) = (key(), key());
+        let records = journal_of(&a, vec![]);
+        let f = file(&[(&a, "alice@example.org"), (&carol, "carol@example.org")]);
+        assert_eq!(
+            address_of("mercenary", &history(&records), None, Some(&f)),
+            "alice@example.org"
+        );
+        let wanted = wanted_addresses(&config(&a, "alice@example.org"), Some(&f), &records);
+        assert_eq!(wanted, file(&[(&a, "alice@example.org")]));
+    }
+
+    #[test]
+    fn an_address_written_into_game_yaml_wins_and_moves_to_the_file_under_the_current_key() {
+        let a = key();
+        let records = journal_of(&a, vec![]);
+        let f = file(&[(&a, "old@example.org")]);
+        let in_yaml = (a.openssh(), "new@example.org".to_string());
+        assert_eq!(
+            address_of("mercenary", &history(&records), Some(&in_yaml), Some(&f)),
+            "new@example.org"
+        );
+        let wanted = wanted_addresses(&config(&a, "new@example.org"), Some(&f), &records);
+        assert_eq!(wanted, file(&[(&a, "new@example.org")]));
+    }
+
+    #[test]
+    fn a_game_without_addresses_gets_no_address_entries() {
+        let a = key();
+        let records = journal_of(&a, vec![]);
+        assert!(wanted_addresses(&config(&a, ""), None, &records).is_empty());
+    }
 }

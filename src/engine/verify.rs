@@ -1,13 +1,16 @@
 //! `pbem verify`: the audit of DESIGN section 2, offline, failing on any discrepancy with the
 //! record and field where it is.
 //!
-//! - public (anyone, journal + game.yaml): hash chain, host commitments against reveals, step
-//!   seeds, every public die.
+//! - public (anyone, journal + game.yaml + reports): journal/ holds the chain and nothing else,
+//!   hash chain, host commitments against reveals, step seeds, every public die; every record
+//!   has a report, reports/ holds nothing else, and each report is byte for byte what the
+//!   journal gives up to its board.
 //! - player (with the player's own order files and receipts): each order is in the journal with
 //!   the same hash and entropy; each receipt is signed by the host key and matches the journal.
 //! - host (when host/ is present): every stored order's signature and binding, every receipt,
 //!   the host secrets against their commitments, and a replay of every step from the stored
-//!   states, checking state, dice, sealed draws, events and the current views.
+//!   states, checking state, dice, sealed draws, events, the current views and every report's
+//!   board (the public view of the state, which the public files only pin by its hash).
 
 use super::dir;
 use super::game::{Game, Secrets};
@@ -34,6 +37,10 @@ pub struct Tally {
     pub sealed_draws: usize,
     pub player_files: usize,
     pub views: usize,
+    /// Reports checked up to their board (from the journal alone), and those whose board was
+    /// checked too (that needs the states of host/ or archive/).
+    pub reports: usize,
+    pub report_boards: usize,
     /// Where the host-level checks read from: "host", "archive", or "" when they did not run.
     pub source: &'static str,
 }
@@ -59,6 +66,7 @@ pub fn verify(root: &Path, opts: &Options) -> Result<Tally, Error> {
         tally.player_files += 1;
     }
     check_archive_manifest(&game, &records, &mut findings);
+    check_reports(&game, &records, &mut findings, &mut tally);
     if !opts.public_only && findings.is_empty() {
         let archive = Game {
             dir: game.dir.from_archive(),
@@ -75,6 +83,7 @@ pub fn verify(root: &Path, opts: &Options) -> Result<Tally, Error> {
             Some((g, name)) => {
                 tally.source = name;
                 check_host(g, &records, &mut findings, &mut tally);
+                check_report_boards(g, &records, &mut findings, &mut tally);
             }
             None if opts.full => findings.push(
                 "no host/ and no archive/: a full replay needs the sealed archive that `pbem conclude` publishes when the game is over".into(),
@@ -93,8 +102,19 @@ fn rec_name(seq: u64) -> String {
     format!("journal/{}", journal::file_name(seq))
 }
 
-/// Reads the journal as a verifier: a damaged record is a finding, not a crash.
+/// Reads the journal as a verifier: a damaged record is a finding, not a crash, and so is any
+/// file in journal/ that is not part of the chain (a record after a gap, another name); a
+/// leftover `.tmp*` file of an interrupted write is not a record and is passed over
+/// (`game::journal_strays`).
 fn read_records(game: &Game, findings: &mut Vec<String>) -> Vec<(Record, Hash32)> {
+    match super::game::journal_strays(&game.dir) {
+        Ok(strays) => findings.extend(
+            strays
+                .into_iter()
+                .map(|(name, why)| format!("journal/{name}: {why}")),
+        ),
+        Err(e) => findings.push(format!("journal/: cannot be listed: {e}")),
+    }
     let mut out = Vec::new();
     for seq in 0.. {
         let path = game.dir.record(seq);
@@ -119,6 +139,100 @@ fn read_records(game: &Game, findings: &mut Vec<String>) -> Vec<(Record, Hash32)
         }
     }
     out
+}
+
+/// Reports are published and mailed, and derived: each must be the bytes pbem gives for its
+/// record. Every record needs its report, and reports/ holds nothing else (a leftover `.tmp*`
+/// file of an interrupted write is passed over, as in journal/). From the public files alone
+/// the part before the board is checked (it is the journal made readable); the board is the
+/// rendering of the public view of the state, which the public files only pin by its hash, so
+/// [`check_report_boards`] checks it where the states are.
+fn check_reports(
+    game: &Game,
+    records: &[(Record, Hash32)],
+    findings: &mut Vec<String>,
+    tally: &mut Tally,
+) {
+    let folder = game.dir.reports();
+    match std::fs::read_dir(&folder) {
+        Err(e) => findings.push(format!("reports/: cannot be listed: {e}")),
+        Ok(entries) => {
+            let mut names: Vec<String> = entries
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().to_string())
+                .collect();
+            names.sort();
+            for name in names {
+                if name.starts_with(".tmp") {
+                    continue;
+                }
+                let seq = name
+                    .strip_suffix(".txt")
+                    .filter(|d| d.bytes().all(|b| b.is_ascii_digit()))
+                    .and_then(|d| d.parse::<u64>().ok())
+                    .filter(|seq| format!("{seq:06}.txt") == name);
+                match seq {
+                    Some(seq) if records.iter().any(|(r, _)| r.seq == seq) => {}
+                    Some(seq) => findings.push(format!(
+                        "reports/{name}: a report for {}, which is not in the journal",
+                        rec_name(seq)
+                    )),
+                    None => findings.push(format!(
+                        "reports/{name}: not a report: reports are named NNNNNN.txt after their journal record, and nothing else belongs in reports/"
+                    )),
+                }
+            }
+        }
+    }
+    for (rec, _) in records {
+        let file = format!("reports/{:06}.txt", rec.seq);
+        let want = match views::report_head_of(game, records, rec.seq) {
+            Ok(w) => w,
+            Err(e) => {
+                findings.push(format!("{file}: cannot be regenerated: {e}"));
+                continue;
+            }
+        };
+        tally.reports += 1;
+        match std::fs::read(game.dir.report(rec.seq)) {
+            Err(_) => findings.push(format!(
+                "{file}: missing: {} has no report (`pbem process` or any host operation rewrites it)",
+                rec_name(rec.seq)
+            )),
+            Ok(bytes) if bytes.starts_with(want.as_bytes()) => {}
+            Ok(_) => findings.push(format!(
+                "{file}: differs from the report of {} (in the part before the board)",
+                rec_name(rec.seq)
+            )),
+        }
+    }
+}
+
+/// Every byte of every report, board included, against the report the journal and the state
+/// after each record give. `game` reads its states from host/ or from the published archive/.
+fn check_report_boards(
+    game: &Game,
+    records: &[(Record, Hash32)],
+    findings: &mut Vec<String>,
+    tally: &mut Tally,
+) {
+    for (rec, _) in records {
+        let file = format!("reports/{:06}.txt", rec.seq);
+        let want = match views::report_text_of(game, records, rec.seq) {
+            Ok(w) => w,
+            Err(e) => {
+                findings.push(format!("{file}: cannot be regenerated: {e}"));
+                continue;
+            }
+        };
+        tally.report_boards += 1;
+        if std::fs::read(game.dir.report(rec.seq)).ok().as_deref() != Some(want.as_bytes()) {
+            findings.push(format!(
+                "{file}: differs from the report of {} and the state after it (in the board)",
+                rec_name(rec.seq)
+            ));
+        }
+    }
 }
 
 fn check_public(
@@ -960,8 +1074,10 @@ fn check_receipts(
 impl Tally {
     pub fn summary(&self) -> String {
         format!(
-            "{} records, {} public dice, {} orders, {} receipts, {} steps replayed from {}, {} sealed draws, {} views, {} player files",
+            "{} records, {} reports ({} with their board), {} public dice, {} orders, {} receipts, {} steps replayed from {}, {} sealed draws, {} views, {} player files",
             self.records,
+            self.reports,
+            self.report_boards,
             self.dice,
             self.orders,
             self.receipts,

@@ -7,6 +7,7 @@ use super::Error;
 use super::dir;
 use super::game::Game;
 use super::process::read_events;
+use crate::protocol::hash::Hash32;
 use crate::protocol::journal::Record;
 use crate::systems::Reader;
 use serde::Serialize;
@@ -134,15 +135,51 @@ fn indent(text: &str) -> String {
 
 /// The public report of record `seq`: what happened, then the public board.
 pub fn report_text(game: &Game, seq: u64) -> Result<String, Error> {
+    report_text_of(game, &game.records, seq)
+}
+
+/// [`report_text`] of a record of `records` (a verifier's own reading of the journal). The
+/// board needs the state after the record (`host/state/`, or `archive/state/` once published).
+pub fn report_text_of(
+    game: &Game,
+    records: &[(Record, Hash32)],
+    seq: u64,
+) -> Result<String, Error> {
     let state = dir::read_text(&game.dir.state(seq))?;
     let public = game.system.view(&state, &Reader::Public)?;
-    Ok(format!("{}\n{}", report_summary(game, seq)?, public.text))
+    Ok(report_from(
+        &report_summary_of(game, records, seq)?,
+        &public.text,
+    ))
+}
+
+/// A report is its summary, an empty line, then the public board.
+fn report_from(summary: &str, board: &str) -> String {
+    format!("{summary}\n{board}")
+}
+
+/// The part of record `seq`'s report that comes before the board, with the line that separates
+/// them: computed from the journal and game.yaml alone, so anyone can check it.
+pub fn report_head_of(
+    game: &Game,
+    records: &[(Record, Hash32)],
+    seq: u64,
+) -> Result<String, Error> {
+    Ok(report_from(&report_summary_of(game, records, seq)?, ""))
 }
 
 /// The report of record `seq` without the board: orders, seed, events and dice.
 pub fn report_summary(game: &Game, seq: u64) -> Result<String, Error> {
-    let (record, hash) = game
-        .records
+    report_summary_of(game, &game.records, seq)
+}
+
+/// [`report_summary`] of a record of `records`.
+pub fn report_summary_of(
+    game: &Game,
+    records: &[(Record, Hash32)],
+    seq: u64,
+) -> Result<String, Error> {
+    let (record, hash) = records
         .iter()
         .find(|(r, _)| r.seq == seq)
         .ok_or_else(|| Error::Fail(format!("there is no journal record {seq}")))?;

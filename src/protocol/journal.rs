@@ -71,11 +71,14 @@ pub enum HostOp {
         key: String,
         reason: String,
     },
-    /// A side is handed to a new player with a new key.
+    /// A side is handed to a new player with a new key. The new player's email address is not
+    /// here: the journal is public, addresses are the host's (mail/addresses.yaml, keyed by this
+    /// `key`). Records written before that carry `email`; it is still read from them.
     HandOver {
         side: String,
         name: String,
-        email: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        email: Option<String>,
         key: String,
         reason: String,
     },
