@@ -741,7 +741,7 @@ fn when_seats_share_a_key_the_side_the_order_names_gets_the_answer() {
 #[test]
 fn a_signed_order_of_a_seat_without_an_address_is_filed_and_mailed_to_no_one() {
     let t = mail_table();
-    let config = t.game.join("game.yaml");
+    let config = t.game.join("mail/addresses.yaml");
     let text = std::fs::read_to_string(&config).unwrap();
     let without = text.replace(&format!("  email: {}\n", email("beeler")), "");
     assert_ne!(text, without);

@@ -181,9 +181,9 @@ fn a_line_break_in_a_players_name_creates_no_header() {
 #[test]
 fn an_address_with_a_line_break_is_refused_naming_the_field() {
     let t = mail_table();
-    let config = std::fs::read_to_string(t.game.join("game.yaml")).unwrap();
+    let config = std::fs::read_to_string(t.game.join("mail/addresses.yaml")).unwrap();
     std::fs::write(
-        t.game.join("game.yaml"),
+        t.game.join("mail/addresses.yaml"),
         config.replace(
             &format!("- {OBSERVER}"),
             "- \"ref@example.org\\r\\nBcc: evil@example.org\"",
@@ -381,7 +381,8 @@ fn permute_stored_state(t: &Table, side: Side, keys: &[u64]) {
 }
 
 fn forget_mail(t: &Table) {
-    let _ = std::fs::remove_dir_all(t.game.join("mail"));
+    let _ = std::fs::remove_dir_all(t.game.join("mail/in"));
+    let _ = std::fs::remove_dir_all(t.game.join("mail/sent"));
     for (k, _) in files(&t.game.join("outbox")) {
         std::fs::remove_file(t.game.join("outbox").join(k)).unwrap();
     }

@@ -92,7 +92,7 @@ pub fn safe_message_id(id: &str) -> Option<String> {
     ok.then(|| format!("<{id}>"))
 }
 
-/// Every address in game.yaml, checked; errors name the field.
+/// Every address of the game (kept in mail/addresses.yaml), checked; errors name the field.
 pub fn check_config(config: &GameConfig) -> Result<(), String> {
     let mut problems = Vec::new();
     if !config.mail.from.is_empty()

@@ -433,7 +433,7 @@ fn record_text(text: &str) -> String {
     format!("{} [cut: {} bytes in all]", &text[..end], text.len())
 }
 
-const MAIL_OFF: &str = " (no reply: game.yaml has no mail.from)";
+const MAIL_OFF: &str = " (no reply: mail/addresses.yaml has no mail.from)";
 
 fn queued_key(q: Queued) -> String {
     q.path()

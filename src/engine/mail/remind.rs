@@ -68,7 +68,7 @@ pub fn remind(game: &Game, now: Timestamp) -> Result<Remind, Error> {
         return Ok(r);
     }
     let Some(from) = host_mailbox(&game.config)? else {
-        r.note = Some("game.yaml has no mail.from: mail is off".into());
+        r.note = Some("mail/addresses.yaml has no mail.from: mail is off".into());
         return Ok(r);
     };
     for side in &step.waiting_for {

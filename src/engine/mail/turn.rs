@@ -17,12 +17,12 @@ use crate::protocol::journal::NextStep;
 use jiff::Timestamp;
 use lettre::message::Mailbox;
 
-/// The host's From address, or None when game.yaml has no `mail.from` (mail is off).
+/// The host's From address, or None when mail/addresses.yaml has no `mail.from` (mail is off).
 pub fn host_mailbox(config: &GameConfig) -> Result<Option<Mailbox>, Error> {
     if config.mail.from.is_empty() {
         return Ok(None);
     }
-    address::mailbox(&config.mail.from, "game.yaml: mail.from")
+    address::mailbox(&config.mail.from, "mail/addresses.yaml: mail.from")
         .map(Some)
         .map_err(Error::Fail)
 }
@@ -40,8 +40,11 @@ pub fn seat_mailbox(config: &GameConfig, side: &str) -> Result<Option<Mailbox>, 
     if seat.email.is_empty() {
         return Ok(None);
     }
-    let mb = address::mailbox(&seat.email, &format!("game.yaml: seats[{i}].email"))
-        .map_err(Error::Fail)?;
+    let mb = address::mailbox(
+        &seat.email,
+        &format!("mail/addresses.yaml: seats[{i}].email"),
+    )
+    .map_err(Error::Fail)?;
     Ok(Some(match mb.name {
         Some(_) => mb,
         None => address::named(&seat.name, mb.email),
@@ -126,8 +129,11 @@ pub fn drafts(game: &Game, seq: u64, from: &Mailbox, date: Timestamp) -> Result<
         });
     }
     for (i, observer) in game.config.mail.observers.iter().enumerate() {
-        let to = address::mailbox(observer, &format!("game.yaml: mail.observers[{i}]"))
-            .map_err(Error::Fail)?;
+        let to = address::mailbox(
+            observer,
+            &format!("mail/addresses.yaml: mail.observers[{i}]"),
+        )
+        .map_err(Error::Fail)?;
         let tag = &sha256(to.email.to_string().to_ascii_lowercase().as_bytes()).hex()[..12];
         out.push(Draft {
             key: format!("{}.{seq:06}.report.{tag}", atom(id)),
