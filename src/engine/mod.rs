@@ -70,14 +70,30 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Rejected(rs) => {
-                writeln!(
-                    f,
-                    "rejected: {} problem{}",
-                    rs.len(),
-                    if rs.len() == 1 { "" } else { "s" }
-                )?;
-                for r in rs {
+                // Capped here too, whoever built the list: the first yaml::MAX_REPORTED
+                // problems and a count of the rest.
+                let (all, _) = crate::yaml::count(rs);
+                let plural = if all == 1 { "" } else { "s" };
+                let listed: Vec<&Rejection> = rs
+                    .iter()
+                    .filter(|r| r.omitted == 0)
+                    .take(crate::yaml::MAX_REPORTED)
+                    .collect();
+                if listed.len() < all {
+                    writeln!(
+                        f,
+                        "rejected: {all} problem{plural} (the first {} are listed)",
+                        listed.len()
+                    )?;
+                } else {
+                    writeln!(f, "rejected: {all} problem{plural}")?;
+                }
+                for r in &listed {
                     writeln!(f, "{r}")?;
+                }
+                if listed.len() < all {
+                    let more = Rejection::more("", all - listed.len());
+                    writeln!(f, "{more}")?;
                 }
                 write!(f, "nothing was changed in the game")
             }
