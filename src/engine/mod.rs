@@ -120,3 +120,33 @@ impl From<String> for Error {
         Error::Fail(s)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_list_of_rejections_displays_the_first_50_and_counts_the_rest() {
+        let rs: Vec<Rejection> = (0..70)
+            .map(|i| Rejection::new("o.yaml", format!("problem {i}")))
+            .collect();
+        let text = Error::Rejected(rs).to_string();
+        assert!(text.starts_with("rejected: 70 problems (the first 50 are listed)\n"));
+        assert!(text.contains("o.yaml: problem 49\n"), "{text}");
+        assert!(!text.contains("problem 50"), "{text}");
+        assert!(text.ends_with("\n... and 20 more problems\nnothing was changed in the game"));
+    }
+
+    #[test]
+    fn a_capped_list_displays_its_total() {
+        let rs = crate::yaml::capped(
+            (0..120)
+                .map(|i| Rejection::new("o.yaml", format!("problem {i}")))
+                .collect(),
+        );
+        let text = Error::Rejected(rs).to_string();
+        assert!(text.starts_with("rejected: 120 problems (the first 50 are listed)\n"));
+        assert_eq!(text.matches("more problems").count(), 1, "{text}");
+        assert!(text.contains("\n... and 70 more problems\n"), "{text}");
+    }
+}
