@@ -428,3 +428,106 @@ fn pbem_sign_uses_a_passphrase_protected_ssh_keygen_key() {
     let (code, out, err) = t.submit(&signed);
     assert_eq!(code, 0, "{out}{err}");
 }
+
+/// Submits `file`, expects exit 4 and no change at all, and returns the message.
+fn rejection(t: &Table, file: &std::path::Path) -> String {
+    let before = snapshot(&t.game);
+    let (code, out, err) = t.submit(file);
+    assert_eq!(code, 4, "expected a rejection:\n{out}\n{err}");
+    assert_eq!(
+        snapshot(&t.game),
+        before,
+        "a rejected order changed the game"
+    );
+    err
+}
+
+#[test]
+fn an_order_with_20000_bad_lines_lists_the_first_50_problems_and_counts_the_rest() {
+    let t = Table::kummen();
+    t.play_step(&[]);
+    let actions: String = (0..20_000)
+        .map(|i| format!("    - flip_up: NOPE{i}\n"))
+        .collect();
+    let doc = t.order("beeler", &format!("orders:\n  actions:\n{actions}"));
+    let f = t.signed("beeler", "o", &doc);
+    let err = rejection(&t, &f);
+    assert!(err.contains("rejected: 20000 problems"), "{err}");
+    let listed: Vec<&str> = err.lines().filter(|l| l.contains("o.yaml:")).collect();
+    assert_eq!(listed.len(), 50, "{err}");
+    assert!(
+        listed[0].contains("o.yaml:9:16") && listed[0].contains("NOPE0"),
+        "{err}"
+    );
+    assert!(listed[49].contains("NOPE49"), "{err}");
+    assert!(err.contains("\n... and 19950 more problems\n"), "{err}");
+}
+
+/// A validly signed order of `beeler` padded with a comment to exactly `size` bytes.
+fn signed_order_of_size(t: &Table, size: usize) -> std::path::PathBuf {
+    let key = pbem::protocol::keys::SecretKey::load(&t.key("beeler"), None).unwrap();
+    let doc = t.order("beeler", "orders: {}\n");
+    let padded = |n: usize| format!("{doc}# {}\n", "x".repeat(n));
+    let probe = pbem::engine::order::sign(padded(0).as_bytes(), &key).unwrap();
+    let signed = pbem::engine::order::sign(padded(size - probe.len()).as_bytes(), &key).unwrap();
+    assert_eq!(signed.len(), size);
+    let f = t.path("o.yaml");
+    std::fs::write(&f, signed).unwrap();
+    f
+}
+
+#[test]
+fn an_order_over_1_mib_is_refused_naming_the_limit() {
+    let t = Table::kummen();
+    let limit = pbem::protocol::envelope::MAX_ORDER_BYTES;
+    assert_eq!(limit, 1 << 20);
+    let err = rejection(&t, &signed_order_of_size(&t, limit + 1));
+    assert!(err.contains("o.yaml"), "{err}");
+    assert!(err.contains("limit of 1048576 bytes (1 MiB)"), "{err}");
+}
+
+#[test]
+fn an_order_of_exactly_1_mib_is_not_refused_for_its_size() {
+    let t = Table::kummen();
+    let f = signed_order_of_size(&t, pbem::protocol::envelope::MAX_ORDER_BYTES);
+    let (code, out, err) = t.submit(&f);
+    assert_eq!(code, 0, "{out}{err}");
+}
+
+#[test]
+fn pbem_sign_refuses_an_order_over_the_limit() {
+    let t = Table::kummen();
+    let plain = t.path("big.plain.yaml");
+    let doc = t.order("beeler", "orders: {}\n");
+    let pad = pbem::protocol::envelope::MAX_ORDER_BYTES + 1 - doc.len() - 3;
+    std::fs::write(&plain, format!("{doc}# {}\n", "x".repeat(pad))).unwrap();
+    let signed = t.path("big.yaml");
+    let (code, _, err) = run(&[
+        "sign",
+        plain.to_str().unwrap(),
+        "--key",
+        t.key("beeler").to_str().unwrap(),
+        "-o",
+        signed.to_str().unwrap(),
+    ]);
+    assert_ne!(code, 0, "{err}");
+    assert!(
+        err.contains("big.plain.yaml") && err.contains("1048576 bytes"),
+        "{err}"
+    );
+    assert!(!signed.exists());
+}
+
+#[test]
+fn a_quoted_number_in_a_signed_order_is_refused_as_not_plain() {
+    let t = Table::kummen();
+    let doc = t
+        .order("beeler", "orders: {}\n")
+        .replace("step: 1", "step: '1'");
+    let f = t.signed("beeler", "o", &doc);
+    assert_rejected(
+        &t,
+        &f,
+        &["o.yaml:3:7", "'1'", "accepted: a decimal integer"],
+    );
+}

@@ -24,6 +24,23 @@ proptest! {
         let doc: String = keys.iter().zip(values.iter()).map(|(k, v)| format!("{k}: {v}\n")).collect();
         let _ = pbem::yaml::parse::<pbem::engine::order::Header>(&doc, "fuzz.yaml");
     }
+
+    #[test]
+    fn yaml_shaped_noise_never_panics_the_plain_order_parser(
+        keys in proptest::collection::vec("[a-z<]{1,8}", 0..8),
+        values in proptest::collection::vec("[-a-z0-9{}\\[\\]:, '\"&*!|>%~+.#\n]{0,16}", 0..8),
+    ) {
+        type DougramOrder = pbem::systems::OrderDoc<pbem::systems::dougram::orders::Orders>;
+        type KummenOrder = pbem::systems::OrderDoc<pbem::systems::kummen::orders::Orders>;
+        let doc: String = keys.iter().zip(values.iter()).map(|(k, v)| format!("{k}: {v}\n")).collect();
+        for text in [doc.clone(), format!("orders:\n  {}", doc.replace('\n', "\n  "))] {
+            if let Err(rs) = pbem::yaml::parse_order::<DougramOrder>(&text, "fuzz.yaml") {
+                prop_assert!(!rs.is_empty() && rs.len() <= pbem::yaml::MAX_REPORTED + 1);
+            }
+            let _ = pbem::yaml::parse_order::<KummenOrder>(&text, "fuzz.yaml");
+            let _ = pbem::yaml::parse_order::<pbem::engine::order::Header>(&text, "fuzz.yaml");
+        }
+    }
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! The `pbem` command line: parses arguments and calls the engine. No logic lives here.
 
 use crate::engine::{self, Error, exit};
+use crate::protocol::envelope;
 use crate::protocol::keys::{self, PublicKey, SecretKey};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::Write;
@@ -684,8 +685,15 @@ fn run(cmd: Command) -> Result<i32, Error> {
             let pass =
                 keys::passphrase_from_env_or_file(passphrase_file.as_deref()).map_err(key_error)?;
             let key = SecretKey::load(&key, pass.as_deref()).map_err(key_error)?;
-            let bytes = std::fs::read(&file).map_err(|e| Error::io(&file, e))?;
+            // An order over the limit would be refused by the host: refuse to sign it, without
+            // reading more than just past the limit. The signature adds a few hundred bytes, so
+            // the signed form is checked too.
+            let too_large =
+                |e: envelope::EnvelopeError| Error::Fail(format!("{}: {e}", file.display()));
+            let bytes = envelope::read_capped(&file).map_err(|e| Error::io(&file, e))?;
+            envelope::check_size(&bytes, "file", false).map_err(too_large)?;
             let signed = engine::order::sign(&bytes, &key)?;
+            envelope::check_size(&signed, "signed file", true).map_err(too_large)?;
             write_or_print(out.as_deref(), &signed)?;
         }
         Command::Submit {

@@ -70,14 +70,30 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Rejected(rs) => {
-                writeln!(
-                    f,
-                    "rejected: {} problem{}",
-                    rs.len(),
-                    if rs.len() == 1 { "" } else { "s" }
-                )?;
-                for r in rs {
+                // Capped here too, whoever built the list: the first yaml::MAX_REPORTED
+                // problems and a count of the rest.
+                let (all, _) = crate::yaml::count(rs);
+                let plural = if all == 1 { "" } else { "s" };
+                let listed: Vec<&Rejection> = rs
+                    .iter()
+                    .filter(|r| r.omitted == 0)
+                    .take(crate::yaml::MAX_REPORTED)
+                    .collect();
+                if listed.len() < all {
+                    writeln!(
+                        f,
+                        "rejected: {all} problem{plural} (the first {} are listed)",
+                        listed.len()
+                    )?;
+                } else {
+                    writeln!(f, "rejected: {all} problem{plural}")?;
+                }
+                for r in &listed {
                     writeln!(f, "{r}")?;
+                }
+                if listed.len() < all {
+                    let more = Rejection::more("", all - listed.len());
+                    writeln!(f, "{more}")?;
                 }
                 write!(f, "nothing was changed in the game")
             }
@@ -102,5 +118,35 @@ impl fmt::Display for Error {
 impl From<String> for Error {
     fn from(s: String) -> Error {
         Error::Fail(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_list_of_rejections_displays_the_first_50_and_counts_the_rest() {
+        let rs: Vec<Rejection> = (0..70)
+            .map(|i| Rejection::new("o.yaml", format!("problem {i}")))
+            .collect();
+        let text = Error::Rejected(rs).to_string();
+        assert!(text.starts_with("rejected: 70 problems (the first 50 are listed)\n"));
+        assert!(text.contains("o.yaml: problem 49\n"), "{text}");
+        assert!(!text.contains("problem 50"), "{text}");
+        assert!(text.ends_with("\n... and 20 more problems\nnothing was changed in the game"));
+    }
+
+    #[test]
+    fn a_capped_list_displays_its_total() {
+        let rs = crate::yaml::capped(
+            (0..120)
+                .map(|i| Rejection::new("o.yaml", format!("problem {i}")))
+                .collect(),
+        );
+        let text = Error::Rejected(rs).to_string();
+        assert!(text.starts_with("rejected: 120 problems (the first 50 are listed)\n"));
+        assert_eq!(text.matches("more problems").count(), 1, "{text}");
+        assert!(text.contains("\n... and 70 more problems\n"), "{text}");
     }
 }

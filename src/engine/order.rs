@@ -200,18 +200,19 @@ pub struct Envelope {
 }
 
 /// Opens an order: one signed file, or a document plus its detached `.sig`.
+/// Files over `envelope::MAX_ORDER_BYTES` are refused after reading just past the limit.
 pub fn open(file: &Path, sig: Option<&Path>) -> Result<Envelope, Error> {
     let name = file.display().to_string();
-    let bytes = std::fs::read(file)
-        .map_err(|e| Error::reject(Rejection::new(&name, format!("cannot read: {e}"))))?;
+    let read = |path: &Path, what: &'static str| {
+        let refuse = |msg: String| Error::reject(Rejection::new(path.display().to_string(), msg));
+        let bytes = envelope::read_capped(path).map_err(|e| refuse(format!("cannot read: {e}")))?;
+        envelope::check_size(&bytes, what, false).map_err(|e| refuse(e.to_string()))?;
+        Ok::<_, Error>(bytes)
+    };
+    let bytes = read(file, "file")?;
     let (signed, sig_bytes) = match sig {
         Some(sig_path) => {
-            let sb = std::fs::read(sig_path).map_err(|e| {
-                Error::reject(Rejection::new(
-                    sig_path.display().to_string(),
-                    format!("cannot read: {e}"),
-                ))
-            })?;
+            let sb = read(sig_path, "signature file")?;
             (envelope::open_detached(&bytes, &sb), Some(sb))
         }
         None => (envelope::open_embedded(&bytes), None),

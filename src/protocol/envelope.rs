@@ -17,6 +17,12 @@ use crate::protocol::hash::{Hash32, sha256};
 use crate::protocol::keys::{PublicKey, SecretKey};
 use ssh_key::{Algorithm, HashAlg, LineEnding, SshSig};
 
+/// The largest signed file (order or receipt, its signature included) and the largest detached
+/// `.sig` file pbem opens: 1 MiB. A real order is a few KB, so no honest one comes near it;
+/// larger inputs are refused before anything is parsed, which bounds the work (and the copy
+/// archived) of any order. docs/architecture.md states it under "Orders".
+pub const MAX_ORDER_BYTES: usize = 1 << 20;
+
 pub const ORDER_NAMESPACE: &str = "pbem";
 pub const RECEIPT_NAMESPACE: &str = "pbem-receipt";
 
@@ -76,6 +82,45 @@ pub enum EnvelopeError {
     Changed { signer: String },
     #[error("cannot sign: {0}")]
     Signing(String),
+    #[error(
+        "the {what}{} is larger than the limit of {MAX_ORDER_BYTES} bytes (1 MiB) for an \
+         order; a real order is a few KB: send only the order `pbem template` gives, filled in",
+        size_text(.size)
+    )]
+    TooLarge {
+        /// "file" or "signature file".
+        what: &'static str,
+        /// The size, or `None` when the file was read only up to just past the limit.
+        size: Option<usize>,
+    },
+}
+
+fn size_text(size: &Option<usize>) -> String {
+    size.map(|n| format!(" ({n} bytes)")).unwrap_or_default()
+}
+
+/// Refuses `bytes` when it is over [`MAX_ORDER_BYTES`]. `complete` says whether `bytes` is the
+/// whole input or only what [`read_capped`] read of it.
+pub fn check_size(bytes: &[u8], what: &'static str, complete: bool) -> Result<(), EnvelopeError> {
+    if bytes.len() <= MAX_ORDER_BYTES {
+        return Ok(());
+    }
+    Err(EnvelopeError::TooLarge {
+        what,
+        size: complete.then_some(bytes.len()),
+    })
+}
+
+/// Reads a file an order may come from, but never more than [`MAX_ORDER_BYTES`] + 1 bytes:
+/// enough to tell that it is too large without reading a 50 MB file whole. Pass the result to
+/// [`check_size`] with `complete: false`.
+pub fn read_capped(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(MAX_ORDER_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// A document and the SSHSIG signature that claims to cover it; not yet verified.
@@ -195,6 +240,7 @@ pub fn strip_embedded_signature(file: &[u8]) -> Vec<u8> {
 /// Splits a single signed file at the line `# -----BEGIN SSH SIGNATURE-----` (after line-ending
 /// normalisation, so a CRLF-mangled file still opens).
 pub fn open_embedded(file: &[u8]) -> Result<Signed, EnvelopeError> {
+    check_size(file, "file", true)?;
     let norm = normalize_line_endings(file);
     let start = find_embedded_begin(&norm).ok_or(EnvelopeError::Unsigned)?;
     let first_line = 1 + norm[..start].iter().filter(|&&b| b == b'\n').count();
@@ -226,6 +272,8 @@ pub fn open_embedded(file: &[u8]) -> Result<Signed, EnvelopeError> {
 
 /// A document plus a detached `ssh-keygen -Y sign` `.sig` file (armoured, possibly CRLF).
 pub fn open_detached(document: &[u8], sig: &[u8]) -> Result<Signed, EnvelopeError> {
+    check_size(document, "file", true)?;
+    check_size(sig, "signature file", true)?;
     let norm_sig = normalize_line_endings(sig);
     let text = String::from_utf8_lossy(&norm_sig);
     let lines: Vec<ArmourLine> = text

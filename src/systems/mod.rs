@@ -252,20 +252,21 @@ impl<R: Rules> System for R {
         doc: &str,
         file: &str,
     ) -> Result<(), Vec<Rejection>> {
-        let parsed: OrderDoc<R::Orders> = yaml::parse(doc, file).map_err(|r| vec![r])?;
+        let parsed: OrderDoc<R::Orders> = yaml::parse_order(doc, file)?;
         let state: R::State = load_state(state).map_err(|e| vec![Rejection::new(file, e)])?;
         let problems = Rules::check(self, &state, side, &parsed.orders);
         if problems.is_empty() {
             return Ok(());
         }
-        Err(problems
-            .into_iter()
-            .map(|p| {
+        // Located in one walk over the document, the first few only (yaml::MAX_REPORTED).
+        Err(yaml::located(
+            doc,
+            problems.into_iter().map(|p| {
                 let mut r = Rejection::new(file, p.message).accepted(p.accepted);
                 r.rule = p.rule;
-                r.at_field(doc, &p.path)
-            })
-            .collect())
+                (r, p.path)
+            }),
+        ))
     }
     fn default_orders(&self, state: &str, side: &str) -> Result<String, String> {
         let state: R::State = load_state(state)?;

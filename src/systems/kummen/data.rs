@@ -580,13 +580,14 @@ fn rejections(errs: Vec<(FieldPath, String)>, text: &str, origin: &str) -> Resul
     if errs.is_empty() {
         return Ok(());
     }
-    Err(errs
-        .into_iter()
-        .map(|(path, msg)| {
-            Rejection::new(origin, msg)
-                .at_field(text, &path)
-                .to_string()
-        })
+    let located = yaml::located(
+        text,
+        errs.into_iter()
+            .map(|(path, msg)| (Rejection::new(origin, msg), path)),
+    );
+    Err(located
+        .iter()
+        .map(Rejection::to_string)
         .collect::<Vec<_>>()
         .join("\n"))
 }
