@@ -436,9 +436,14 @@ const ATTACKER: &str = "ATTACKER-TEXT-";
 /// An unsigned order whose `game:` is 5 MB of the attacker's text (before issue 10 the
 /// rejection quoted it in full, to the Reply-To).
 fn five_mb_order(t: &Table) -> String {
+    order_with_game_of(t, 5 * 1024 * 1024)
+}
+
+/// An order whose `game:` is `bytes` of the attacker's text.
+fn order_with_game_of(t: &Table, bytes: usize) -> String {
     format!(
         "pbem: order/2\ngame: {}\nstep: 1\nside: beeler\nbasis: {}\nentropy: auto\norders: {{}}\n",
-        ATTACKER.repeat(5 * 1024 * 1024 / ATTACKER.len()),
+        ATTACKER.repeat(bytes / ATTACKER.len()),
         t.head()
     )
 }
@@ -499,7 +504,12 @@ fn an_unsigned_order_with_5_mb_of_text_from_a_seats_address_gets_only_the_short_
         None,
         "not even the Message-ID is repeated"
     );
-    assert!(body(&a).contains("the file is not signed"), "{}", body(&a));
+    // 5 MB is above the order size limit: refused unread, and said so in fixed words.
+    assert!(
+        body(&a).contains("above the limit of 1048576 bytes"),
+        "{}",
+        body(&a)
+    );
 }
 
 #[test]
@@ -620,7 +630,8 @@ fn fixed_answers_go_to_an_address_at_most_once_a_utc_day() {
 #[test]
 fn a_seats_own_rejection_is_cut_to_a_bounded_size_with_a_note() {
     let t = mail_table();
-    let f = t.signed("beeler", "huge", &five_mb_order(&t));
+    // Just under the 1 MiB order limit, so it is read and refused for its contents.
+    let f = t.signed("beeler", "huge", &order_with_game_of(&t, 900 * 1024));
     let m = letter(
         &email("beeler"),
         HOST_ADDRESS,

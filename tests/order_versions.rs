@@ -265,3 +265,19 @@ fn a_receipt_for_a_version_the_host_dropped_convicts_the_host() {
     assert_eq!(code, 5, "{err}");
     assert!(err.contains("never used or replaced"), "{err}");
 }
+
+#[test]
+fn a_version_written_as_text_is_refused_naming_the_field() {
+    let t = Table::kummen();
+    for (name, written) in [("quoted", "'12'"), ("hex", "0x0c"), ("negative", "-3")] {
+        let doc = t.order("beeler", "orders: {}\n");
+        let doc = doc.replace(
+            &format!("version: {}\n", t.versions.get()),
+            &format!("version: {written}\n"),
+        );
+        let f = t.signed("beeler", name, &doc);
+        let (code, _, err) = t.submit(&f);
+        assert_eq!(code, 4, "{written}: {err}");
+        assert!(err.contains("field: version"), "{written}: {err}");
+    }
+}

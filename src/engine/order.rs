@@ -7,7 +7,7 @@ use crate::protocol::envelope::{self, ORDER_NAMESPACE, RECEIPT_NAMESPACE, Signed
 use crate::protocol::hash::Hash32;
 use crate::protocol::journal::EarlierOrder;
 use crate::protocol::keys::SecretKey;
-use crate::systems::OrderDoc;
+use crate::systems::{OrderDoc, OrderVersion};
 use crate::yaml::{self, FieldPath, Rejection};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -321,7 +321,7 @@ pub fn check(
             "64 hex digits, e.g. the output of `openssl rand -hex 32`, or `auto` before `pbem sign`".into(),
         ));
     };
-    let version = parse_version(header.version.as_deref()).map_err(|msg| {
+    let version = parse_version(header.version.as_ref()).map_err(|msg| {
         at(
             "version",
             msg,
@@ -338,19 +338,18 @@ pub fn check(
     })
 }
 
-fn parse_version(v: Option<&str>) -> Result<u64, String> {
+fn parse_version(v: Option<&OrderVersion>) -> Result<u64, String> {
     match v {
         None => Err("the order has no `version:` line".into()),
-        Some(ENTROPY_PLACEHOLDER) => Err(
+        Some(OrderVersion::Number(n)) if *n >= 1 => Ok(*n),
+        Some(OrderVersion::Number(_)) => Err("version 0: versions count from 1".into()),
+        Some(OrderVersion::Word(w)) if w == ENTROPY_PLACEHOLDER => Err(
             "`version: auto` must be filled in: sign with `pbem sign`, or write a number".into(),
         ),
-        Some(text) => match text.parse::<u64>() {
-            Ok(n) if n >= 1 && text.bytes().all(|b| b.is_ascii_digit()) => Ok(n),
-            _ => Err(format!(
-                "version {} is not a whole number from 1 up",
-                quote(text)
-            )),
-        },
+        Some(OrderVersion::Word(w)) => Err(format!(
+            "version {} is not a whole number from 1 up",
+            quote(w)
+        )),
     }
 }
 
@@ -407,7 +406,7 @@ pub fn submit(game: &Game, file: &Path, sig: Option<&Path>) -> Result<Accepted, 
         let old_hash = old.signed.document_hash();
         let old_version = yaml::parse::<Header>(&old.text, &old.file)
             .ok()
-            .and_then(|h| parse_version(h.version.as_deref()).ok())
+            .and_then(|h| parse_version(h.version.as_ref()).ok())
             .unwrap_or(0);
         if old_hash == hash {
             // The same order twice (a resent mail): nothing changes, the receipt is re-issued.
@@ -549,9 +548,13 @@ mod tests {
 
     #[test]
     fn versions_are_whole_numbers_from_one() {
-        assert_eq!(parse_version(Some("12")), Ok(12));
-        for bad in ["0", "-1", "+3", "1.5", "0x10", "auto", ""] {
-            assert!(parse_version(Some(bad)).is_err(), "{bad}");
+        let read = |text: &str| {
+            let v: OrderVersion = crate::yaml::parse(text, "v").unwrap();
+            parse_version(Some(&v))
+        };
+        assert_eq!(read("12"), Ok(12));
+        for bad in ["0", "-1", "1.5", "auto", "''", "soon"] {
+            assert!(read(bad).is_err(), "{bad}");
         }
         assert!(parse_version(None).is_err());
     }

@@ -873,7 +873,7 @@ fn check_host(
                         bad.push("entropy");
                     }
                     if o.version.is_some()
-                        && h.version.as_deref().and_then(|v| v.parse().ok()) != o.version
+                        && h.version.as_ref().and_then(|v| v.number()) != o.version
                     {
                         bad.push("version");
                     }

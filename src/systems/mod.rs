@@ -130,12 +130,63 @@ pub struct OrderDoc<O> {
     /// a hash of them is mixed into the step seed.
     pub entropy: String,
     /// Which version of this side's orders for this step (a whole number; only a larger one
-    /// replaces an order already received). Text here so that a skeleton's `auto` gets a clear
-    /// error rather than a type error; `order::check` parses it.
+    /// replaces an order already received). A word is read too, so that a skeleton's `auto`
+    /// gets a clear error rather than a type error; `order::check` refuses it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub version: Option<String>,
+    pub version: Option<OrderVersion>,
     #[serde(default)]
     pub orders: O,
+}
+
+/// The `version:` of an order as written: a number, or a word (`auto`, which `pbem sign` fills).
+/// A number must be written plainly (the plain-order check refuses `'12'` or `0x0c`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum OrderVersion {
+    Number(u64),
+    Word(String),
+}
+
+/// Any scalar is read (a negative or fractional number as a word), so that every wrong
+/// version gets `order::check`'s message rather than serde's "no variant matched".
+impl<'de> Deserialize<'de> for OrderVersion {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = OrderVersion;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a whole number, or `auto` before `pbem sign`")
+            }
+            fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<OrderVersion, E> {
+                Ok(OrderVersion::Number(n))
+            }
+            fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<OrderVersion, E> {
+                Ok(match u64::try_from(n) {
+                    Ok(n) => OrderVersion::Number(n),
+                    Err(_) => OrderVersion::Word(n.to_string()),
+                })
+            }
+            fn visit_f64<E: serde::de::Error>(self, x: f64) -> Result<OrderVersion, E> {
+                Ok(OrderVersion::Word(x.to_string()))
+            }
+            fn visit_bool<E: serde::de::Error>(self, b: bool) -> Result<OrderVersion, E> {
+                Ok(OrderVersion::Word(b.to_string()))
+            }
+            fn visit_str<E: serde::de::Error>(self, w: &str) -> Result<OrderVersion, E> {
+                Ok(OrderVersion::Word(w.to_string()))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl OrderVersion {
+    pub fn number(&self) -> Option<u64> {
+        match self {
+            OrderVersion::Number(n) => Some(*n),
+            OrderVersion::Word(_) => None,
+        }
+    }
 }
 
 /// A rule set with typed state, orders and views.

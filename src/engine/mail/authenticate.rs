@@ -26,6 +26,8 @@ pub enum Unverified {
     LoneSignature,
     /// Nothing that looks like an order.
     NoOrder,
+    /// An order file above the order size limit (`envelope::MAX_ORDER_BYTES`); not read.
+    OrderTooLarge,
     /// An order without any signature.
     Unsigned,
     /// The signature armour is damaged, or is not an SSH signature.
@@ -51,6 +53,11 @@ impl Unverified {
                                           file it signs: attach both."
                 .into(),
             Unverified::NoOrder => "No signed pbem order was found in it.".into(),
+            Unverified::OrderTooLarge => format!(
+                "Its order file is above the limit of {} bytes (1 MiB) for an\n\
+                 order, so it was not read; a real order is a few KB.",
+                envelope::MAX_ORDER_BYTES
+            ),
             Unverified::Unsigned => "The order in it is not signed: the file is not signed\n\
                                      and no .sig came with it."
                 .into(),
@@ -76,6 +83,7 @@ pub fn seat_of(config: &GameConfig, c: &Candidate) -> Result<String, Unverified>
     }
     .map_err(|e| match e {
         EnvelopeError::Unsigned => Unverified::Unsigned,
+        EnvelopeError::TooLarge { .. } => Unverified::OrderTooLarge,
         _ => Unverified::BadSignature,
     })?;
     let signer = envelope::signer(&signed).map_err(|_| Unverified::NotASeat)?;

@@ -578,9 +578,11 @@ fn movers(
             "units: [ID, ...]",
         ));
     }
+    // A set, not a scan of the names before: a hostile order may list 100,000 units.
+    let mut named = std::collections::HashSet::new();
     for (j, name) in m.units.iter().enumerate() {
         let p = at.at("units").at(j);
-        if m.units[..j].contains(name) {
+        if !named.insert(name) {
             bads.push(bad(
                 p,
                 "8.2",

@@ -160,7 +160,9 @@ pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
         }
     }
     let mine = phases(side);
+    let mut played = std::collections::HashSet::new();
     for (i, p) in o.play.iter().enumerate() {
+        let first_time = played.insert(p.card);
         let at = root.at("play").at(i);
         let phase = p.phase_for(side);
         if !mine.contains(&phase) {
@@ -172,7 +174,7 @@ pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
             ));
             continue;
         }
-        if o.play[..i].iter().any(|q| q.card == p.card) {
+        if !first_time {
             out.push(Problem::new(
                 at.at("card"),
                 "2.10",

@@ -188,14 +188,18 @@ fn check_retreat_to(state: &State, path: &FieldPath, r: &RetreatTo) -> Vec<Probl
             ));
         }
     }
+    let mut listed = Vec::new();
     for (k, kind) in r.prefer.iter().enumerate() {
-        if r.prefer[..k].contains(kind) {
+        // At most four kinds exist, so `listed` stays short however long the list is.
+        if listed.contains(kind) {
             out.push(Problem::new(
                 path.at("prefer").at(k),
                 "9.11.9",
                 format!("{} is listed twice", flow(kind)),
                 "each of own_base, own_units, empty, only_facedown_enemy at most once",
             ));
+        } else {
+            listed.push(*kind);
         }
     }
     out
@@ -276,6 +280,7 @@ fn check_combat(
 /// Problems with per-hex combat overrides sent by `side`.
 fn check_overrides(state: &State, side: Side, list: &[CombatOverride]) -> Vec<Problem> {
     let mut out = Vec::new();
+    let mut overridden = std::collections::HashSet::new();
     for (i, o) in list.iter().enumerate() {
         let p = root().at("combat_overrides").at(i);
         if !state.map.grid.contains(o.hex) {
@@ -285,7 +290,7 @@ fn check_overrides(state: &State, side: Side, list: &[CombatOverride]) -> Vec<Pr
                 format!("{} is off the map", o.hex),
                 "a hex on the map",
             ));
-        } else if list[..i].iter().any(|x| x.hex == o.hex) {
+        } else if !overridden.insert(o.hex) {
             out.push(Problem::new(
                 p.at("hex"),
                 "9.2",
