@@ -341,6 +341,28 @@ fn first_line(s: &str) -> String {
     line.to_string()
 }
 
+/// The problems a component data file (map, counters, cards) was validated with, located in
+/// `text` in one walk (the first [`MAX_REPORTED`] of them) and joined into one message.
+pub fn data_problems(
+    errs: Vec<(FieldPath, String)>,
+    text: &str,
+    origin: &str,
+) -> Result<(), String> {
+    if errs.is_empty() {
+        return Ok(());
+    }
+    let located = located(
+        text,
+        errs.into_iter()
+            .map(|(path, msg)| (Rejection::new(origin, msg), path)),
+    );
+    Err(located
+        .iter()
+        .map(Rejection::to_string)
+        .collect::<Vec<_>>()
+        .join("\n"))
+}
+
 /// Serialises `T` as YAML for storage or hashing. Our types hold only maps with ordered keys,
 /// so equal values always give equal bytes. A failure is an error, never a placeholder text.
 pub fn encode<T: Serialize>(value: &T) -> Result<String, String> {

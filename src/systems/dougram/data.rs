@@ -4,7 +4,7 @@
 use super::cards::{CardsFile, Known};
 use crate::systems::DataSource;
 use crate::systems::Problem;
-use crate::yaml::{self, FieldPath, Rejection};
+use crate::yaml::{self, FieldPath};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -666,30 +666,14 @@ pub struct Data {
     pub cards: CardsFile,
 }
 
-fn rejections(errs: Vec<(FieldPath, String)>, text: &str, origin: &str) -> Result<(), String> {
-    if errs.is_empty() {
-        return Ok(());
-    }
-    let located = yaml::located(
-        text,
-        errs.into_iter()
-            .map(|(path, msg)| (Rejection::new(origin, msg), path)),
-    );
-    Err(located
-        .iter()
-        .map(Rejection::to_string)
-        .collect::<Vec<_>>()
-        .join("\n"))
-}
-
 /// Loads and validates map.yaml, counters.yaml and cards.yaml.
 pub fn load(data: &DataSource) -> Result<Data, String> {
     let (m_text, m_origin) = data.load("dougram", "map.yaml", MAP_YAML)?;
     let map: Map = yaml::parse(&m_text, &m_origin).map_err(|r| r.to_string())?;
-    rejections(map.validate(), &m_text, &m_origin)?;
+    yaml::data_problems(map.validate(), &m_text, &m_origin)?;
     let (c_text, c_origin) = data.load("dougram", "counters.yaml", COUNTERS_YAML)?;
     let counters: CountersFile = yaml::parse(&c_text, &c_origin).map_err(|r| r.to_string())?;
-    rejections(counters.validate(), &c_text, &c_origin)?;
+    yaml::data_problems(counters.validate(), &c_text, &c_origin)?;
     let (k_text, k_origin) = data.load("dougram", "cards.yaml", CARDS_YAML)?;
     let cards: CardsFile = yaml::parse(&k_text, &k_origin).map_err(|r| r.to_string())?;
     let places: BTreeSet<String> = map.places.iter().map(|p| p.id.clone()).collect();
@@ -714,7 +698,7 @@ pub fn load(data: &DataSource) -> Result<Data, String> {
         cba_types: &cba_types,
         boxes: &boxes,
     };
-    rejections(cards.validate(&known), &k_text, &k_origin)?;
+    yaml::data_problems(cards.validate(&known), &k_text, &k_origin)?;
     Ok(Data {
         map,
         counters,

@@ -5,7 +5,7 @@
 
 use crate::kit::hex::{Hex, HexGrid};
 use crate::systems::DataSource;
-use crate::yaml::{self, FieldPath, Rejection};
+use crate::yaml::{self, FieldPath};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -576,31 +576,15 @@ impl Counters {
     }
 }
 
-fn rejections(errs: Vec<(FieldPath, String)>, text: &str, origin: &str) -> Result<(), String> {
-    if errs.is_empty() {
-        return Ok(());
-    }
-    let located = yaml::located(
-        text,
-        errs.into_iter()
-            .map(|(path, msg)| (Rejection::new(origin, msg), path)),
-    );
-    Err(located
-        .iter()
-        .map(Rejection::to_string)
-        .collect::<Vec<_>>()
-        .join("\n"))
-}
-
 /// Loads and validates map.yaml and counters.yaml (built in, or the user's replacements).
 pub fn load(data: &DataSource) -> Result<(Map, Counters), String> {
     let (map_text, map_origin) = data.load("kummen", "map.yaml", MAP_YAML)?;
     let map: Map = yaml::parse(&map_text, &map_origin).map_err(|r| r.to_string())?;
-    rejections(map.validate(), &map_text, &map_origin)?;
+    yaml::data_problems(map.validate(), &map_text, &map_origin)?;
     let (c_text, c_origin) = data.load("kummen", "counters.yaml", COUNTERS_YAML)?;
     let file: CountersFile = yaml::parse(&c_text, &c_origin).map_err(|r| r.to_string())?;
     let (counters, errs) = file.compile();
-    rejections(errs, &c_text, &c_origin)?;
+    yaml::data_problems(errs, &c_text, &c_origin)?;
     Ok((map, counters))
 }
 
