@@ -7,6 +7,8 @@
 
 pub mod cli;
 pub mod engine;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod kit;
 pub mod protocol;
 pub mod systems;

@@ -305,19 +305,7 @@ impl<R: Rules> System for R {
     ) -> Result<(), Vec<Rejection>> {
         let parsed: OrderDoc<R::Orders> = yaml::parse_order(doc, file)?;
         let state: R::State = load_state(state).map_err(|e| vec![Rejection::new(file, e)])?;
-        let problems = Rules::check(self, &state, side, &parsed.orders);
-        if problems.is_empty() {
-            return Ok(());
-        }
-        // Located in one walk over the document, the first few only (yaml::MAX_REPORTED).
-        Err(yaml::located(
-            doc,
-            problems.into_iter().map(|p| {
-                let mut r = Rejection::new(file, p.message).accepted(p.accepted);
-                r.rule = p.rule;
-                (r, p.path)
-            }),
-        ))
+        check_parsed(self, &state, side, &parsed.orders, doc, file)
     }
     fn default_orders(&self, state: &str, side: &str) -> Result<String, String> {
         let state: R::State = load_state(state)?;
@@ -363,6 +351,32 @@ impl<R: Rules> System for R {
         let st: Option<R::State> = state.map(load_state).transpose()?;
         Rules::odds(self, st.as_ref(), reader, args)
     }
+}
+
+/// The rules' check of orders already parsed from `doc`, as rejections located in `doc`: what
+/// [`System::check_order`] does once the document and the state are read. Public so that the
+/// fuzzers (crate::fuzzing) can check against a state they parsed once, not once per input.
+pub fn check_parsed<R: Rules>(
+    rules: &R,
+    state: &R::State,
+    side: &str,
+    orders: &R::Orders,
+    doc: &str,
+    file: &str,
+) -> Result<(), Vec<Rejection>> {
+    let problems = Rules::check(rules, state, side, orders);
+    if problems.is_empty() {
+        return Ok(());
+    }
+    // Located in one walk over the document, the first few only (yaml::MAX_REPORTED).
+    Err(yaml::located(
+        doc,
+        problems.into_iter().map(|p| {
+            let mut r = Rejection::new(file, p.message).accepted(p.accepted);
+            r.rule = p.rule;
+            (r, p.path)
+        }),
+    ))
 }
 
 /// Every system this binary knows, by id.
