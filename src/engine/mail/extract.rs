@@ -147,24 +147,33 @@ pub fn find(parts: &[Part]) -> Found {
     found
 }
 
+/// At most this many different orders are kept from one message. One order per message is
+/// the rule, so more than one is refused anyway; the cap bounds the signature checks and the
+/// answer of a message made of thousands of order-like parts.
+pub const MAX_CANDIDATES: usize = 16;
+
 /// The same order found twice (a client that shows an attachment inline too) counts once; a
-/// signed copy wins over an unsigned one.
+/// signed copy wins over an unsigned one. Linear: each order's key is computed once and looked
+/// up in a map (a message may hold hundreds of thousands of parts).
 fn dedupe(orders: &mut Vec<Candidate>) {
-    let key = |c: &Candidate| envelope::strip_embedded_signature(&c.doc);
-    let mut out: Vec<Candidate> = Vec::new();
+    let is_signed =
+        |c: &Candidate| c.sig.is_some() || lines(&c.doc).any(|l| l.trim() == EMBEDDED_BEGIN);
+    let mut out: Vec<(Candidate, bool)> = Vec::new();
+    let mut seen: std::collections::HashMap<Vec<u8>, usize> = std::collections::HashMap::new();
     for c in orders.drain(..) {
-        let signed = c.sig.is_some() || lines(&c.doc).any(|l| l.trim() == EMBEDDED_BEGIN);
-        match out.iter_mut().find(|o| key(o) == key(&c)) {
-            Some(o) => {
-                let o_signed = o.sig.is_some() || lines(&o.doc).any(|l| l.trim() == EMBEDDED_BEGIN);
-                if signed && !o_signed {
-                    *o = c;
-                }
+        let signed = is_signed(&c);
+        let key = envelope::strip_embedded_signature(&c.doc);
+        match seen.get(&key) {
+            Some(&i) if signed && !out[i].1 => out[i] = (c, signed),
+            Some(_) => {}
+            None if out.len() < MAX_CANDIDATES => {
+                seen.insert(key, out.len());
+                out.push((c, signed));
             }
-            None => out.push(c),
+            None => {}
         }
     }
-    *orders = out;
+    *orders = out.into_iter().map(|(c, _)| c).collect();
 }
 
 /// A signed order pasted into a message body, without the text around it: from the comment
@@ -237,6 +246,28 @@ mod tests {
         let f = find(&[part(None, "text/plain", &body)]);
         assert_eq!(f.orders.len(), 1);
         assert_eq!(String::from_utf8(f.orders[0].doc.clone()).unwrap(), SIGNED);
+    }
+
+    #[test]
+    fn a_message_of_thousands_of_different_orders_keeps_at_most_the_cap() {
+        let parts: Vec<Part> = (0..2_000)
+            .map(|i| {
+                part(
+                    Some(&format!("o{i}.yaml")),
+                    "application/yaml",
+                    &format!("pbem: order/2\ngame: g{i}\n"),
+                )
+            })
+            .collect();
+        assert_eq!(find(&parts).orders.len(), MAX_CANDIDATES);
+    }
+
+    #[test]
+    fn the_same_order_in_thousands_of_parts_counts_once() {
+        let parts: Vec<Part> = (0..2_000)
+            .map(|i| part(Some(&format!("o{i}.yaml")), "application/yaml", SIGNED))
+            .collect();
+        assert_eq!(find(&parts).orders.len(), 1);
     }
 
     #[test]
