@@ -3,11 +3,11 @@
 //! corpora and crashers through exactly the same code on stable, in the normal test suite.
 //!
 //! Every function takes untrusted bytes, must never panic, and returns how many bytes of
-//! messages it produced, so a test can hold that to a bound. Fixtures (game states, a game
-//! directory, keys) are built once per process: a fuzzer runs millions of inputs against them.
-//! Everything that can be deterministic is (keys from fixed seeds, dice from fixed seeds), so
-//! an input behaves the same in every process; the game directories made with `engine::new`
-//! have a random host key, which only changes hashes, never which code an input reaches.
+//! messages it produced, so a test can hold that to a bound. Fixtures (game states, an opened
+//! game, keys) are built once per process ([`init`]): a fuzzer runs millions of inputs against
+//! them. Everything that can be deterministic is (keys and dice from fixed seeds), so an input
+//! behaves the same in every process; the fixture game made with `engine::new` has a random
+//! host key, which changes hashes, never which code an input reaches.
 
 use crate::engine::game::Game;
 use crate::engine::mail::{address, classify, extract, ingest, parse};
