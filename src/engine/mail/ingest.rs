@@ -373,11 +373,7 @@ fn from_seat(
         return Ok(());
     };
     let draft = replies::rejection(r.answer(host, to), &problems);
-    out.reply = Some(queued_key(outbox::queue(
-        &r.game.dir,
-        &r.game.config,
-        &draft,
-    )?));
+    queue_answer(out, r.game, &draft)?;
     Ok(())
 }
 
@@ -411,11 +407,7 @@ fn unverified(out: &mut Outcome, r: &Reply<'_>, why: Unverified) -> Result<(), E
         ));
         return Ok(());
     }
-    out.reply = Some(queued_key(outbox::queue(
-        &r.game.dir,
-        &r.game.config,
-        &draft,
-    )?));
+    queue_answer(out, r.game, &draft)?;
     Ok(())
 }
 
@@ -440,6 +432,16 @@ fn queued_key(q: Queued) -> String {
         .file_stem()
         .map(|s| s.to_string_lossy().to_string())
         .unwrap_or_default()
+}
+
+/// Queues the answer to this message (through the outbox's size check) and records its key.
+fn queue_answer(
+    out: &mut Outcome,
+    game: &Game,
+    draft: &super::compose::Draft,
+) -> Result<(), Error> {
+    out.reply = Some(queued_key(outbox::queue(&game.dir, &game.config, draft)?));
+    Ok(())
 }
 
 /// Writes the order to files and submits it exactly as `pbem submit` does. Rejections come
@@ -524,7 +526,7 @@ fn accepted(
         .unwrap_or_default();
     let document = String::from_utf8_lossy(&envelope::strip_embedded_signature(&c.doc)).to_string();
     let draft = replies::receipt(r.answer(host, to), &acc, &title, &document, note.as_deref());
-    out.reply = Some(queued_key(outbox::queue(&game.dir, &game.config, &draft)?));
+    queue_answer(out, game, &draft)?;
     Ok(())
 }
 
