@@ -82,12 +82,7 @@ pub fn template(game: &Game, side: &str, entropy: Option<Hash32>) -> Result<Stri
 /// and chit values: they help while writing, but a signed order is kept, receipted, mailed and
 /// published at the end of the game, so it should carry what the player ordered and no more.
 pub fn sign(document: &[u8], key: &SecretKey) -> Result<Vec<u8>, Error> {
-    sign_at(document, key, jiff::Timestamp::now())
-}
-
-/// [`sign`] with the clock given (tests).
-pub fn sign_at(document: &[u8], key: &SecretKey, now: jiff::Timestamp) -> Result<Vec<u8>, Error> {
-    let filled = drop_comment_lines(&fill_placeholders(document, now)?);
+    let filled = drop_comment_lines(&fill_placeholders(document, jiff::Timestamp::now())?);
     envelope::sign(filled.as_bytes(), key, ORDER_NAMESPACE).map_err(|e| Error::Fail(e.to_string()))
 }
 
