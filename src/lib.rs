@@ -13,3 +13,6 @@ pub mod kit;
 pub mod protocol;
 pub mod systems;
 pub mod yaml;
+
+/// This release of pbem, as recorded in the genesis of the games it creates.
+pub const PBEM_VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -180,6 +180,8 @@ fn fixture() -> Fixture {
                 .collect(),
             host_key: key.openssh(),
             game_key_commit: commitment(&game_key),
+            pbem_version: None,
+            rules: None,
         }),
         step: None,
         conclusion: None,
@@ -250,6 +252,7 @@ fn fixture() -> Fixture {
             genesis: None,
             step: Some(StepRecord {
                 number: step,
+                rules: Some(1),
                 title: format!("Turn {step}: movement\nand combat"),
                 orders,
                 host_reveal: reveal,

@@ -36,7 +36,9 @@ import struct
 import sys
 
 DICE_ALGORITHM = "pbem-dice-v1"
-JOURNAL_V1, JOURNAL_V2 = "journal/1", "journal/2"
+JOURNAL_V1, JOURNAL_V2, JOURNAL_V3 = "journal/1", "journal/2", "journal/3"
+# journal/3 only adds the rules versions (genesis.rules, step.rules, an `upgrade` host
+# operation): the dice and the order entries are as in journal/2.
 EMBEDDED_BEGIN = "-----BEGIN SSH SIGNATURE-----"
 
 # --------------------------------------------------------------------------------------------
@@ -513,12 +515,13 @@ def audit(game_dir, game_key=None):
                 findings.append(f"{where}: step.host_reveal: not derived from the revealed master seed")
         if step is not None:
             fmt = rec.get("pbem")
-            if fmt not in (JOURNAL_V1, JOURNAL_V2):
+            if fmt not in (JOURNAL_V1, JOURNAL_V2, JOURNAL_V3):
                 findings.append(f"{where}: pbem: unknown journal format {fmt!r}")
+            hidden_entropy = fmt in (JOURNAL_V2, JOURNAL_V3)
             steps.append(audit_step(game, seats, where, seq, step, prev_record, findings,
-                                    game_dir, game_key, fmt == JOURNAL_V2))
+                                    game_dir, game_key, hidden_entropy))
             if conclusion is not None:
-                audit_orders(game_dir, where, seq, step, fmt == JOURNAL_V2, findings)
+                audit_orders(game_dir, where, seq, step, hidden_entropy, findings)
         prev_record, prev_hash = rec, hashlib.sha256(raw).digest()
     return report, findings
 

@@ -424,6 +424,15 @@ enum HostCommand {
         #[arg(long, value_name = "TIME")]
         now: Option<String>,
     },
+    /// Move the game to this pbem's rules version (after upgrading pbem); the players see it
+    /// in the report. Orders waiting in the inbox are withdrawn, to be checked and sent again.
+    Upgrade {
+        dir: PathBuf,
+        #[arg(long)]
+        reason: String,
+        #[arg(long, value_name = "TIME")]
+        now: Option<String>,
+    },
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -882,6 +891,10 @@ fn run(cmd: Command) -> Result<i32, Error> {
                     let now = engine::mail::clock::now_or(now.as_deref())?;
                     engine::ops::rollback(&dir, to, &reason, now)?
                 }
+                HostCommand::Upgrade { dir, reason, now } => {
+                    let now = engine::mail::clock::now_or(now.as_deref())?;
+                    engine::ops::upgrade(&dir, &reason, now)?
+                }
             };
             let mut s = format!(
                 "record {}: {}\njournal head {}\n",
@@ -951,9 +964,16 @@ fn run(cmd: Command) -> Result<i32, Error> {
             match engine::verify::verify(&dir, &opts) {
                 Ok(t) => {
                     if as_json {
-                        json(&serde_json::json!({"ok": true, "summary": t.summary()}))?
+                        json(
+                            &serde_json::json!({"ok": true, "summary": t.summary(), "not_replayed": t.notes}),
+                        )?
                     } else {
-                        print(&format!("verified: {}\n", t.summary()))?
+                        let mut out = String::new();
+                        for note in &t.notes {
+                            out.push_str(&format!("not replayed: {note}\n"));
+                        }
+                        out.push_str(&format!("verified: {}\n", t.summary()));
+                        print(&out)?
                     }
                 }
                 Err(Error::Verify(f)) if as_json => {

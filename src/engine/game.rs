@@ -112,6 +112,37 @@ impl Game {
         yaml::parse(&text, &path.display().to_string()).map_err(|r| Error::Fail(r.to_string()))
     }
 
+    /// The rules version the game runs now and the pbem release it came with (genesis, or the
+    /// last `pbem host upgrade`).
+    pub fn rules(&self) -> (u32, String) {
+        journal::rules_after(self.records.iter().map(|(r, _)| r))
+    }
+
+    /// Refuses to check or resolve orders of a game that runs other rules than this pbem's: the
+    /// result would differ from what the game's players agreed to and what `verify` replays.
+    pub fn require_current_rules(&self) -> Result<(), Error> {
+        let (game_rules, release) = self.rules();
+        let ours = self.system.rules_version();
+        if game_rules == ours {
+            return Ok(());
+        }
+        let id = self.system.id();
+        Err(Error::Fail(if game_rules < ours {
+            format!(
+                "this game runs {id} rules {game_rules} (pbem {release}); this pbem {} has {id} rules {ours}: \
+                 the host moves the game to them with `pbem host upgrade {} --reason ...` (the players see it in the report), \
+                 or keeps playing with pbem {release}",
+                crate::PBEM_VERSION,
+                self.dir.root.display()
+            )
+        } else {
+            format!(
+                "this game runs {id} rules {game_rules} (pbem {release}); this pbem {} only has {id} rules {ours}: use pbem {release} or later",
+                crate::PBEM_VERSION
+            )
+        }))
+    }
+
     pub fn is_host(&self) -> bool {
         self.dir.secrets().exists()
     }

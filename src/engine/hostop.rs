@@ -21,13 +21,24 @@ pub fn append(
     next: Option<NextStep>,
     events: Vec<String>,
 ) -> Result<u64, Error> {
+    let state = dir::read_text(&game.dir.state(state_seq))?;
+    append_with_state(game, op, state, next, events)
+}
+
+/// [`append`] for an operation that gives the game a new state (an upgrade of its rules).
+pub fn append_with_state(
+    game: &Game,
+    op: HostOp,
+    state: String,
+    next: Option<NextStep>,
+    events: Vec<String>,
+) -> Result<u64, Error> {
     if game.last().conclusion.is_some() {
         return Err(Error::Fail(
             "the game is concluded: nothing may be added to its journal".into(),
         ));
     }
     let seq = game.last_seq() + 1;
-    let state = dir::read_text(&game.dir.state(state_seq))?;
     let public = game.system.view(&state, &Reader::Public)?;
     dir::write_private(&game.dir.state(seq), state.as_bytes())?;
     let ev = super::process::StepEvents {
@@ -89,5 +100,13 @@ pub fn describe(op: &HostOp) -> String {
                 "host rolled the game back to record {to_record} ({reason}); later records stay in the journal"
             )
         }
+        HostOp::Upgrade {
+            from,
+            to,
+            pbem_version,
+            reason,
+        } => format!(
+            "host moved the game from rules {from} to rules {to} of pbem {pbem_version} ({reason}); steps from here on are resolved by them"
+        ),
     }
 }

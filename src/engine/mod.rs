@@ -16,6 +16,7 @@ pub mod order;
 pub mod process;
 pub mod schedule;
 pub mod status;
+pub mod step;
 pub mod sweep;
 pub mod verify;
 pub mod views;

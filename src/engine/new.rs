@@ -183,6 +183,8 @@ pub fn create(req: NewGame) -> Result<Game, Error> {
                 .collect(),
             host_key: host.public().openssh(),
             game_key_commit: commitment(&secrets.game_key),
+            pbem_version: Some(crate::PBEM_VERSION.into()),
+            rules: Some(system.rules_version()),
         }),
         step: None,
         conclusion: None,

@@ -160,6 +160,11 @@ pub fn recover(game: &Game) -> Result<(), Error> {
 }
 
 fn derived_stale(game: &Game) -> Result<bool, Error> {
+    if game.rules().0 != game.system.rules_version() {
+        // A game of other rules waits for `pbem host upgrade` (or the pbem it runs): these rules
+        // may not read its state, and its views are those of its own rules.
+        return Ok(false);
+    }
     for (rec, _) in &game.records {
         if !game.dir.report(rec.seq).exists() {
             return Ok(true);
@@ -567,6 +572,71 @@ pub fn rollback(root: &Path, to: u64, reason: &str, now: jiff::Timestamp) -> Res
     finish(root, seq, &op, withdrawn, now)
 }
 
+/// `pbem host upgrade`: the game moves to this pbem's rules version. The state is carried over
+/// as the new rules read it ([`crate::systems::Rules::upgrade_state`]); the open step keeps its
+/// number and host commitment; orders waiting in the inbox were checked under the old rules, so
+/// they are withdrawn and the players send them again.
+pub fn upgrade(root: &Path, reason: &str, now: jiff::Timestamp) -> Result<Done, Error> {
+    check_reason(reason)?;
+    let (game, _lock) = open_locked(root)?;
+    let (from, release) = game.rules();
+    let to = game.system.rules_version();
+    let id = game.system.id();
+    if from == to {
+        return Err(Error::Fail(format!(
+            "the game already runs {id} rules {to}, those of this pbem {}: nothing to upgrade",
+            crate::PBEM_VERSION
+        )));
+    }
+    if from > to {
+        return Err(Error::Fail(format!(
+            "the game runs {id} rules {from} (pbem {release}), newer than this pbem's {id} rules {to}: a game never moves back to older rules"
+        )));
+    }
+    let Some(open) = game.open_step().cloned() else {
+        return Err(Error::Fail(
+            "the game is over: there is no step left for new rules to resolve".into(),
+        ));
+    };
+    let state = game
+        .system
+        .upgrade_state(from, &game.state()?)
+        .map_err(|e| {
+            Error::Fail(format!(
+                "{id} rules {to} cannot carry this game's state over: {e}"
+            ))
+        })?;
+    let next = match game.system.phase(&state)? {
+        Phase::Waiting { title, sides } => NextStep {
+            title,
+            waiting_for: sides,
+            ..open
+        },
+        Phase::Finished(_) => {
+            return Err(Error::Fail(format!(
+                "{id} rules {to} find this game over; upgrading would end it without a step"
+            )));
+        }
+    };
+    let op = HostOp::Upgrade {
+        from,
+        to,
+        pbem_version: crate::PBEM_VERSION.into(),
+        reason: reason.to_string(),
+    };
+    let seq = game.last_seq() + 1;
+    let withdrawn = withdraw_inbox(&game, seq)?;
+    let mut events = vec![hostop::describe(&op)];
+    if !withdrawn.is_empty() {
+        events.push(format!(
+            "orders waiting for the open step were withdrawn ({}): check them against the new rules and send them again",
+            withdrawn.join(", ")
+        ));
+    }
+    let seq = hostop::append_with_state(&game, op.clone(), state, Some(next), events)?;
+    finish(root, seq, &op, withdrawn, now)
+}
+
 /// For `verify`: game.yaml's seats must be what the journal's key history ends with.
 pub fn seat_findings(game: &Game, records: &[(Record, Hash32)]) -> Vec<String> {
     let mut out = Vec::new();
@@ -641,6 +711,8 @@ mod tests {
             }],
             host_key: key().openssh(),
             game_key_commit: sha256(b"k"),
+            pbem_version: None,
+            rules: None,
         };
         let mut out = vec![record(0, Some(genesis), None)];
         for (i, op) in ops.into_iter().enumerate() {

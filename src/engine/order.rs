@@ -323,6 +323,7 @@ pub fn check(
             "a whole number from 1 up, larger than any version of your orders for this step sent before; `auto` before `pbem sign`".into(),
         )
     })?;
+    game.require_current_rules()?;
     game.system
         .check_order(state, &header.side, &env.text, file)
         .map_err(Error::Rejected)?;

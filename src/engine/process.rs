@@ -10,10 +10,10 @@ use super::dir;
 use super::game::Game;
 use super::order;
 use super::{Error, views};
-use crate::protocol::dice::{DICE_ALGORITHM, Dice, step_seed};
-use crate::protocol::hash::{Hash32, commitment, sha256};
+use crate::protocol::dice::{DICE_ALGORITHM, step_seed};
+use crate::protocol::hash::{Hash32, commitment};
 use crate::protocol::journal::{self, JOURNAL_FORMAT, NextStep, OrderEntry, Record, StepRecord};
-use crate::systems::{Phase, Reader};
+use crate::systems::Phase;
 use crate::yaml;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -168,6 +168,7 @@ pub fn process_locked(
     let Some(step) = game.open_step().cloned() else {
         return Ok(None);
     };
+    game.require_current_rules()?;
     let (mut orders, missing) = collect_partial(&game, &step)?;
     let mut defaults = Vec::new();
     if !missing.is_empty() {
@@ -211,15 +212,16 @@ pub fn process_locked(
         .collect();
     let seed = step_seed(&game.config.id, step.step, &reveal, &seats);
     let state = game.state()?;
-    let mut dice = Dice::new(seed, secrets.game_key);
-    let res = game.system.resolve(&state, &orders.docs, &mut dice)?;
-    let transcript = dice.finish().map_err(|faults| {
-        Error::Fail(format!("defect in the rules code: {}", faults.join("; ")))
-    })?;
+    let res = super::step::resolve(
+        game.system.as_ref(),
+        &state,
+        &orders.docs,
+        seed,
+        secrets.game_key,
+    )?;
     let seq = game.last_seq() + 1;
-    let public = game.system.view(&res.state, &Reader::Public)?;
-    let sealed_yaml = yaml::encode(&transcript.sealed)?;
-    let (next, outcome) = match game.system.phase(&res.state)? {
+    let sealed_yaml = yaml::encode(&res.dice.sealed)?;
+    let (next, outcome) = match res.phase.clone() {
         Phase::Waiting { title, sides } => (
             Some(NextStep {
                 step: step.step + 1,
@@ -240,11 +242,12 @@ pub fn process_locked(
         step: Some(StepRecord {
             number: step.step,
             title: step.title.clone(),
+            rules: Some(game.system.rules_version()),
             orders: orders.entries.clone(),
             host_reveal: reveal,
             seed,
             dice_algorithm: DICE_ALGORITHM.into(),
-            dice: transcript.public.clone(),
+            dice: res.dice.public.clone(),
             sealed_commit: journal::sealed_commit(&secrets.game_key, step.step, &sealed_yaml),
             events: res.public.clone(),
             outcome: outcome.clone(),
@@ -252,7 +255,7 @@ pub fn process_locked(
         }),
         conclusion: None,
         host_op: None,
-        public_state: sha256(public.yaml.as_bytes()),
+        public_state: res.public_state,
         next: next.clone(),
     };
 

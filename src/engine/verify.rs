@@ -17,10 +17,12 @@ use super::game::{Game, Secrets};
 use super::order;
 use super::process::read_events;
 use super::{Error, views};
-use crate::protocol::dice::{Dice, replay_public, step_seed};
+use crate::protocol::dice::{replay_public, step_seed};
 use crate::protocol::envelope::{self, ORDER_NAMESPACE};
 use crate::protocol::hash::{Hash32, commitment, sha256};
-use crate::protocol::journal::{self, JOURNAL_FORMAT, JOURNAL_FORMAT_V1, OrderEntry, Record};
+use crate::protocol::journal::{
+    self, HostOp, JOURNAL_FORMAT, JOURNAL_FORMAT_V1, JOURNAL_FORMAT_V2, OrderEntry, Record,
+};
 use crate::systems::Reader;
 use crate::yaml;
 use std::collections::BTreeMap;
@@ -43,6 +45,9 @@ pub struct Tally {
     pub report_boards: usize,
     /// Where the host-level checks read from: "host", "archive", or "" when they did not run.
     pub source: &'static str,
+    /// What could not be checked with this pbem and why (records resolved by other rules than
+    /// this pbem's): not a failure, said so the reader knows what was left out.
+    pub notes: Vec<String>,
 }
 
 pub struct Options {
@@ -216,7 +221,11 @@ fn check_report_boards(
     findings: &mut Vec<String>,
     tally: &mut Tally,
 ) {
-    for (rec, _) in records {
+    let ours = game.system.rules_version();
+    for (i, (rec, _)) in records.iter().enumerate() {
+        if rules_after(records, i).0 != ours {
+            continue; // its board was drawn by other rules (the replay note says which)
+        }
         let file = format!("reports/{:06}.txt", rec.seq);
         let want = match views::report_text_of(game, records, rec.seq) {
             Ok(w) => w,
@@ -289,6 +298,13 @@ fn check_public(
             findings.push(format!("{name}: follows a record that closed the game"));
             continue;
         };
+        let (running, _) = rules_after(records, i - 1);
+        if st.rules_version() != running {
+            findings.push(format!(
+                "{name}: step.rules: {}, but the game ran rules {running} (only `pbem host upgrade` changes them)",
+                st.rules_version()
+            ));
+        }
         if st.number != opened.step {
             findings.push(format!(
                 "{name}: step.number: says {}, the open step was {}",
@@ -373,31 +389,94 @@ fn check_public(
     }
 }
 
+/// 1, 2 or 3 for the journal formats this pbem reads.
+fn format_number(pbem: &str) -> Option<u8> {
+    match pbem {
+        JOURNAL_FORMAT_V1 => Some(1),
+        JOURNAL_FORMAT_V2 => Some(2),
+        JOURNAL_FORMAT => Some(3),
+        _ => None,
+    }
+}
+
+/// The rules of the game after `records[..=i]` ([`journal::rules_after`]).
+fn rules_after(records: &[(Record, Hash32)], i: usize) -> (u32, String) {
+    journal::rules_after(records.iter().take(i + 1).map(|(r, _)| r))
+}
+
+/// The line `verify` prints for a record it cannot replay or regenerate: which rules resolved
+/// it and which pbem release has them.
+fn other_rules_note(game: &Game, records: &[(Record, Hash32)], i: usize, what: &str) -> String {
+    let (rules, release) = rules_after(records, i.saturating_sub(1));
+    let rules = records[i]
+        .0
+        .step
+        .as_ref()
+        .map(|st| st.rules_version())
+        .unwrap_or(rules);
+    let id = game.system.id();
+    format!(
+        "{} {what} by {id} rules {rules}; this pbem {} has {id} rules {}: replay it with pbem {release}",
+        rec_name(records[i].0.seq),
+        crate::PBEM_VERSION,
+        game.system.rules_version()
+    )
+}
+
 /// A host operation never changes the open step, except a rollback, which must open a step
-/// number the game has never used (so no old order can be replayed into it).
+/// number the game has never used (so no old order can be replayed into it), and an upgrade,
+/// which keeps the step and its commitment but may change what it waits for under new rules.
 /// The record's format marker, and order entries shaped as that format says: journal/1 shows
 /// the entropy itself and replaced hashes; journal/2 a version, `dice_entropy` and earlier
 /// versions. A game may move from journal/1 to journal/2 (an upgraded host), never back.
 fn check_format(records: &[(Record, Hash32)], i: usize, name: &str, findings: &mut Vec<String>) {
     let rec = &records[i].0;
-    let v2 = match rec.pbem.as_str() {
-        JOURNAL_FORMAT => true,
-        JOURNAL_FORMAT_V1 => false,
-        other => {
-            findings.push(format!(
-                "{name}: pbem: unknown journal format {other:?} (this pbem reads {JOURNAL_FORMAT_V1} and {JOURNAL_FORMAT})"
-            ));
-            return;
-        }
-    };
-    if !v2 && i > 0 && records[i - 1].0.pbem == JOURNAL_FORMAT {
+    let Some(format) = format_number(&rec.pbem) else {
         findings.push(format!(
-            "{name}: pbem: {JOURNAL_FORMAT_V1} after a {JOURNAL_FORMAT} record"
+            "{name}: pbem: unknown journal format {:?} (this pbem reads {JOURNAL_FORMAT_V1}, {JOURNAL_FORMAT_V2} and {JOURNAL_FORMAT})",
+            rec.pbem
+        ));
+        return;
+    };
+    let v2 = format >= 2;
+    if i > 0
+        && let Some(before) = format_number(&records[i - 1].0.pbem)
+        && before > format
+    {
+        findings.push(format!(
+            "{name}: pbem: {} after a {} record",
+            rec.pbem,
+            records[i - 1].0.pbem
+        ));
+    }
+    // journal/3 states the rules: genesis their version and release, each step its version.
+    let versioned = format >= 3;
+    if let Some(g) = &rec.genesis
+        && (g.rules.is_some() != versioned || g.pbem_version.is_some() != versioned)
+    {
+        findings.push(format!(
+            "{name}: genesis: a {} genesis {} pbem_version and rules",
+            rec.pbem,
+            if versioned { "states" } else { "has no" }
+        ));
+    }
+    if let Some(HostOp::Upgrade { .. }) = &rec.host_op
+        && !versioned
+    {
+        findings.push(format!(
+            "{name}: host_op: an upgrade needs {JOURNAL_FORMAT} (rules versions)"
         ));
     }
     let Some(st) = &rec.step else {
         return;
     };
+    if st.rules.is_some() != versioned {
+        findings.push(format!(
+            "{name}: step.rules: a {} step record {} the rules version that resolved it",
+            rec.pbem,
+            if versioned { "states" } else { "has no" }
+        ));
+    }
     for (k, o) in st.orders.iter().enumerate() {
         let shaped = if v2 {
             o.version.is_some()
@@ -442,7 +521,6 @@ fn check_host_op(
     name: &str,
     findings: &mut Vec<String>,
 ) {
-    use crate::protocol::journal::HostOp;
     let before = &records[i - 1].0.next;
     let after = &records[i].0.next;
     match op {
@@ -487,6 +565,25 @@ fn check_host_op(
                 findings.push(format!(
                     "{name}: next: this host operation must not change the open step"
                 ));
+            }
+        }
+        HostOp::Upgrade { from, to, .. } => {
+            let (running, _) = rules_after(records, i - 1);
+            if *from != running {
+                findings.push(format!(
+                    "{name}: host_op.from: {from}, but the game ran rules {running}"
+                ));
+            }
+            if to <= from {
+                findings.push(format!(
+                    "{name}: host_op.to: {to}; an upgrade moves to a later rules version than {from}"
+                ));
+            }
+            match (before, after) {
+                (Some(b), Some(a)) if a.step == b.step && a.host_commit == b.host_commit => {}
+                _ => findings.push(format!(
+                    "{name}: next: an upgrade keeps the open step and its host commitment"
+                )),
             }
         }
         HostOp::Extend { step, deadline, .. } => {
@@ -788,7 +885,14 @@ fn check_host(
             return;
         }
     };
-    check_public_state(game, &state, &records[0].0, findings);
+    let ours = game.system.rules_version();
+    if rules_after(records, 0).0 == ours {
+        check_public_state(game, &state, &records[0].0, findings);
+    } else {
+        tally
+            .notes
+            .push(other_rules_note(game, records, 0, "was set up"));
+    }
     for i in 1..records.len() {
         let (rec, _) = &records[i];
         let (_, prev_hash) = &records[i - 1];
@@ -796,9 +900,33 @@ fn check_host(
         let Some(st) = &rec.step else {
             // A record without a step keeps the state it follows, except a rollback, which
             // returns to the state after an earlier record.
-            if let Some(crate::protocol::journal::HostOp::Rollback { to_record, .. }) = &rec.host_op
-            {
-                state = dir::read_text(&game.dir.state(*to_record)).unwrap_or_default();
+            match &rec.host_op {
+                Some(HostOp::Rollback { to_record, .. }) => {
+                    state = dir::read_text(&game.dir.state(*to_record)).unwrap_or_default();
+                }
+                // The state carried over to new rules: this pbem can redo that only for its
+                // own rules.
+                Some(HostOp::Upgrade { from, to, .. }) if *to == ours => {
+                    match game.system.upgrade_state(*from, &state) {
+                        Ok(upgraded) => {
+                            check_public_state(game, &upgraded, rec, findings);
+                            state = upgraded;
+                        }
+                        Err(e) => findings.push(format!(
+                            "{name}: the state cannot be carried over to rules {to}: {e}"
+                        )),
+                    }
+                }
+                Some(HostOp::Upgrade { .. }) => {
+                    tally.notes.push(other_rules_note(
+                        game,
+                        records,
+                        i,
+                        "moved the game to rules",
+                    ));
+                    state = dir::read_text(&game.dir.state(rec.seq)).unwrap_or_default();
+                }
+                _ => {}
             }
             if dir::read_text(&game.dir.state(rec.seq)).ok().as_deref() != Some(state.as_str()) {
                 findings.push(format!(
@@ -891,6 +1019,16 @@ fn check_host(
             }
             docs.insert(o.side.clone(), env.text);
         }
+        if st.rules_version() != ours {
+            // Resolved by other rules: everything above (signatures, bindings) and the sealed
+            // commitment are checked; the replay needs the pbem that has those rules.
+            tally
+                .notes
+                .push(other_rules_note(game, records, i, "was resolved"));
+            check_sealed(game, rec.seq, st, &secrets.game_key, None, findings);
+            state = dir::read_text(&game.dir.state(rec.seq)).unwrap_or_default();
+            continue;
+        }
         // Sides that missed the deadline: the system's default orders, rebuilt from the state.
         for side in &st.defaults {
             match super::process::default_document(game, st.number, prev_hash, side, &state) {
@@ -901,8 +1039,13 @@ fn check_host(
             }
         }
         // Replay the step.
-        let mut dice = Dice::new(st.seed, secrets.game_key);
-        match game.system.resolve(&state, &docs, &mut dice) {
+        match super::step::resolve(
+            game.system.as_ref(),
+            &state,
+            &docs,
+            st.seed,
+            secrets.game_key,
+        ) {
             Err(e) => findings.push(format!("{name}: replay failed: {e}")),
             Ok(res) => {
                 tally.replayed_steps += 1;
@@ -913,14 +1056,21 @@ fn check_host(
                         rec.seq
                     ));
                 }
-                let t = dice.transcript().clone();
+                let t = &res.dice;
                 if t.public != st.dice {
                     findings.push(format!(
                         "{name}: step.dice: differ from the dice of the replay"
                     ));
                 }
                 tally.sealed_draws += t.sealed.len();
-                check_sealed(game, rec.seq, st, &secrets.game_key, &t.sealed, findings);
+                check_sealed(
+                    game,
+                    rec.seq,
+                    st,
+                    &secrets.game_key,
+                    Some(&t.sealed),
+                    findings,
+                );
                 if res.public != st.events {
                     findings.push(format!(
                         "{name}: step.events: differ from the events of the replay"
@@ -934,7 +1084,11 @@ fn check_host(
                         rec.seq
                     ));
                 }
-                check_public_state(game, &res.state, rec, findings);
+                if res.public_state != rec.public_state {
+                    findings.push(format!(
+                        "{name}: public_state: does not match the public view of the state"
+                    ));
+                }
                 state = res.state;
             }
         }
@@ -954,8 +1108,12 @@ fn check_views(
     if !game.dir.root.join("views").is_dir() {
         return;
     }
+    let ours = game.system.rules_version();
     for side in game.config.side_names() {
-        for (rec, _) in records {
+        for (i, (rec, _)) in records.iter().enumerate() {
+            if rules_after(records, i).0 != ours {
+                continue; // a view of other rules (the replay note says which)
+            }
             let want = match views::side_view_at(game, &side, rec.seq) {
                 Ok((yaml, _)) => yaml,
                 Err(e) => {
@@ -975,7 +1133,9 @@ fn check_views(
                 ));
             }
         }
-        if let Ok((yaml, _)) = views::side_view(game, &side) {
+        if let Ok((yaml, _)) = views::side_view(game, &side)
+            && rules_after(records, records.len().saturating_sub(1)).0 == ours
+        {
             let path = game.dir.views(&side).join("view.yaml");
             if dir::read_text(&path).ok().as_deref() != Some(yaml.as_str()) {
                 findings.push(format!(
@@ -988,13 +1148,13 @@ fn check_views(
 
 /// The stored sealed transcript must carry the journal's commitment (computed over the bytes as
 /// stored, so a change in how YAML is written never breaks an old game) and hold exactly the
-/// draws the replay made.
+/// draws the replay made (`replayed`; None for a step this pbem cannot replay).
 fn check_sealed(
     game: &Game,
     seq: u64,
     st: &crate::protocol::journal::StepRecord,
     game_key: &Hash32,
-    replayed: &[crate::protocol::dice::SealedDraw],
+    replayed: Option<&[crate::protocol::dice::SealedDraw]>,
     findings: &mut Vec<String>,
 ) {
     let name = format!("host/sealed/{seq:06}.yaml");
@@ -1012,7 +1172,8 @@ fn check_sealed(
         ));
     }
     match yaml::parse::<Vec<crate::protocol::dice::SealedDraw>>(&stored, &name) {
-        Ok(draws) if draws == replayed => {}
+        Ok(_) if replayed.is_none() => {}
+        Ok(draws) if Some(draws.as_slice()) == replayed => {}
         Ok(_) => findings.push(format!(
             "{name}: differs from the sealed draws of the replay"
         )),

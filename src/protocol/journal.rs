@@ -15,9 +15,21 @@ use serde::{Deserialize, Serialize};
 /// order's secret entropy, instead of the entropy itself, so that the order hash beside it is a
 /// hiding commitment; and it carries the order's `version` and the `earlier` versions received.
 /// `journal/1` records (entropy in the clear, `replaced` hashes) stay readable and verifiable.
-pub const JOURNAL_FORMAT: &str = "journal/2";
+///
+/// `journal/3` (issue 11): genesis names the pbem release and the system's rules version that
+/// created the game, every step record the rules version that resolved it, and a host `upgrade`
+/// operation moves a running game to another rules version. Records of the earlier formats were
+/// all resolved by rules version 1 ([`FIRST_RULES`]).
+pub const JOURNAL_FORMAT: &str = "journal/3";
+/// The second format (order versions, hidden entropy), still read and verified.
+pub const JOURNAL_FORMAT_V2: &str = "journal/2";
 /// The first format, still read and verified.
 pub const JOURNAL_FORMAT_V1: &str = "journal/1";
+
+/// The rules version of every game and step recorded before rules were versioned (journal/1
+/// and journal/2), and the pbem release that last resolved them.
+pub const FIRST_RULES: u32 = 1;
+pub const FIRST_RULES_RELEASE: &str = "0.1.0";
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -58,6 +70,12 @@ pub struct Genesis {
     pub host_key: String,
     /// Commitment to the host's game key, which seeds sealed draws (revealed at conclusion).
     pub game_key_commit: Hash32,
+    /// journal/3: the pbem release that created the game (`pbem --version`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pbem_version: Option<String>,
+    /// journal/3: the system's rules version the game starts with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<u32>,
 }
 
 /// A host operation. Each one is its own journal record between steps; the open step after it
@@ -105,6 +123,15 @@ pub enum HostOp {
     /// NEW step number (steps are never reused: an order signed for the old number stays
     /// invalid), with a fresh host commitment in `next`.
     Rollback { to_record: u64, reason: String },
+    /// journal/3: the game's rules change from version `from` to `to`, those of pbem release
+    /// `pbem_version`; steps from here on are resolved by them (the state is carried over as
+    /// the new rules read it).
+    Upgrade {
+        from: u32,
+        to: u32,
+        pbem_version: String,
+        reason: String,
+    },
 }
 
 /// What `pbem conclude` reveals: with these, anyone can check every commitment the host made and
@@ -141,6 +168,9 @@ pub struct NextStep {
 pub struct StepRecord {
     pub number: u64,
     pub title: String,
+    /// journal/3: the rules version that resolved this step (absent before: [`FIRST_RULES`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<u32>,
     /// Every order used, in seat order.
     pub orders: Vec<OrderEntry>,
     pub host_reveal: Hash32,
@@ -217,6 +247,37 @@ pub fn dice_entropy(entropy: &Hash32) -> Hash32 {
     Transcript::new("pbem-order-entropy-v1")
         .hash(entropy)
         .finish()
+}
+
+/// The rules a game runs after `records` (a journal from genesis on), and the pbem release they
+/// come from: those of genesis, changed by every `upgrade` host operation since. Games recorded
+/// before rules were versioned run [`FIRST_RULES`].
+pub fn rules_after<'a>(records: impl IntoIterator<Item = &'a Record>) -> (u32, String) {
+    let mut rules = (FIRST_RULES, FIRST_RULES_RELEASE.to_string());
+    for rec in records {
+        if let Some(g) = &rec.genesis {
+            rules = (
+                g.rules.unwrap_or(FIRST_RULES),
+                g.pbem_version
+                    .clone()
+                    .unwrap_or_else(|| FIRST_RULES_RELEASE.to_string()),
+            );
+        }
+        if let Some(HostOp::Upgrade {
+            to, pbem_version, ..
+        }) = &rec.host_op
+        {
+            rules = (*to, pbem_version.clone());
+        }
+    }
+    rules
+}
+
+impl StepRecord {
+    /// The rules version that resolved this step.
+    pub fn rules_version(&self) -> u32 {
+        self.rules.unwrap_or(FIRST_RULES)
+    }
 }
 
 /// The seed the host reveals for step `n`, derived from its secret master seed so that a crashed

@@ -197,6 +197,18 @@ pub trait Rules: Send + Sync + 'static {
 
     fn id(&self) -> &'static str;
     fn title(&self) -> &'static str;
+    /// The version of these rules. Raise it with every change that makes a recorded step replay
+    /// differently (a rule fix, a reworded event, a changed state or view format): `verify`
+    /// replays only the steps resolved by the version it has, and a running game moves to a new
+    /// version only by the host's journaled `pbem host upgrade` (docs/architecture.md).
+    fn rules_version(&self) -> u32;
+    /// The state of a game that ran rules version `from`, as these rules read it (`pbem host
+    /// upgrade`). The default reads the state as it is, which suits a change that keeps the
+    /// state's format; a system that changes it converts here.
+    fn upgrade_state(&self, from: u32, state: &str) -> Result<Self::State, String> {
+        let _ = from;
+        load_state(state)
+    }
     /// Seats in seat order; this order is used for the step seed and for display.
     fn sides(&self) -> &'static [&'static str];
     /// (name, description); the first is the default scenario.
@@ -247,6 +259,9 @@ pub struct RenderedView {
 pub trait System: Send + Sync {
     fn id(&self) -> &'static str;
     fn title(&self) -> &'static str;
+    fn rules_version(&self) -> u32;
+    /// A state of rules version `from` carried over to these rules ([`Rules::upgrade_state`]).
+    fn upgrade_state(&self, from: u32, state: &str) -> Result<String, String>;
     fn sides(&self) -> Vec<String>;
     fn scenarios(&self) -> Vec<(String, String)>;
     fn initial_state(&self, scenario: &str, data: &DataSource) -> Result<String, String>;
@@ -283,6 +298,12 @@ impl<R: Rules> System for R {
     }
     fn title(&self) -> &'static str {
         Rules::title(self)
+    }
+    fn rules_version(&self) -> u32 {
+        Rules::rules_version(self)
+    }
+    fn upgrade_state(&self, from: u32, state: &str) -> Result<String, String> {
+        yaml::encode(&Rules::upgrade_state(self, from, state)?)
     }
     fn sides(&self) -> Vec<String> {
         Rules::sides(self).iter().map(|s| s.to_string()).collect()

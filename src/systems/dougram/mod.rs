@@ -56,6 +56,11 @@ impl Rules for Dougram {
         "Fang of the Sun Dougram: the Deloyer war (stand-in map, counters and cards)"
     }
 
+    /// 1: the rules as first released (pbem 0.1.0). History of changes: docs/dougram.md.
+    fn rules_version(&self) -> u32 {
+        1
+    }
+
     fn sides(&self) -> &'static [&'static str] {
         &["lib", "fed"]
     }

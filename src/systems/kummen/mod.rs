@@ -53,6 +53,11 @@ impl Rules for Kummen {
         "Armored Trooper VOTOMS: the Kummen campaign (stand-in map and counters)"
     }
 
+    /// 1: the rules as first released (pbem 0.1.0). History of changes: docs/kummen.md.
+    fn rules_version(&self) -> u32 {
+        1
+    }
+
     fn sides(&self) -> &'static [&'static str] {
         &["mercenary", "beeler"]
     }
