@@ -19,7 +19,9 @@ use crate::protocol::envelope::{self, ORDER_NAMESPACE, RECEIPT_NAMESPACE, Signed
 use crate::protocol::hash::{Hash32, sha256};
 use crate::protocol::journal::Record;
 use crate::protocol::keys::SecretKey;
-use crate::systems::{self, DataSource, OrderDoc, Phase, Reader, Rules, System, dougram, kummen};
+use crate::systems::{
+    self, DataSource, GameData, OrderDoc, Phase, Reader, Rules, System, dougram, kummen,
+};
 use crate::yaml;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -118,6 +120,8 @@ pub trait OrderFixture: Send + Sync {
     fn system(&self) -> &dyn System;
     /// (open step, state as the host stores it), in the order played.
     fn states(&self) -> &[(u64, String)];
+    /// The component data every state of the fixture is read with (the built-in data).
+    fn data(&self) -> &GameData;
     /// Checks order document `doc` of `side` at state `index` as `System::check_order` does;
     /// when the rules accept it and the step waits for `side`, resolves the step with it (the
     /// other sides send default orders) as `pbem process` would, because an accepted order the
@@ -129,6 +133,7 @@ struct Typed<R: Rules> {
     rules: R,
     texts: Vec<(u64, String)>,
     states: Vec<R::State>,
+    data: GameData,
 }
 
 impl<R: Rules> OrderFixture for Typed<R>
@@ -141,6 +146,10 @@ where
 
     fn states(&self) -> &[(u64, String)] {
         &self.texts
+    }
+
+    fn data(&self) -> &GameData {
+        &self.data
     }
 
     fn check(&self, index: usize, side: &str, doc: &str) -> usize {
@@ -214,19 +223,28 @@ pub fn order_document(step: u64, side: &str, body: &str) -> String {
 
 /// The orders `side` sends at a state while collecting fixtures: the demo script's when they
 /// pass the check, else the system's default orders.
-fn fixture_orders(sys: &dyn System, state: &str, step: u64, side: &str) -> Option<String> {
+fn fixture_orders(
+    sys: &dyn System,
+    data: &GameData,
+    state: &str,
+    step: u64,
+    side: &str,
+) -> Option<String> {
     if let Some(body) = crate::engine::demo::scripted(sys.id(), step, side) {
         let doc = order_document(step, side, body);
-        if sys.check_order(state, side, &doc, FILE).is_ok() {
+        if sys.check_order(data, state, side, &doc, FILE).is_ok() {
             return Some(doc);
         }
     }
-    let body = sys.default_orders(state, side).ok()?;
+    let body = sys.default_orders(data, state, side).ok()?;
     Some(order_document(step, side, &body))
 }
 
 fn play(sys: &dyn System, scenario: &str, game: u32, out: &mut Vec<(u64, String)>) {
-    let Ok(mut state) = sys.initial_state(scenario, &DataSource::default()) else {
+    let Ok((mut state, data)) = sys.initial_state(scenario, &DataSource::default()) else {
+        return;
+    };
+    let Ok(data) = sys.parse_data(&data) else {
         return;
     };
     for step in 1..=MAX_STEPS {
@@ -234,19 +252,19 @@ fn play(sys: &dyn System, scenario: &str, game: u32, out: &mut Vec<(u64, String)
         if !out.iter().any(|(_, s)| *s == state) {
             out.push((step, state.clone()));
         }
-        let Ok(Phase::Waiting { sides, .. }) = sys.phase(&state) else {
+        let Ok(Phase::Waiting { sides, .. }) = sys.phase(&data, &state) else {
             return;
         };
         let mut orders = BTreeMap::new();
         for side in &sides {
-            match fixture_orders(sys, &state, step, side) {
+            match fixture_orders(sys, &data, &state, step, side) {
                 Some(doc) => orders.insert(side.clone(), doc),
                 None => return,
             };
         }
         let seed = sha256(format!("fuzz {} {scenario} {game} {step}", sys.id()).as_bytes());
         let mut dice = Dice::new(seed, sha256(b"fuzz game key"));
-        match sys.resolve(&state, &orders, &mut dice) {
+        match sys.resolve(&data, &state, &orders, &mut dice) {
             Ok(r) => state = r.state,
             Err(_) => return,
         }
@@ -268,14 +286,27 @@ where
         "{} has an initial state",
         Rules::id(&rules)
     );
+    // Every scenario of a system is played with the built-in data.
+    let (scenario, _) = &System::scenarios(&rules)[0];
+    let first = Rules::initial_state(&rules, scenario, &DataSource::default())
+        .expect("the built-in data makes a game");
+    let data = rules.data_of(&first);
     let states = texts
         .iter()
-        .map(|(_, t)| yaml::parse(t, "fixture state").expect("a state the system wrote parses"))
+        .map(|(_, t)| {
+            let mut st: R::State =
+                yaml::parse(t, "fixture state").expect("a state the system wrote parses");
+            rules.attach(&mut st, data.clone());
+            st
+        })
         .collect();
+    let data_yaml = yaml::encode(&*data).expect("the built-in data encodes");
+    let data = System::parse_data(&rules, &data_yaml).expect("the built-in data reads back");
     Box::new(Typed {
         rules,
         texts,
         states,
+        data,
     })
 }
 

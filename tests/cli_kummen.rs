@@ -41,7 +41,7 @@ fn permute_stored_state(t: &Table, side: Side, keys: &[u64]) {
         "host/state/{:06}.yaml",
         t.status()["record"].as_u64().unwrap()
     ));
-    let state: State = serde_saphyr::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let state: State = t.kummen_state(&path);
     let n = hidden_slots(&state, side).len();
     let mut perm: Vec<usize> = (0..n).collect();
     perm.sort_by_key(|&i| (keys[i % keys.len()], i));

@@ -182,6 +182,7 @@ fn fixture() -> Fixture {
             game_key_commit: commitment(&game_key),
             pbem_version: None,
             rules: None,
+            data: None,
         }),
         step: None,
         conclusion: None,

@@ -247,7 +247,7 @@ mod seeds {
                             order_document(*step, &side, body),
                         ));
                     }
-                    let t = fx.system().template(state, &side).unwrap();
+                    let t = fx.system().template(fx.data(), state, &side).unwrap();
                     let body = template_body(&t);
                     let head = order_document(*step, &side, "");
                     let head = head.strip_suffix("orders:\n  {}\n").unwrap();

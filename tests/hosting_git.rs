@@ -62,6 +62,7 @@ fn assert_public_only(repo: &Path) {
             );
             assert!(
                 line == "game.yaml"
+                    || line == "data.yaml"
                     || line == ".gitignore"
                     || line.starts_with("journal/")
                     || line.starts_with("reports/"),
@@ -99,6 +100,7 @@ fn publish_to_a_separate_repository_commits_each_record() {
             format!("journal/{seq:06}.yaml"),
             format!("reports/{seq:06}.txt"),
             "game.yaml".into(),
+            "data.yaml".into(),
         ] {
             assert_eq!(
                 std::fs::read(repo.join(&f)).unwrap(),

@@ -1,5 +1,6 @@
 //! A game recorded before issue 10 (journal/1 records with the order entropy in the clear,
-//! order/1 documents without a version, receipt/1) still verifies in full with this pbem and
+//! order/1 documents without a version, receipt/1, dougram rules 1) still verifies with this pbem
+//! (every check but the replay of steps of other rules) and
 //! with the independent auditor. The fixture is `pbem demo dougram` as made by the release
 //! before the change, concluded, with host/, inbox/ and outbox/ removed (an auditor's copy).
 
@@ -34,6 +35,17 @@ fn a_concluded_journal_1_game_verifies_in_full_from_its_archive() {
     let (_tmp, game) = fixture_copy();
     let out = ok(&["verify", "--full", game.to_str().unwrap()]);
     assert!(out.contains("replayed from archive"), "{out}");
+    // Its steps were resolved by dougram rules 1 (pbem 0.1.0), which kept the component data in
+    // every state; this pbem checks all that needs no replay and says which pbem replays them.
+    for seq in 1..=3 {
+        assert!(
+            out.contains(&format!(
+                "not replayed: journal/{seq:06}.yaml was resolved by dougram rules 1; this pbem {} has dougram rules 2: replay it with pbem 0.1.0",
+                pbem::PBEM_VERSION
+            )),
+            "{out}"
+        );
+    }
 }
 
 #[test]

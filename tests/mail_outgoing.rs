@@ -370,7 +370,7 @@ fn mails_to(dir: &std::path::Path, side: &str) -> BTreeMap<String, Vec<u8>> {
 
 fn permute_stored_state(t: &Table, side: Side, keys: &[u64]) {
     let path = t.game.join("host/state/000001.yaml");
-    let state: State = serde_saphyr::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let state: State = t.kummen_state(&path);
     let n = hidden_slots(&state, side).len();
     let mut perm: Vec<usize> = (0..n).collect();
     perm.sort_by_key(|&i| (keys[i % keys.len()], i));

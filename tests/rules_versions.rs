@@ -64,3 +64,135 @@ fn verify_finds_a_step_record_claiming_other_rules_than_the_game_ran() {
         "{err}"
     );
 }
+
+/// A kummen game in progress recorded by pbem 0.2.0, whose kummen rules 1 kept the map and
+/// counters in every state (tests/fixtures/rules1-kummen: `pbem demo kummen` cut after record
+/// 4, with the players' keys).
+fn rules1_game() -> Table {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules1-kummen"),
+        tmp.path(),
+    );
+    std::fs::create_dir_all(tmp.path().join("game/inbox")).unwrap();
+    Table {
+        game: tmp.path().join("game"),
+        tmp,
+        id: "kummen-demo".into(),
+        versions: std::cell::Cell::new(0),
+    }
+}
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_game_of_older_rules_is_not_processed_until_the_host_upgrades_it() {
+    let t = rules1_game();
+    let (code, _, err) = run(&["process", t.dir()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("this game runs kummen rules 1 (pbem 0.2.0)")
+            && err.contains("pbem host upgrade"),
+        "{err}"
+    );
+}
+
+#[test]
+fn verify_full_of_a_game_of_older_rules_passes_and_names_every_step_it_cannot_replay() {
+    let t = rules1_game();
+    let out = ok(&["verify", "--full", t.dir()]);
+    for seq in 1..=4 {
+        assert!(
+            out.contains(&format!(
+                "not replayed: journal/{seq:06}.yaml was resolved by kummen rules 1; this pbem {} has kummen rules 2: replay it with pbem 0.2.0",
+                pbem::PBEM_VERSION
+            )),
+            "{out}"
+        );
+    }
+    assert!(out.contains("0 steps replayed from host"), "{out}");
+}
+
+#[test]
+fn after_an_upgrade_the_game_plays_on_and_verify_replays_the_steps_of_the_new_rules() {
+    let t = rules1_game();
+    let out = ok(&["host", "upgrade", t.dir(), "--reason", "new release"]);
+    assert!(out.contains("from rules 1 to rules 2"), "{out}");
+    // Players see it in the report; the record pins the data the states are now read with.
+    let report = std::fs::read_to_string(t.game.join("reports/000005.txt")).unwrap();
+    assert!(
+        report.contains("host moved the game from rules 1 to rules 2"),
+        "{report}"
+    );
+    let upgrade = record(&t, 5);
+    assert_eq!(upgrade["host_op"]["op"].as_str(), Some("upgrade"));
+    let data = std::fs::read(t.game.join("data.yaml")).unwrap();
+    assert_eq!(
+        upgrade["host_op"]["data"].as_str(),
+        Some(pbem::protocol::hash::sha256(&data).hex().as_str())
+    );
+    t.play_step(&[]);
+    assert_eq!(record(&t, 6)["step"]["rules"].as_u64(), Some(2));
+    let out = ok(&["verify", "--full", t.dir()]);
+    assert!(out.contains("1 steps replayed from host"), "{out}");
+    assert!(
+        out.contains("not replayed: journal/000004.yaml was resolved by kummen rules 1"),
+        "{out}"
+    );
+    assert!(!out.contains("journal/000006.yaml"), "{out}");
+}
+
+#[test]
+fn an_upgrade_withdraws_the_orders_checked_under_the_old_rules() {
+    let t = rules1_game();
+    // An order sent before the upgrade: this pbem cannot check it against rules 1, so it is
+    // placed in the inbox as the old host would have filed it.
+    let order = t.signed("beeler", "before", &t.order("beeler", "orders: {}\n"));
+    std::fs::copy(&order, t.game.join("inbox/000005-beeler.yaml")).unwrap();
+    let out = ok(&["host", "upgrade", t.dir(), "--reason", "new release"]);
+    assert!(out.contains("withdrawn from the inbox"), "{out}");
+    assert!(!t.game.join("inbox/000005-beeler.yaml").exists());
+}
+
+#[test]
+fn state_files_hold_only_what_changes_and_the_data_is_pinned_by_genesis() {
+    let has_map = |text: &str| text.lines().any(|l| l == "map:");
+    for t in [Table::kummen(), Table::dougram()] {
+        let state = std::fs::read_to_string(t.game.join("host/state/000000.yaml")).unwrap();
+        assert!(!has_map(&state), "{state}");
+        let data = std::fs::read(t.game.join("data.yaml")).unwrap();
+        assert!(has_map(&String::from_utf8_lossy(&data)));
+        assert_eq!(
+            record(&t, 0)["genesis"]["data"].as_str(),
+            Some(pbem::protocol::hash::sha256(&data).hex().as_str())
+        );
+    }
+}
+
+#[test]
+fn a_changed_data_file_fails_verify_and_stops_the_host() {
+    let t = Table::kummen();
+    let path = t.game.join("data.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, text.replacen("attack: 9", "attack: 19", 1)).unwrap();
+    let (code, _, err) = run(&["verify", "--public-only", t.dir()]);
+    assert_eq!(code, 5, "{err}");
+    assert!(err.contains("data.yaml: its SHA-256 differs"), "{err}");
+    let (code, _, err) = run(&["template", t.dir(), "--side", "beeler"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("differs from the component data the journal pins"),
+        "{err}"
+    );
+}

@@ -836,8 +836,11 @@ fn run(cmd: Command) -> Result<i32, Error> {
                         )));
                     }
                     let state = game.state()?;
-                    game.system
-                        .odds(Some(&state), &crate::systems::Reader::Side(side), &words)
+                    game.system.odds(
+                        Some((game.data()?, state.as_str())),
+                        &crate::systems::Reader::Side(side),
+                        &words,
+                    )
                 }
                 _ => {
                     let (system, rest) = words

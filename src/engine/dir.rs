@@ -36,6 +36,10 @@ impl GameDir {
     pub fn config(&self) -> PathBuf {
         self.root.join("game.yaml")
     }
+    /// The game's component data (public; its hash is in genesis).
+    pub fn data(&self) -> PathBuf {
+        self.root.join("data.yaml")
+    }
     pub fn journal(&self) -> PathBuf {
         self.root.join("journal")
     }

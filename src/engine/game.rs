@@ -5,9 +5,10 @@ use super::config::GameConfig;
 use super::dir::{self, GameDir};
 use crate::protocol::hash::Hash32;
 use crate::protocol::journal::{self, NextStep, Record};
-use crate::systems::{self, System};
+use crate::systems::{self, GameData, System};
 use crate::yaml;
 use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
 
 /// The host's secrets (host/secrets.yaml): never published before the game is concluded.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -25,6 +26,8 @@ pub struct Game {
     pub system: Box<dyn System>,
     /// Every record with the hash of its file, in order.
     pub records: Vec<(Record, Hash32)>,
+    /// The component data, read from data.yaml on first use ([`Game::data`]).
+    pub data: OnceLock<GameData>,
 }
 
 impl Game {
@@ -51,6 +54,7 @@ impl Game {
             config,
             system,
             records,
+            data: OnceLock::new(),
         })
     }
 
@@ -68,6 +72,7 @@ impl Game {
             config,
             system,
             records,
+            data: OnceLock::new(),
         })
     }
 
@@ -110,6 +115,35 @@ impl Game {
         let path = self.dir.secrets();
         let text = dir::read_text(&path)?;
         yaml::parse(&text, &path.display().to_string()).map_err(|r| Error::Fail(r.to_string()))
+    }
+
+    /// The game's component data: data.yaml, checked against the hash the journal gives it
+    /// (genesis, or the last upgrade), read once.
+    pub fn data(&self) -> Result<&GameData, Error> {
+        if let Some(d) = self.data.get() {
+            return Ok(d);
+        }
+        let path = self.dir.data();
+        let Some(want) = journal::data_after(self.records.iter().map(|(r, _)| r)) else {
+            return Err(Error::Fail(format!(
+                "this game's states hold their own component data ({} rules 1): run it with the pbem of its rules, or `pbem host upgrade` it",
+                self.system.id()
+            )));
+        };
+        let bytes = dir::read(&path)?;
+        if crate::protocol::hash::sha256(&bytes) != want {
+            return Err(Error::Fail(format!(
+                "{}: differs from the component data the journal pins (SHA-256 {want}); restore it from the published game",
+                path.display()
+            )));
+        }
+        let text = String::from_utf8(bytes)
+            .map_err(|_| Error::Fail(format!("{}: not UTF-8 text", path.display())))?;
+        let data = self
+            .system
+            .parse_data(&text)
+            .map_err(|e| Error::Fail(format!("{}: {e}", path.display())))?;
+        Ok(self.data.get_or_init(|| data))
     }
 
     /// The rules version the game runs now and the pbem release it came with (genesis, or the

@@ -1,7 +1,8 @@
 //! `pbem publish DIR --git-repo REPO`: commit the public part of a game to a git repository with
 //! the real `git` program, one commit per journal record not yet in the repository.
 //!
-//! Public means `game.yaml`, `journal/NNNNNN.yaml` and `reports/NNNNNN.txt`; once the game is
+//! Public means `game.yaml`, `data.yaml` (the component data genesis pins), `journal/NNNNNN.yaml`
+//! and `reports/NNNNNN.txt`; once the game is
 //! concluded also `archive/` (the sealed archive the conclusion record pins). None of them holds
 //! an email address: those are in `mail/addresses.yaml` (engine::config), and `publish` first
 //! runs recovery, which moves any address an older game.yaml still has there. Nothing else is
@@ -226,6 +227,12 @@ pub fn publish(root: &Path, repo: &Path) -> Result<Published, Error> {
         }
         if rec.seq == last || !tracked.contains("game.yaml") {
             files.push("game.yaml".to_string());
+        }
+        // The component data the journal pins (genesis, an upgrade): public, like the journal.
+        let pins_data =
+            rec.genesis.is_some() || matches!(rec.host_op, Some(journal::HostOp::Upgrade { .. }));
+        if (pins_data || rec.seq == last) && game.dir.data().exists() {
+            files.push("data.yaml".to_string());
         }
         if rec.conclusion.is_some() {
             files.extend(files_under(&game.dir.archive(), "archive/")?);

@@ -22,14 +22,24 @@ pub fn append(
     events: Vec<String>,
 ) -> Result<u64, Error> {
     let state = dir::read_text(&game.dir.state(state_seq))?;
-    append_with_state(game, op, state, next, events)
+    let public = game.system.view(game.data()?, &state, &Reader::Public)?;
+    append_with_state(
+        game,
+        op,
+        state,
+        sha256(public.yaml.as_bytes()),
+        next,
+        events,
+    )
 }
 
-/// [`append`] for an operation that gives the game a new state (an upgrade of its rules).
+/// [`append`] for an operation that gives the game a new state (an upgrade of its rules), with
+/// the hash of that state's public view.
 pub fn append_with_state(
     game: &Game,
     op: HostOp,
     state: String,
+    public_state: crate::protocol::hash::Hash32,
     next: Option<NextStep>,
     events: Vec<String>,
 ) -> Result<u64, Error> {
@@ -39,7 +49,6 @@ pub fn append_with_state(
         ));
     }
     let seq = game.last_seq() + 1;
-    let public = game.system.view(&state, &Reader::Public)?;
     dir::write_private(&game.dir.state(seq), state.as_bytes())?;
     let ev = super::process::StepEvents {
         public: events,
@@ -58,11 +67,13 @@ pub fn append_with_state(
         step: None,
         conclusion: None,
         host_op: Some(op),
-        public_state: sha256(public.yaml.as_bytes()),
+        public_state,
         next,
     };
     dir::write_atomic(&game.dir.record(seq), yaml::encode(&record)?.as_bytes())?;
     let game = Game::open(&game.dir.root)?;
+    // An upgrade's record pins new component data: install it before anything reads it.
+    super::ops::install_upgraded_data(&game)?;
     views::write_report(&game, seq)?;
     views::refresh(&game)?;
     Ok(seq)
@@ -105,6 +116,7 @@ pub fn describe(op: &HostOp) -> String {
             to,
             pbem_version,
             reason,
+            ..
         } => format!(
             "host moved the game from rules {from} to rules {to} of pbem {pbem_version} ({reason}); steps from here on are resolved by them"
         ),

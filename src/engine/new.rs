@@ -136,10 +136,13 @@ pub fn create(req: NewGame) -> Result<Game, Error> {
     let data = DataSource {
         overrides: req.data.clone(),
     };
-    let state = system.initial_state(&scenario, &data)?;
+    let (state, data_yaml) = system.initial_state(&scenario, &data)?;
+    // The component data is public and pinned by genesis; states hold only what changes.
+    dir::write_atomic(&gd.data(), data_yaml.as_bytes())?;
+    let data = system.parse_data(&data_yaml)?;
     dir::write_private(&gd.state(0), state.as_bytes())?;
-    let public = system.view(&state, &Reader::Public)?;
-    let next = match system.phase(&state)? {
+    let public = system.view(&data, &state, &Reader::Public)?;
+    let next = match system.phase(&data, &state)? {
         Phase::Waiting { title, sides } => NextStep {
             step: 1,
             title,
@@ -185,6 +188,7 @@ pub fn create(req: NewGame) -> Result<Game, Error> {
             game_key_commit: commitment(&secrets.game_key),
             pbem_version: Some(crate::PBEM_VERSION.into()),
             rules: Some(system.rules_version()),
+            data: Some(sha256(data_yaml.as_bytes())),
         }),
         step: None,
         conclusion: None,

@@ -28,7 +28,7 @@ use super::dir::{self, GameDir};
 use super::game::Game;
 use super::hostop;
 use super::{Error, views};
-use crate::protocol::hash::{Hash32, commitment};
+use crate::protocol::hash::{Hash32, commitment, sha256};
 use crate::protocol::journal::{self, HostOp, NextStep, Record};
 use crate::protocol::keys::PublicKey;
 use crate::systems::Phase;
@@ -142,6 +142,7 @@ pub fn withdrawn_by(records: &[(Record, Hash32)], basis: &Hash32, step: u64) -> 
 /// rewritten. Writes nothing when everything is in order.
 pub fn recover(game: &Game) -> Result<(), Error> {
     sync_config(game)?;
+    install_upgraded_data(game)?;
     let open = game.open_step().map(|n| n.step);
     if let Ok(entries) = std::fs::read_dir(game.dir.inbox()) {
         for entry in entries.flatten() {
@@ -534,7 +535,7 @@ pub fn rollback(root: &Path, to: u64, reason: &str, now: jiff::Timestamp) -> Res
         )));
     }
     let state = dir::read_text(&game.dir.state(to))?;
-    let (title, sides) = match game.system.phase(&state)? {
+    let (title, sides) = match game.system.phase(game.data()?, &state)? {
         Phase::Waiting { title, sides } => (title, sides),
         Phase::Finished(_) => {
             return Err(Error::Fail(format!(
@@ -598,15 +599,21 @@ pub fn upgrade(root: &Path, reason: &str, now: jiff::Timestamp) -> Result<Done, 
             "the game is over: there is no step left for new rules to resolve".into(),
         ));
     };
-    let state = game
+    // A game whose states held their data (rules 1) has no data.yaml: the upgrade makes one.
+    let old_data = match journal::data_after(game.records.iter().map(|(r, _)| r)) {
+        Some(_) => Some(game.data()?),
+        None => None,
+    };
+    let (state, data_yaml) = game
         .system
-        .upgrade_state(from, &game.state()?)
+        .upgrade_state(from, &game.state()?, old_data)
         .map_err(|e| {
             Error::Fail(format!(
                 "{id} rules {to} cannot carry this game's state over: {e}"
             ))
         })?;
-    let next = match game.system.phase(&state)? {
+    let data = game.system.parse_data(&data_yaml)?;
+    let next = match game.system.phase(&data, &state)? {
         Phase::Waiting { title, sides } => NextStep {
             title,
             waiting_for: sides,
@@ -623,6 +630,7 @@ pub fn upgrade(root: &Path, reason: &str, now: jiff::Timestamp) -> Result<Done, 
         to,
         pbem_version: crate::PBEM_VERSION.into(),
         reason: reason.to_string(),
+        data: sha256(data_yaml.as_bytes()),
     };
     let seq = game.last_seq() + 1;
     let withdrawn = withdraw_inbox(&game, seq)?;
@@ -633,8 +641,53 @@ pub fn upgrade(root: &Path, reason: &str, now: jiff::Timestamp) -> Result<Done, 
             withdrawn.join(", ")
         ));
     }
-    let seq = hostop::append_with_state(&game, op.clone(), state, Some(next), events)?;
+    // The new data goes under a new name first; the record commits it; then it becomes
+    // data.yaml (hostop::append_with_state, or recover() after a crash).
+    dir::write_private(&upgraded_data(&game, seq), data_yaml.as_bytes())?;
+    let public = game
+        .system
+        .view(&data, &state, &crate::systems::Reader::Public)?;
+    let seq = hostop::append_with_state(
+        &game,
+        op.clone(),
+        state,
+        sha256(public.yaml.as_bytes()),
+        Some(next),
+        events,
+    )?;
     finish(root, seq, &op, withdrawn, now)
+}
+
+/// Where `upgrade` keeps the data it gives the game at record `seq` (host-side).
+fn upgraded_data(game: &Game, seq: u64) -> std::path::PathBuf {
+    game.dir.host().join("data").join(format!("{seq:06}.yaml"))
+}
+
+/// Makes data.yaml the data the newest upgrade record pins, from the host's copy: right after
+/// the record is written, and again by `recover` after a crash in between.
+pub(crate) fn install_upgraded_data(game: &Game) -> Result<(), Error> {
+    let Some((rec, _)) = game
+        .records
+        .iter()
+        .rev()
+        .find(|(r, _)| matches!(r.host_op, Some(HostOp::Upgrade { .. })))
+    else {
+        return Ok(());
+    };
+    let Some(HostOp::Upgrade { data, .. }) = &rec.host_op else {
+        return Ok(());
+    };
+    let current = dir::read(&game.dir.data()).ok().map(|b| sha256(&b));
+    if current.as_ref() == Some(data) {
+        return Ok(());
+    }
+    let copy = upgraded_data(game, rec.seq);
+    if let Ok(bytes) = dir::read(&copy)
+        && sha256(&bytes) == *data
+    {
+        dir::write_atomic(&game.dir.data(), &bytes)?;
+    }
+    Ok(())
 }
 
 /// For `verify`: game.yaml's seats must be what the journal's key history ends with.
@@ -713,6 +766,7 @@ mod tests {
             game_key_commit: sha256(b"k"),
             pbem_version: None,
             rules: None,
+            data: None,
         };
         let mut out = vec![record(0, Some(genesis), None)];
         for (i, op) in ops.into_iter().enumerate() {

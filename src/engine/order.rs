@@ -37,7 +37,7 @@ pub fn template(game: &Game, side: &str, entropy: Option<Hash32>) -> Result<Stri
         )));
     }
     let state = game.state()?;
-    let body = game.system.template(&state, side)?;
+    let body = game.system.template(game.data()?, &state, side)?;
     let waits = step.waiting_for.iter().any(|s| s == side);
     let entropy = entropy
         .map(|e| e.hex())
@@ -325,7 +325,7 @@ pub fn check(
     })?;
     game.require_current_rules()?;
     game.system
-        .check_order(state, &header.side, &env.text, file)
+        .check_order(game.data()?, state, &header.side, &env.text, file)
         .map_err(Error::Rejected)?;
     Ok(Checked {
         header,

@@ -107,7 +107,7 @@ pub fn default_document(
     side: &str,
     state: &str,
 ) -> Result<String, Error> {
-    let orders = game.system.default_orders(state, side)?;
+    let orders = game.system.default_orders(game.data()?, state, side)?;
     let mut doc = format!(
         "pbem: {}\ngame: {}\nstep: {step}\nside: {side}\nbasis: {basis}\nentropy: ''\n",
         super::order::ORDER_FORMAT,
@@ -214,6 +214,7 @@ pub fn process_locked(
     let state = game.state()?;
     let res = super::step::resolve(
         game.system.as_ref(),
+        game.data()?,
         &state,
         &orders.docs,
         seed,

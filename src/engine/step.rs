@@ -5,7 +5,7 @@
 
 use crate::protocol::dice::{Dice, DiceTranscript};
 use crate::protocol::hash::{Hash32, sha256};
-use crate::systems::{Phase, Reader, System};
+use crate::systems::{GameData, Phase, Reader, System};
 use std::collections::BTreeMap;
 
 /// What resolving a step gives.
@@ -25,24 +25,25 @@ pub struct Resolved {
     pub phase: Phase,
 }
 
-/// Resolves a step. `orders` maps every side the step waits for to its order document (a
+/// Resolves a step of a game with component data `data`. `orders` maps every side the step waits for to its order document (a
 /// player's, or the default document of a side that missed the deadline); `seed` is the step
 /// seed and `game_key` the key of the sealed draws. A rule that asks the dice for something
 /// they cannot give is a defect in the rules code, reported as such.
 pub fn resolve(
     system: &dyn System,
+    data: &GameData,
     state: &str,
     orders: &BTreeMap<String, String>,
     seed: Hash32,
     game_key: Hash32,
 ) -> Result<Resolved, String> {
     let mut dice = Dice::new(seed, game_key);
-    let res = system.resolve(state, orders, &mut dice)?;
+    let res = system.resolve(data, state, orders, &mut dice)?;
     let dice = dice
         .finish()
         .map_err(|faults| format!("defect in the rules code: {}", faults.join("; ")))?;
-    let public_view = system.view(&res.state, &Reader::Public)?;
-    let phase = system.phase(&res.state)?;
+    let public_view = system.view(data, &res.state, &Reader::Public)?;
+    let phase = system.phase(data, &res.state)?;
     Ok(Resolved {
         state: res.state,
         public: res.public,

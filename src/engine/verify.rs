@@ -253,6 +253,16 @@ fn check_public(
     if records.first().is_some_and(|(r, _)| r.genesis.is_some()) {
         findings.extend(super::ops::seat_findings(game, records));
     }
+    // The component data is public: its bytes must be those the journal pins.
+    if let Some(pinned) = journal::data_after(records.iter().map(|(r, _)| r)) {
+        match std::fs::read(game.dir.data()) {
+            Ok(bytes) if sha256(&bytes) == pinned => {}
+            Ok(_) => findings.push(format!(
+                "data.yaml: its SHA-256 differs from {pinned}, which the journal pins (genesis.data or the last upgrade)"
+            )),
+            Err(e) => findings.push(format!("data.yaml: cannot be read: {e}")),
+        }
+    }
     let sides = game.config.side_names();
     for (i, (rec, _)) in records.iter().enumerate() {
         let name = rec_name(i as u64);
@@ -886,8 +896,19 @@ fn check_host(
         }
     };
     let ours = game.system.rules_version();
-    if rules_after(records, 0).0 == ours {
-        check_public_state(game, &state, &records[0].0, findings);
+    // The component data every replay reads (data.yaml, pinned by the journal); a game that
+    // only ever ran other rules may have none this pbem can read, and needs none.
+    let data = game.data().map_err(|e| e.to_string());
+    let data = match (&data, rules_after(records, records.len() - 1).0 == ours) {
+        (Ok(d), _) => Some(*d),
+        (Err(e), true) => {
+            findings.push(format!("data.yaml: {e}"));
+            return;
+        }
+        (Err(_), false) => None,
+    };
+    if let (true, Some(data)) = (rules_after(records, 0).0 == ours, data) {
+        check_public_state(game, data, &state, &records[0].0, findings);
     } else {
         tally
             .notes
@@ -906,10 +927,24 @@ fn check_host(
                 }
                 // The state carried over to new rules: this pbem can redo that only for its
                 // own rules.
-                Some(HostOp::Upgrade { from, to, .. }) if *to == ours => {
-                    match game.system.upgrade_state(*from, &state) {
-                        Ok(upgraded) => {
-                            check_public_state(game, &upgraded, rec, findings);
+                Some(HostOp::Upgrade {
+                    from,
+                    to,
+                    data: pinned,
+                    ..
+                }) if *to == ours => {
+                    // Rules 1 states held their data; later ones carry data.yaml over.
+                    let before = if *from == 1 { None } else { data };
+                    match game.system.upgrade_state(*from, &state, before) {
+                        Ok((upgraded, data_yaml)) => {
+                            if sha256(data_yaml.as_bytes()) != *pinned {
+                                findings.push(format!(
+                                    "{name}: host_op.data: differs from the data the upgrade gives"
+                                ));
+                            }
+                            if let Some(data) = data {
+                                check_public_state(game, data, &upgraded, rec, findings);
+                            }
                             state = upgraded;
                         }
                         Err(e) => findings.push(format!(
@@ -1039,8 +1074,13 @@ fn check_host(
             }
         }
         // Replay the step.
+        let Some(data) = data else {
+            findings.push(format!("{name}: cannot be replayed without data.yaml"));
+            continue;
+        };
         match super::step::resolve(
             game.system.as_ref(),
+            data,
             &state,
             &docs,
             st.seed,
@@ -1181,8 +1221,14 @@ fn check_sealed(
     }
 }
 
-fn check_public_state(game: &Game, state: &str, rec: &Record, findings: &mut Vec<String>) {
-    match game.system.view(state, &Reader::Public) {
+fn check_public_state(
+    game: &Game,
+    data: &crate::systems::GameData,
+    state: &str,
+    rec: &Record,
+    findings: &mut Vec<String>,
+) {
+    match game.system.view(data, state, &Reader::Public) {
         Ok(v) if sha256(v.yaml.as_bytes()) == rec.public_state => {}
         Ok(_) => findings.push(format!(
             "{}: public_state: does not match the public view of the state",

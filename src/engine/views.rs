@@ -43,7 +43,9 @@ pub fn side_view_at(game: &Game, side: &str, seq: u64) -> Result<(String, String
         .find(|(r, _)| r.seq == seq)
         .ok_or_else(|| Error::Fail(format!("there is no journal record {seq}")))?;
     let state = dir::read_text(&game.dir.state(seq))?;
-    let rendered = game.system.view(&state, &Reader::Side(side.to_string()))?;
+    let rendered = game
+        .system
+        .view(game.data()?, &state, &Reader::Side(side.to_string()))?;
     let ev = read_events(game, seq)?;
     let mut events = ev.public.clone();
     if let Some(mine) = ev.private.get(side) {
@@ -146,7 +148,7 @@ pub fn report_text_of(
     seq: u64,
 ) -> Result<String, Error> {
     let state = dir::read_text(&game.dir.state(seq))?;
-    let public = game.system.view(&state, &Reader::Public)?;
+    let public = game.system.view(game.data()?, &state, &Reader::Public)?;
     Ok(report_from(
         &report_summary_of(game, records, seq)?,
         &public.text,

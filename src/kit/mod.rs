@@ -2,3 +2,4 @@
 
 pub mod cup;
 pub mod hex;
+pub mod shared;

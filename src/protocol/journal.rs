@@ -76,6 +76,10 @@ pub struct Genesis {
     /// journal/3: the system's rules version the game starts with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<u32>,
+    /// SHA-256 of the game's `data.yaml`, the component data every state is read with (map,
+    /// counters, cards); absent for games whose states held their data (rules 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Hash32>,
 }
 
 /// A host operation. Each one is its own journal record between steps; the open step after it
@@ -131,6 +135,8 @@ pub enum HostOp {
         to: u32,
         pbem_version: String,
         reason: String,
+        /// SHA-256 of the game's `data.yaml` from here on.
+        data: Hash32,
     },
 }
 
@@ -271,6 +277,20 @@ pub fn rules_after<'a>(records: impl IntoIterator<Item = &'a Record>) -> (u32, S
         }
     }
     rules
+}
+
+/// The hash `data.yaml` must have after `records`: genesis's, replaced by every upgrade's.
+pub fn data_after<'a>(records: impl IntoIterator<Item = &'a Record>) -> Option<Hash32> {
+    let mut data = None;
+    for rec in records {
+        if let Some(g) = &rec.genesis {
+            data = g.data;
+        }
+        if let Some(HostOp::Upgrade { data: d, .. }) = &rec.host_op {
+            data = Some(*d);
+        }
+    }
+    data
 }
 
 impl StepRecord {

@@ -12,8 +12,10 @@ use crate::protocol::dice::Dice;
 use crate::yaml::{self, FieldPath, Rejection};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use std::any::Any;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Who is reading a view.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -189,9 +191,28 @@ impl OrderVersion {
     }
 }
 
+/// A game's component data (map, counters, cards…) as its system loaded it: read once per
+/// process from the game's `data.yaml` and shared by every state ([`Rules::attach`]). Only the
+/// system that made it can look inside.
+#[derive(Clone)]
+pub struct GameData(Arc<dyn Any + Send + Sync>);
+
+impl GameData {
+    fn of<R: Rules>(&self) -> Result<Arc<R::Data>, String> {
+        self.0
+            .clone()
+            .downcast::<R::Data>()
+            .map_err(|_| "the game's data belongs to another system (a defect in pbem)".into())
+    }
+}
+
 /// A rule set with typed state, orders and views.
 pub trait Rules: Send + Sync + 'static {
     type State: Serialize + DeserializeOwned + Clone;
+    /// The component data every state of a game shares: stored once in the game directory
+    /// (`data.yaml`, pinned by genesis), never in a state; the state's copy is skipped when it
+    /// is written and put back by [`Rules::attach`] when it is read.
+    type Data: Serialize + DeserializeOwned + Send + Sync + 'static;
     type Orders: Serialize + DeserializeOwned + Default;
     type View: Serialize;
 
@@ -205,15 +226,28 @@ pub trait Rules: Send + Sync + 'static {
     /// The state of a game that ran rules version `from`, as these rules read it (`pbem host
     /// upgrade`). The default reads the state as it is, which suits a change that keeps the
     /// state's format; a system that changes it converts here.
-    fn upgrade_state(&self, from: u32, state: &str) -> Result<Self::State, String> {
+    fn upgrade_state(
+        &self,
+        from: u32,
+        state: &str,
+        data: Option<Arc<Self::Data>>,
+    ) -> Result<Self::State, String> {
         let _ = from;
-        load_state(state)
+        let data = data.ok_or("the game has no data.yaml to carry over")?;
+        let mut st: Self::State = load_state(state)?;
+        self.attach(&mut st, data);
+        Ok(st)
     }
+    /// The component data a state was made with.
+    fn data_of(&self, state: &Self::State) -> Arc<Self::Data>;
+    /// Gives a state read from its file the component data of its game.
+    fn attach(&self, state: &mut Self::State, data: Arc<Self::Data>);
     /// Seats in seat order; this order is used for the step seed and for display.
     fn sides(&self) -> &'static [&'static str];
     /// (name, description); the first is the default scenario.
     fn scenarios(&self) -> Vec<(String, String)>;
-    /// The state before step 1. Randomness at setup happens when step 1 is resolved, so that it
+    /// The state before step 1, with the component data of `data` (built in, or the user's
+    /// replacements) attached. Randomness at setup happens when step 1 is resolved, so that it
     /// is seeded by the players' entropy too.
     fn initial_state(&self, scenario: &str, data: &DataSource) -> Result<Self::State, String>;
     fn phase(&self, state: &Self::State) -> Phase;
@@ -260,36 +294,59 @@ pub trait System: Send + Sync {
     fn id(&self) -> &'static str;
     fn title(&self) -> &'static str;
     fn rules_version(&self) -> u32;
-    /// A state of rules version `from` carried over to these rules ([`Rules::upgrade_state`]).
-    fn upgrade_state(&self, from: u32, state: &str) -> Result<String, String>;
+    /// A state of rules version `from` carried over to these rules ([`Rules::upgrade_state`]),
+    /// with the game's data (`data`: that of data.yaml, None for a game whose states held their
+    /// data). Returns the new state and data as stored.
+    fn upgrade_state(
+        &self,
+        from: u32,
+        state: &str,
+        data: Option<&GameData>,
+    ) -> Result<(String, String), String>;
     fn sides(&self) -> Vec<String>;
     fn scenarios(&self) -> Vec<(String, String)>;
-    fn initial_state(&self, scenario: &str, data: &DataSource) -> Result<String, String>;
-    fn phase(&self, state: &str) -> Result<Phase, String>;
+    /// The state before step 1 and the game's component data, both as stored (state, data).
+    fn initial_state(&self, scenario: &str, data: &DataSource) -> Result<(String, String), String>;
+    /// Reads a game's data.yaml.
+    fn parse_data(&self, data: &str) -> Result<GameData, String>;
+    fn phase(&self, data: &GameData, state: &str) -> Result<Phase, String>;
     /// Parses and checks an order document; `file` names it in every rejection.
     fn check_order(
         &self,
+        data: &GameData,
         state: &str,
         side: &str,
         doc: &str,
         file: &str,
     ) -> Result<(), Vec<Rejection>>;
-    fn default_orders(&self, state: &str, side: &str) -> Result<String, String>;
+    fn default_orders(&self, data: &GameData, state: &str, side: &str) -> Result<String, String>;
     /// `orders` maps each side to its order document text.
     fn resolve(
         &self,
+        data: &GameData,
         state: &str,
         orders: &BTreeMap<String, String>,
         dice: &mut Dice,
     ) -> Result<Resolution<String>, String>;
-    fn view(&self, state: &str, reader: &Reader) -> Result<RenderedView, String>;
-    fn template(&self, state: &str, side: &str) -> Result<String, String>;
-    fn odds(&self, state: Option<&str>, reader: &Reader, args: &[String])
-    -> Result<String, String>;
+    fn view(&self, data: &GameData, state: &str, reader: &Reader) -> Result<RenderedView, String>;
+    fn template(&self, data: &GameData, state: &str, side: &str) -> Result<String, String>;
+    fn odds(
+        &self,
+        game: Option<(&GameData, &str)>,
+        reader: &Reader,
+        args: &[String],
+    ) -> Result<String, String>;
 }
 
 fn load_state<S: DeserializeOwned>(state: &str) -> Result<S, String> {
     yaml::parse::<S>(state, "host state").map_err(|r| format!("stored state is unreadable: {r}"))
+}
+
+/// A stored state with its game's data attached.
+fn read_state<R: Rules>(rules: &R, data: &GameData, state: &str) -> Result<R::State, String> {
+    let mut st: R::State = load_state(state)?;
+    rules.attach(&mut st, data.of::<R>()?);
+    Ok(st)
 }
 
 impl<R: Rules> System for R {
@@ -302,8 +359,18 @@ impl<R: Rules> System for R {
     fn rules_version(&self) -> u32 {
         Rules::rules_version(self)
     }
-    fn upgrade_state(&self, from: u32, state: &str) -> Result<String, String> {
-        yaml::encode(&Rules::upgrade_state(self, from, state)?)
+    fn upgrade_state(
+        &self,
+        from: u32,
+        state: &str,
+        data: Option<&GameData>,
+    ) -> Result<(String, String), String> {
+        let data = data.map(|d| d.of::<R>()).transpose()?;
+        let st = Rules::upgrade_state(self, from, state, data)?;
+        Ok((
+            yaml::encode(&st)?,
+            yaml::encode(&*Rules::data_of(self, &st))?,
+        ))
     }
     fn sides(&self) -> Vec<String> {
         Rules::sides(self).iter().map(|s| s.to_string()).collect()
@@ -311,34 +378,44 @@ impl<R: Rules> System for R {
     fn scenarios(&self) -> Vec<(String, String)> {
         Rules::scenarios(self)
     }
-    fn initial_state(&self, scenario: &str, data: &DataSource) -> Result<String, String> {
-        yaml::encode(&Rules::initial_state(self, scenario, data)?)
+    fn initial_state(&self, scenario: &str, data: &DataSource) -> Result<(String, String), String> {
+        let st = Rules::initial_state(self, scenario, data)?;
+        Ok((
+            yaml::encode(&st)?,
+            yaml::encode(&*Rules::data_of(self, &st))?,
+        ))
     }
-    fn phase(&self, state: &str) -> Result<Phase, String> {
-        Ok(Rules::phase(self, &load_state(state)?))
+    fn parse_data(&self, data: &str) -> Result<GameData, String> {
+        let d: R::Data = yaml::parse(data, "data.yaml").map_err(|r| r.to_string())?;
+        Ok(GameData(Arc::new(d)))
+    }
+    fn phase(&self, data: &GameData, state: &str) -> Result<Phase, String> {
+        Ok(Rules::phase(self, &read_state(self, data, state)?))
     }
     fn check_order(
         &self,
+        data: &GameData,
         state: &str,
         side: &str,
         doc: &str,
         file: &str,
     ) -> Result<(), Vec<Rejection>> {
         let parsed: OrderDoc<R::Orders> = yaml::parse_order(doc, file)?;
-        let state: R::State = load_state(state).map_err(|e| vec![Rejection::new(file, e)])?;
+        let state = read_state(self, data, state).map_err(|e| vec![Rejection::new(file, e)])?;
         check_parsed(self, &state, side, &parsed.orders, doc, file)
     }
-    fn default_orders(&self, state: &str, side: &str) -> Result<String, String> {
-        let state: R::State = load_state(state)?;
+    fn default_orders(&self, data: &GameData, state: &str, side: &str) -> Result<String, String> {
+        let state = read_state(self, data, state)?;
         yaml::encode(&Rules::default_orders(self, &state, side))
     }
     fn resolve(
         &self,
+        data: &GameData,
         state: &str,
         orders: &BTreeMap<String, String>,
         dice: &mut Dice,
     ) -> Result<Resolution<String>, String> {
-        let st: R::State = load_state(state)?;
+        let st = read_state(self, data, state)?;
         let mut typed = BTreeMap::new();
         for (side, doc) in orders {
             let parsed: OrderDoc<R::Orders> =
@@ -352,26 +429,55 @@ impl<R: Rules> System for R {
             private: res.private,
         })
     }
-    fn view(&self, state: &str, reader: &Reader) -> Result<RenderedView, String> {
-        let st: R::State = load_state(state)?;
+    fn view(&self, data: &GameData, state: &str, reader: &Reader) -> Result<RenderedView, String> {
+        let st = read_state(self, data, state)?;
         let view = Rules::view(self, &st, reader);
         Ok(RenderedView {
             yaml: yaml::encode(&view)?,
             text: Rules::render(self, &view),
         })
     }
-    fn template(&self, state: &str, side: &str) -> Result<String, String> {
-        Ok(Rules::template(self, &load_state(state)?, side))
+    fn template(&self, data: &GameData, state: &str, side: &str) -> Result<String, String> {
+        Ok(Rules::template(self, &read_state(self, data, state)?, side))
     }
     fn odds(
         &self,
-        state: Option<&str>,
+        game: Option<(&GameData, &str)>,
         reader: &Reader,
         args: &[String],
     ) -> Result<String, String> {
-        let st: Option<R::State> = state.map(load_state).transpose()?;
+        let st: Option<R::State> = game
+            .map(|(data, state)| read_state(self, data, state))
+            .transpose()?;
         Rules::odds(self, st.as_ref(), reader, args)
     }
+}
+
+/// Reads a stored state for `upgrade_state`. With `split`, the state is one of rules that kept
+/// the component data in the state (every system's rules 1): the fields `keys` are taken out
+/// of it as the data, and the rest is read as the new rules' state.
+pub fn split_state<D: DeserializeOwned, S: DeserializeOwned>(
+    state: &str,
+    split: bool,
+    keys: &[&str],
+) -> Result<(Option<D>, S), String> {
+    if !split {
+        return Ok((None, load_state(state)?));
+    }
+    let mut fields: serde_json::Map<String, serde_json::Value> =
+        yaml::parse(state, "host state").map_err(|r| r.to_string())?;
+    let mut data = serde_json::Map::new();
+    for key in keys {
+        let value = fields.remove(*key).ok_or_else(|| {
+            format!("the stored state has no {key:?}: not a state of those rules")
+        })?;
+        data.insert(key.to_string(), value);
+    }
+    let data = serde_json::from_value(serde_json::Value::Object(data))
+        .map_err(|e| format!("the stored state's data: {e}"))?;
+    let rest = serde_json::from_value(serde_json::Value::Object(fields))
+        .map_err(|e| format!("the stored state: {e}"))?;
+    Ok((Some(data), rest))
 }
 
 /// The rules' check of orders already parsed from `doc`, as rejections located in `doc`: what

@@ -158,6 +158,19 @@ impl Table {
         signed
     }
 
+    /// A stored kummen state of this game (host/state/...), with the game's data.yaml attached
+    /// as the engine reads it.
+    pub fn kummen_state(&self, path: &Path) -> pbem::systems::kummen::State {
+        use pbem::systems::Rules;
+        let mut state: pbem::systems::kummen::State =
+            serde_saphyr::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let data =
+            serde_saphyr::from_str(&std::fs::read_to_string(self.game.join("data.yaml")).unwrap())
+                .unwrap();
+        pbem::systems::kummen::Kummen.attach(&mut state, std::sync::Arc::new(data));
+        state
+    }
+
     pub fn submit(&self, file: &Path) -> (i32, String, String) {
         run(&["submit", self.dir(), file.to_str().unwrap()])
     }

@@ -45,6 +45,7 @@ pub struct Dougram;
 
 impl Rules for Dougram {
     type State = State;
+    type Data = data::Data;
     type Orders = Orders;
     type View = View;
 
@@ -56,9 +57,39 @@ impl Rules for Dougram {
         "Fang of the Sun Dougram: the Deloyer war (stand-in map, counters and cards)"
     }
 
-    /// 1: the rules as first released (pbem 0.1.0). History of changes: docs/dougram.md.
+    /// 1: the rules as first released (pbem 0.1.0); 2: the map, counters and cards moved out
+    /// of the state into the game's data.yaml (pbem 0.3.0). History: docs/dougram.md.
     fn rules_version(&self) -> u32 {
-        1
+        2
+    }
+
+    fn data_of(&self, state: &State) -> std::sync::Arc<data::Data> {
+        state.data.arc()
+    }
+
+    fn attach(&self, state: &mut State, data: std::sync::Arc<data::Data>) {
+        state.data = data.into();
+    }
+
+    /// Rules 1 kept the map, counters and cards in every state: they become the game's data.
+    fn upgrade_state(
+        &self,
+        from: u32,
+        state: &str,
+        data: Option<std::sync::Arc<data::Data>>,
+    ) -> Result<State, String> {
+        #[derive(serde::Deserialize)]
+        struct Held {
+            data: data::Data,
+        }
+        let (held, mut st): (Option<Held>, State) =
+            crate::systems::split_state(state, from == 1, &["data"])?;
+        let data = match held {
+            Some(h) => std::sync::Arc::new(h.data),
+            None => data.ok_or("the game has no data.yaml to carry over")?,
+        };
+        self.attach(&mut st, data);
+        Ok(st)
     }
 
     fn sides(&self) -> &'static [&'static str] {

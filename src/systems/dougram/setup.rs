@@ -313,7 +313,7 @@ pub fn initial_state(scenario: &str, source: &DataSource) -> Result<State, Strin
     }
     let mut s = State {
         scenario: scenario.to_string(),
-        data,
+        data: crate::kit::shared::Shared::new(data),
         turn: 1,
         stage: Stage::Setup,
         units,

@@ -7,6 +7,7 @@ use super::cards::{Card, Flag};
 use super::data::{Class, Data, HexId, PerSide, Side};
 use super::policy::Policies;
 use crate::kit::cup::Cup;
+use crate::kit::shared::Shared;
 use crate::protocol::dice::Dice;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -89,7 +90,9 @@ pub enum Stage {
 #[serde(deny_unknown_fields)]
 pub struct State {
     pub scenario: String,
-    pub data: Data,
+    /// The game's component data: in data.yaml, not in the state file (kit::shared).
+    #[serde(skip)]
+    pub data: Shared<Data>,
     pub turn: u32,
     pub stage: Stage,
     pub units: BTreeMap<String, Unit>,

@@ -388,7 +388,15 @@ pub struct CountersFile {
     pub offensive_markers: Vec<u32>,
 }
 
-/// The counters as the state keeps them: types, and every unit id with its type.
+/// The component data of a kummen game, as its data.yaml holds it: the map and the counters.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Components {
+    pub map: std::sync::Arc<Map>,
+    pub counters: std::sync::Arc<Counters>,
+}
+
+/// The counters as the game keeps them: types, and every unit id with its type.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Counters {

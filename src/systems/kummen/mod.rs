@@ -42,6 +42,7 @@ pub struct Kummen;
 
 impl Rules for Kummen {
     type State = State;
+    type Data = data::Components;
     type Orders = Orders;
     type View = View;
 
@@ -53,9 +54,39 @@ impl Rules for Kummen {
         "Armored Trooper VOTOMS: the Kummen campaign (stand-in map and counters)"
     }
 
-    /// 1: the rules as first released (pbem 0.1.0). History of changes: docs/kummen.md.
+    /// 1: the rules as first released (pbem 0.1.0); 2: the map and counters moved out of the
+    /// state into the game's data.yaml (pbem 0.3.0). History: docs/kummen.md.
     fn rules_version(&self) -> u32 {
-        1
+        2
+    }
+
+    fn data_of(&self, state: &State) -> std::sync::Arc<data::Components> {
+        std::sync::Arc::new(data::Components {
+            map: state.map.arc(),
+            counters: state.counters.arc(),
+        })
+    }
+
+    fn attach(&self, state: &mut State, data: std::sync::Arc<data::Components>) {
+        state.map = data.map.clone().into();
+        state.counters = data.counters.clone().into();
+    }
+
+    /// Rules 1 kept the map and counters in every state: they become the game's data.
+    fn upgrade_state(
+        &self,
+        from: u32,
+        state: &str,
+        data: Option<std::sync::Arc<data::Components>>,
+    ) -> Result<State, String> {
+        let (components, mut st): (Option<data::Components>, State) =
+            crate::systems::split_state(state, from == 1, &["map", "counters"])?;
+        let data = match components {
+            Some(c) => std::sync::Arc::new(c),
+            None => data.ok_or("the game has no data.yaml to carry over")?,
+        };
+        self.attach(&mut st, data);
+        Ok(st)
     }
 
     fn sides(&self) -> &'static [&'static str] {

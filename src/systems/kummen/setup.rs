@@ -5,6 +5,7 @@ use super::orders::Policy;
 use super::state::{Log, Modifiers, Place, Stage, State, Step, Unit};
 use crate::kit::cup::Cup;
 use crate::kit::hex::Hex;
+use crate::kit::shared::Shared;
 use crate::protocol::dice::Dice;
 use crate::systems::DataSource;
 use std::collections::BTreeMap;
@@ -46,8 +47,8 @@ pub fn initial_state(scenario: &str, source: &DataSource) -> Result<State, Strin
     let control: BTreeMap<Hex, Control> = map.bases.iter().map(|b| (b.hex, b.control)).collect();
     Ok(State {
         scenario: scenario.to_string(),
-        map,
-        counters,
+        map: Shared::new(map),
+        counters: Shared::new(counters),
         turn: 1,
         step: Step::Setup,
         stage: Stage::Initial,

@@ -5,6 +5,7 @@ use super::data::{Class, Control, Counters, Map, PerSide, Role, Side, Values};
 use super::orders::Policy;
 use crate::kit::cup::Cup;
 use crate::kit::hex::Hex;
+use crate::kit::shared::Shared;
 use crate::protocol::dice::Dice;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -94,8 +95,11 @@ pub struct Ending {
 #[serde(deny_unknown_fields)]
 pub struct State {
     pub scenario: String,
-    pub map: Map,
-    pub counters: Counters,
+    /// The game's component data: in data.yaml, not in the state file (kit::shared).
+    #[serde(skip)]
+    pub map: Shared<Map>,
+    #[serde(skip)]
+    pub counters: Shared<Counters>,
     pub turn: u32,
     pub step: Step,
     pub stage: Stage,
