@@ -542,8 +542,8 @@ fn run(cmd: Command) -> Result<i32, Error> {
             comment,
             passphrase_file,
         } => {
-            let pass =
-                keys::passphrase_from_env_or_file(passphrase_file.as_deref()).map_err(key_error)?;
+            let pass = engine::keyfiles::passphrase_from_env_or_file(passphrase_file.as_deref())
+                .map_err(key_error)?;
             let key = SecretKey::generate(&comment).map_err(key_error)?;
             if let Some(parent) = out
                 .parent()
@@ -682,8 +682,8 @@ fn run(cmd: Command) -> Result<i32, Error> {
             out,
             passphrase_file,
         } => {
-            let pass =
-                keys::passphrase_from_env_or_file(passphrase_file.as_deref()).map_err(key_error)?;
+            let pass = engine::keyfiles::passphrase_from_env_or_file(passphrase_file.as_deref())
+                .map_err(key_error)?;
             let key = SecretKey::load(&key, pass.as_deref()).map_err(key_error)?;
             // An order over the limit would be refused by the host: refuse to sign it, without
             // reading more than just past the limit. The signature adds a few hundred bytes, so

@@ -9,6 +9,7 @@ pub mod dir;
 pub mod game;
 pub mod git;
 pub mod hostop;
+pub mod keyfiles;
 pub mod mail;
 pub mod new;
 pub mod ops;
