@@ -231,6 +231,35 @@ pub struct DeadlineConfig {
 }
 
 impl DeadlineConfig {
+    /// The deadline of a new game from the parts `pbem new` was given: none without a step
+    /// length or a time of day, and then neither grace nor a reminder, which are counted from a
+    /// deadline.
+    pub fn from_parts(
+        step: Option<Duration>,
+        at: Option<TimeOfDay>,
+        tz: Option<Zone>,
+        grace: Option<Duration>,
+        remind_before: Option<Duration>,
+    ) -> Result<Option<DeadlineConfig>, String> {
+        if step.is_some() || at.is_some() {
+            return Ok(Some(DeadlineConfig {
+                step,
+                at,
+                tz,
+                grace,
+                remind_before,
+            }));
+        }
+        if grace.is_some() || remind_before.is_some() {
+            return Err(
+                "--grace and --remind-before need a deadline: give --step-duration \
+                 and/or --deadline-at"
+                    .into(),
+            );
+        }
+        Ok(None)
+    }
+
     /// Checks that the section says when a deadline falls.
     pub fn check(&self) -> Result<(), String> {
         if self.step.is_none() && self.at.is_none() {
@@ -430,6 +459,16 @@ impl GameConfig {
 
     pub fn seat(&self, side: &str) -> Option<&Seat> {
         self.seats.iter().find(|s| s.side == side)
+    }
+
+    /// The seat of `side`, or an error naming the sides there are.
+    pub fn require_seat(&self, side: &str) -> Result<&Seat, Error> {
+        self.seat(side).ok_or_else(|| {
+            Error::Fail(format!(
+                "no side {side:?}; sides: {}",
+                self.side_names().join(", ")
+            ))
+        })
     }
 
     pub fn side_names(&self) -> Vec<String> {

@@ -1,0 +1,27 @@
+//! `pbem odds`: the exact chances a player may ask for, answered by the system's rules from
+//! plain numbers or from what one side of a game may see.
+
+use super::Error;
+use super::game::Game;
+use crate::systems::{self, Reader};
+use std::path::Path;
+
+/// A question about the units of the game in `dir`, as `side` sees them.
+pub fn in_game(dir: &Path, side: &str, words: &[String]) -> Result<String, Error> {
+    let game = Game::open(dir)?;
+    game.config.require_seat(side)?;
+    let state = game.state()?;
+    game.system
+        .odds(Some(&state), &Reader::Side(side.to_string()), words)
+        .map_err(Error::Fail)
+}
+
+/// A question without a game: the first word names the system, the rest are its values.
+pub fn of_system(words: &[String]) -> Result<String, Error> {
+    let (system, rest) = words
+        .split_first()
+        .ok_or_else(|| Error::Fail("give a system and two values".into()))?;
+    systems::by_id(system)?
+        .odds(None, &Reader::Public, rest)
+        .map_err(Error::Fail)
+}
