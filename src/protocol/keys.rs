@@ -545,7 +545,7 @@ mod tests {
         let err = parse(b"\x00\xff garbage", "junk");
         assert!(err.contains("BEGIN OPENSSH PRIVATE KEY"), "{err}");
         let text = &pair.private;
-        let err = parse(text[..text.len() / 2].as_bytes(), "truncated");
+        let err = parse(&text.as_bytes()[..text.len() / 2], "truncated");
         assert!(
             err.contains("truncated") && err.contains("not an OpenSSH"),
             "{err}"
