@@ -475,3 +475,71 @@ impl GameConfig {
         self.seats.iter().map(|s| s.side.clone()).collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::keys::SecretKey;
+
+    fn hours(h: &str) -> Option<Duration> {
+        Some(h.parse().unwrap())
+    }
+
+    #[test]
+    fn a_new_game_given_no_step_length_or_time_of_day_has_no_deadline() {
+        assert_eq!(
+            DeadlineConfig::from_parts(None, None, None, None, None),
+            Ok(None)
+        );
+    }
+
+    #[test]
+    fn a_new_game_given_a_step_length_has_a_deadline_with_its_grace_and_reminder() {
+        let d = DeadlineConfig::from_parts(hours("72h"), None, None, hours("2h"), hours("24h"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(d.step, hours("72h"));
+        assert_eq!(d.grace, hours("2h"));
+        assert_eq!(d.remind_before, hours("24h"));
+    }
+
+    #[test]
+    fn grace_or_a_reminder_without_a_deadline_is_refused_saying_what_to_add() {
+        for (grace, remind) in [(hours("2h"), None), (None, hours("24h"))] {
+            let msg = DeadlineConfig::from_parts(None, None, None, grace, remind).unwrap_err();
+            assert_eq!(
+                msg,
+                "--grace and --remind-before need a deadline: give --step-duration and/or \
+                 --deadline-at"
+            );
+        }
+    }
+
+    #[test]
+    fn an_unknown_side_is_refused_naming_the_sides_of_the_game() {
+        let key = SecretKey::generate("").unwrap().public();
+        let seat = |side: &str| Seat {
+            side: side.into(),
+            name: String::new(),
+            key: key.clone(),
+            email: String::new(),
+            tz: None,
+        };
+        let config = GameConfig {
+            pbem: CONFIG_FORMAT.into(),
+            id: "g".into(),
+            system: "kummen".into(),
+            scenario: "s".into(),
+            seats: vec![seat("mercenary"), seat("beeler")],
+            host_key: key.clone(),
+            mail: MailConfig::default(),
+            deadline: None,
+            missed_orders: MissedOrders::Default,
+        };
+        assert_eq!(config.require_seat("beeler").unwrap().side, "beeler");
+        assert_eq!(
+            config.require_seat("fed").unwrap_err().to_string(),
+            "no side \"fed\"; sides: mercenary, beeler"
+        );
+    }
+}

@@ -25,3 +25,32 @@ pub fn of_system(words: &[String]) -> Result<String, Error> {
         .odds(None, &Reader::Public, rest)
         .map_err(Error::Fail)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(w: &[&str]) -> Vec<String> {
+        w.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn a_question_without_a_game_is_answered_by_the_system_it_names() {
+        let answer = of_system(&words(&["kummen", "9", "4"])).unwrap();
+        assert!(answer.contains("10 of 36 throws = 5/18"), "{answer}");
+    }
+
+    #[test]
+    fn a_question_without_a_game_needs_a_system() {
+        let msg = of_system(&[]).unwrap_err().to_string();
+        assert_eq!(msg, "give a system and two values");
+    }
+
+    #[test]
+    fn an_unknown_system_is_refused_by_name() {
+        let msg = of_system(&words(&["chess", "1", "2"]))
+            .unwrap_err()
+            .to_string();
+        assert!(msg.starts_with("unknown system \"chess\""), "{msg}");
+    }
+}

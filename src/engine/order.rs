@@ -594,4 +594,27 @@ mod tests {
         assert!(long.len() < 80, "{long}");
         assert!(long.ends_with("(5000000 characters)"), "{long}");
     }
+
+    #[test]
+    fn the_detached_signature_beside_an_order_is_used_only_when_it_exists() {
+        let dir = tempfile::tempdir().unwrap();
+        let order = dir.path().join("orders.yaml");
+        assert_eq!(detached_sig_beside(&order), None);
+        std::fs::write(dir.path().join("orders.yaml.sig"), "sig").unwrap();
+        assert_eq!(
+            detached_sig_beside(&order),
+            Some(dir.path().join("orders.yaml.sig"))
+        );
+    }
+
+    #[test]
+    fn sign_file_refuses_a_file_over_the_limit_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("big.yaml");
+        std::fs::write(&file, vec![b'#'; envelope::MAX_ORDER_BYTES + 1]).unwrap();
+        let key = SecretKey::generate("").unwrap();
+        let msg = sign_file(&file, &key).unwrap_err().to_string();
+        assert!(msg.starts_with(&format!("{}: ", file.display())), "{msg}");
+        assert!(msg.contains("the file is larger than the limit"), "{msg}");
+    }
 }
