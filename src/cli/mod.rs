@@ -1,5 +1,5 @@
-//! The `pbem` command line: [`args`] says what it accepts, [`cmd`] has one handler per command,
-//! [`output`] prints. No rule of the game lives here: handlers parse and print, the engine
+//! The `pbem` command line: `args` says what it accepts, `cmd` has one handler per command,
+//! `output` prints. No rule of the game lives here: handlers parse and print, the engine
 //! decides.
 
 mod args;
