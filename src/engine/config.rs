@@ -231,6 +231,35 @@ pub struct DeadlineConfig {
 }
 
 impl DeadlineConfig {
+    /// The deadline of a new game from the parts `pbem new` was given: none without a step
+    /// length or a time of day, and then neither grace nor a reminder, which are counted from a
+    /// deadline.
+    pub fn from_parts(
+        step: Option<Duration>,
+        at: Option<TimeOfDay>,
+        tz: Option<Zone>,
+        grace: Option<Duration>,
+        remind_before: Option<Duration>,
+    ) -> Result<Option<DeadlineConfig>, String> {
+        if step.is_some() || at.is_some() {
+            return Ok(Some(DeadlineConfig {
+                step,
+                at,
+                tz,
+                grace,
+                remind_before,
+            }));
+        }
+        if grace.is_some() || remind_before.is_some() {
+            return Err(
+                "--grace and --remind-before need a deadline: give --step-duration \
+                 and/or --deadline-at"
+                    .into(),
+            );
+        }
+        Ok(None)
+    }
+
     /// Checks that the section says when a deadline falls.
     pub fn check(&self) -> Result<(), String> {
         if self.step.is_none() && self.at.is_none() {
@@ -432,7 +461,85 @@ impl GameConfig {
         self.seats.iter().find(|s| s.side == side)
     }
 
+    /// The seat of `side`, or an error naming the sides there are.
+    pub fn require_seat(&self, side: &str) -> Result<&Seat, Error> {
+        self.seat(side).ok_or_else(|| {
+            Error::Fail(format!(
+                "no side {side:?}; sides: {}",
+                self.side_names().join(", ")
+            ))
+        })
+    }
+
     pub fn side_names(&self) -> Vec<String> {
         self.seats.iter().map(|s| s.side.clone()).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::keys::SecretKey;
+
+    fn hours(h: &str) -> Option<Duration> {
+        Some(h.parse().unwrap())
+    }
+
+    #[test]
+    fn a_new_game_given_no_step_length_or_time_of_day_has_no_deadline() {
+        assert_eq!(
+            DeadlineConfig::from_parts(None, None, None, None, None),
+            Ok(None)
+        );
+    }
+
+    #[test]
+    fn a_new_game_given_a_step_length_has_a_deadline_with_its_grace_and_reminder() {
+        let d = DeadlineConfig::from_parts(hours("72h"), None, None, hours("2h"), hours("24h"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(d.step, hours("72h"));
+        assert_eq!(d.grace, hours("2h"));
+        assert_eq!(d.remind_before, hours("24h"));
+    }
+
+    #[test]
+    fn grace_or_a_reminder_without_a_deadline_is_refused_saying_what_to_add() {
+        for (grace, remind) in [(hours("2h"), None), (None, hours("24h"))] {
+            let msg = DeadlineConfig::from_parts(None, None, None, grace, remind).unwrap_err();
+            assert_eq!(
+                msg,
+                "--grace and --remind-before need a deadline: give --step-duration and/or \
+                 --deadline-at"
+            );
+        }
+    }
+
+    #[test]
+    fn an_unknown_side_is_refused_naming_the_sides_of_the_game() {
+        let key = SecretKey::generate("").unwrap().public();
+        let seat = |side: &str| Seat {
+            side: side.into(),
+            name: String::new(),
+            key: key.clone(),
+            email: String::new(),
+            tz: None,
+        };
+        let config = GameConfig {
+            pbem: CONFIG_FORMAT.into(),
+            id: "g".into(),
+            system: "kummen".into(),
+            scenario: "s".into(),
+            seats: vec![seat("mercenary"), seat("beeler")],
+            host_key: key.clone(),
+            mail: MailConfig::default(),
+            deadline: None,
+            missed_orders: MissedOrders::Default,
+        };
+        assert_eq!(config.require_seat("beeler").unwrap().side, "beeler");
+        assert_eq!(
+            config.require_seat("fed").unwrap_err().to_string(),
+            "no side \"fed\"; sides: mercenary, beeler"
+        );
     }
 }

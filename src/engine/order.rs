@@ -10,7 +10,7 @@ use crate::protocol::keys::SecretKey;
 use crate::systems::{OrderDoc, OrderVersion};
 use crate::yaml::{self, FieldPath, Rejection};
 use serde::{Deserialize, Serialize};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Format marker of order documents. `order/2` added the required `version`; `order/1`
 /// documents are read only when verifying steps recorded before it (journal/1).
@@ -25,17 +25,19 @@ pub const ENTROPY_PLACEHOLDER: &str = "auto";
 /// (or in any message at all): quoting more would let anyone make pbem repeat their text.
 const QUOTE_MAX: usize = 40;
 
+/// The skeleton `pbem template` prints: [`template`] with fresh random entropy in place of
+/// `auto`, drawn on the machine that runs the command.
+pub fn fresh_template(game: &Game, side: &str) -> Result<String, Error> {
+    let entropy = Hash32::random().map_err(|e| Error::Fail(e.to_string()))?;
+    template(game, side, Some(entropy))
+}
+
 /// An order skeleton for `side` at the open step.
 pub fn template(game: &Game, side: &str, entropy: Option<Hash32>) -> Result<String, Error> {
     let step = game.open_step().ok_or_else(|| {
         Error::Fail("the game is over: there is no step to write orders for".into())
     })?;
-    if game.config.seat(side).is_none() {
-        return Err(Error::Fail(format!(
-            "no side {side:?}; sides: {}",
-            game.config.side_names().join(", ")
-        )));
-    }
+    game.config.require_seat(side)?;
     let state = game.state()?;
     let body = game.system.template(game.data()?, &state, side)?;
     let waits = step.waiting_for.iter().any(|s| s == side);
@@ -84,6 +86,30 @@ pub fn template(game: &Game, side: &str, entropy: Option<Hash32>) -> Result<Stri
 pub fn sign(document: &[u8], key: &SecretKey) -> Result<Vec<u8>, Error> {
     let filled = drop_comment_lines(&fill_placeholders(document, jiff::Timestamp::now())?);
     envelope::sign(filled.as_bytes(), key, ORDER_NAMESPACE).map_err(|e| Error::Fail(e.to_string()))
+}
+
+/// `pbem sign`: the order in `file`, signed as [`sign`] does. An order over the limit would be
+/// refused by the host, so it is refused here, without reading more than just past the limit;
+/// the signature adds a few hundred bytes, so the signed form is checked too.
+pub fn sign_file(file: &Path, key: &SecretKey) -> Result<Vec<u8>, Error> {
+    let too_large = |e: envelope::EnvelopeError| Error::Fail(format!("{}: {e}", file.display()));
+    let bytes = read_capped(file).map_err(|e| Error::io(file, e))?;
+    envelope::check_size(&bytes, "file", false).map_err(too_large)?;
+    let signed = sign(&bytes, key)?;
+    envelope::check_size(&signed, "signed file", true).map_err(too_large)?;
+    Ok(signed)
+}
+
+/// Reads a file an order may come from, but never more than [`envelope::MAX_ORDER_BYTES`] + 1
+/// bytes: enough to tell that it is too large without reading a 50 MB file whole. Pass the
+/// result to [`envelope::check_size`] with `complete: false`.
+fn read_capped(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(envelope::MAX_ORDER_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// Removes lines that hold only a comment. A document with a block scalar (`|` or `>`), where
@@ -194,13 +220,20 @@ pub struct Envelope {
     pub raw_sig: Option<Vec<u8>>,
 }
 
+/// `FILE.sig` when it exists: the detached signature `ssh-keygen -Y sign` writes beside an
+/// order file, used when no other signature file is named.
+pub fn detached_sig_beside(file: &Path) -> Option<PathBuf> {
+    let sig = PathBuf::from(format!("{}.sig", file.display()));
+    sig.exists().then_some(sig)
+}
+
 /// Opens an order: one signed file, or a document plus its detached `.sig`.
 /// Files over `envelope::MAX_ORDER_BYTES` are refused after reading just past the limit.
 pub fn open(file: &Path, sig: Option<&Path>) -> Result<Envelope, Error> {
     let name = file.display().to_string();
     let read = |path: &Path, what: &'static str| {
         let refuse = |msg: String| Error::reject(Rejection::new(path.display().to_string(), msg));
-        let bytes = envelope::read_capped(path).map_err(|e| refuse(format!("cannot read: {e}")))?;
+        let bytes = read_capped(path).map_err(|e| refuse(format!("cannot read: {e}")))?;
         envelope::check_size(&bytes, what, false).map_err(|e| refuse(e.to_string()))?;
         Ok::<_, Error>(bytes)
     };
@@ -561,5 +594,28 @@ mod tests {
         let long = quote(&"x".repeat(5_000_000));
         assert!(long.len() < 80, "{long}");
         assert!(long.ends_with("(5000000 characters)"), "{long}");
+    }
+
+    #[test]
+    fn the_detached_signature_beside_an_order_is_used_only_when_it_exists() {
+        let dir = tempfile::tempdir().unwrap();
+        let order = dir.path().join("orders.yaml");
+        assert_eq!(detached_sig_beside(&order), None);
+        std::fs::write(dir.path().join("orders.yaml.sig"), "sig").unwrap();
+        assert_eq!(
+            detached_sig_beside(&order),
+            Some(dir.path().join("orders.yaml.sig"))
+        );
+    }
+
+    #[test]
+    fn sign_file_refuses_a_file_over_the_limit_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("big.yaml");
+        std::fs::write(&file, vec![b'#'; envelope::MAX_ORDER_BYTES + 1]).unwrap();
+        let key = SecretKey::generate("").unwrap();
+        let msg = sign_file(&file, &key).unwrap_err().to_string();
+        assert!(msg.starts_with(&format!("{}: ", file.display())), "{msg}");
+        assert!(msg.contains("the file is larger than the limit"), "{msg}");
     }
 }

@@ -100,7 +100,7 @@ fn size_text(size: &Option<usize>) -> String {
 }
 
 /// Refuses `bytes` when it is over [`MAX_ORDER_BYTES`]. `complete` says whether `bytes` is the
-/// whole input or only what [`read_capped`] read of it.
+/// whole input or only its first `MAX_ORDER_BYTES + 1` bytes (the reader stopped there).
 pub fn check_size(bytes: &[u8], what: &'static str, complete: bool) -> Result<(), EnvelopeError> {
     if bytes.len() <= MAX_ORDER_BYTES {
         return Ok(());
@@ -109,18 +109,6 @@ pub fn check_size(bytes: &[u8], what: &'static str, complete: bool) -> Result<()
         what,
         size: complete.then_some(bytes.len()),
     })
-}
-
-/// Reads a file an order may come from, but never more than [`MAX_ORDER_BYTES`] + 1 bytes:
-/// enough to tell that it is too large without reading a 50 MB file whole. Pass the result to
-/// [`check_size`] with `complete: false`.
-pub fn read_capped(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)?
-        .take(MAX_ORDER_BYTES as u64 + 1)
-        .read_to_end(&mut bytes)?;
-    Ok(bytes)
 }
 
 /// A document and the SSHSIG signature that claims to cover it; not yet verified.

@@ -1,23 +1,24 @@
 //! OpenSSH ed25519 keys.
 //!
 //! A player's key is either made by `pbem keygen` ([`SecretKey::generate`] then
-//! [`SecretKey::write`]) or is an existing `~/.ssh/id_ed25519` made by `ssh-keygen -t ed25519`.
-//! Both are the same OpenSSH file format, optionally encrypted with a passphrase (bcrypt-pbkdf and
-//! aes256-ctr, as ssh-keygen does). Only ed25519 keys are accepted: every other algorithm is
-//! refused with a message saying how to make an ed25519 key.
+//! [`SecretKey::to_openssh`]) or is an existing `~/.ssh/id_ed25519` made by `ssh-keygen -t
+//! ed25519`. Both are the same OpenSSH file format, optionally encrypted with a passphrase
+//! (bcrypt-pbkdf and aes256-ctr, as ssh-keygen does). Only ed25519 keys are accepted: every other
+//! algorithm is refused with a message saying how to make an ed25519 key.
+//!
+//! This module works on the bytes and text of key files only; reading and writing the files and
+//! finding the passphrase (a file or [`PASSPHRASE_ENV`]) is `engine::keyfiles`, which raises the
+//! file and environment variants of [`KeyError`].
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use ssh_key::private::{Ed25519Keypair, KeypairData};
 use ssh_key::{Algorithm, Cipher, HashAlg, Kdf, LineEnding, PrivateKey};
-use std::ffi::OsString;
 use std::fmt;
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write};
-#[cfg(unix)]
-use std::os::unix::fs::OpenOptionsExt;
+use std::io;
 use std::path::{Path, PathBuf};
 
-/// The environment variable that may hold the passphrase of an encrypted key.
+/// The environment variable that may hold the passphrase of an encrypted key (read by
+/// `engine::keyfiles`; named here because the messages of [`KeyError`] name it).
 pub const PASSPHRASE_ENV: &str = "PBEM_PASSPHRASE";
 
 /// bcrypt-pbkdf rounds and salt size used when encrypting a key; the values `ssh-keygen` uses.
@@ -108,19 +109,15 @@ impl SecretKey {
         Ok(SecretKey { inner })
     }
 
-    /// Writes `path` (the OpenSSH private key, mode 0600, encrypted when `passphrase` is given
-    /// and not empty, as `ssh-keygen -N ''` means "no passphrase") and `path.pub` (one line
-    /// `ssh-ed25519 AAAA... comment`). Refuses to overwrite either file.
-    pub fn write(&self, path: &Path, passphrase: Option<&str>) -> Result<(), KeyError> {
-        let pub_path = pub_path(path);
-        for p in [path, pub_path.as_path()] {
-            if fs::symlink_metadata(p).is_ok() {
-                return Err(KeyError::Exists {
-                    path: p.to_path_buf(),
-                });
-            }
-        }
-
+    /// The two files of the key pair as text: the OpenSSH private key (encrypted when
+    /// `passphrase` is given and not empty, as `ssh-keygen -N ''` means "no passphrase") and the
+    /// public key line `ssh-ed25519 AAAA... comment` with its newline. `path` is only used in
+    /// messages.
+    pub fn to_openssh(
+        &self,
+        passphrase: Option<&str>,
+        path: &Path,
+    ) -> Result<OpensshPair, KeyError> {
         let crypto = |detail: ssh_key::Error| KeyError::Crypto {
             action: "encode the private key",
             path: path.to_path_buf(),
@@ -142,28 +139,13 @@ impl SecretKey {
             }
             _ => self.inner.clone(),
         };
-        let pem = to_write.to_openssh(LineEnding::LF).map_err(crypto)?;
-
-        let mut pub_line = self.inner.public_key().to_openssh().map_err(crypto)?;
-        pub_line.push('\n');
-
-        write_new(path, pem.as_bytes(), 0o600)?;
-        if let Err(e) = write_new(&pub_path, pub_line.as_bytes(), 0o644) {
-            // Do not leave half a key pair behind.
-            let _ = fs::remove_file(path);
-            return Err(e);
-        }
-        Ok(())
-    }
-
-    /// Reads an OpenSSH private key file, decrypting it with `passphrase` when it is encrypted.
-    pub fn load(path: &Path, passphrase: Option<&str>) -> Result<SecretKey, KeyError> {
-        let bytes = fs::read(path).map_err(|source| KeyError::Io {
-            action: "read private key",
-            path: path.to_path_buf(),
-            source,
-        })?;
-        SecretKey::from_openssh_bytes(&bytes, path, passphrase)
+        let private = to_write
+            .to_openssh(LineEnding::LF)
+            .map_err(crypto)?
+            .to_string();
+        let mut public = self.inner.public_key().to_openssh().map_err(crypto)?;
+        public.push('\n');
+        Ok(OpensshPair { private, public })
     }
 
     /// Parses the contents of an OpenSSH private key file; `path` is only used in messages.
@@ -244,41 +226,12 @@ impl SecretKey {
     }
 }
 
-/// `PATH.pub`: the public key file that belongs to private key `PATH`.
-pub fn pub_path(path: &Path) -> PathBuf {
-    let mut s = path.as_os_str().to_owned();
-    s.push(".pub");
-    PathBuf::from(s)
-}
-
-/// Creates `path`, which must not exist, with `mode`, writes `bytes` and syncs.
-fn write_new(path: &Path, bytes: &[u8], mode: u32) -> Result<(), KeyError> {
-    let mut options = OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    options.mode(mode);
-    #[cfg(not(unix))]
-    let _ = mode;
-    let mut file: File = options.open(path).map_err(|source| {
-        if source.kind() == io::ErrorKind::AlreadyExists {
-            KeyError::Exists {
-                path: path.to_path_buf(),
-            }
-        } else {
-            KeyError::Io {
-                action: "create",
-                path: path.to_path_buf(),
-                source,
-            }
-        }
-    })?;
-    file.write_all(bytes)
-        .and_then(|()| file.sync_all())
-        .map_err(|source| KeyError::Io {
-            action: "write",
-            path: path.to_path_buf(),
-            source,
-        })
+/// The text of a key pair's two files ([`SecretKey::to_openssh`]).
+pub struct OpensshPair {
+    /// `-----BEGIN OPENSSH PRIVATE KEY-----` ..., LF line endings.
+    pub private: String,
+    /// `ssh-ed25519 AAAA... comment` and a newline.
+    pub public: String,
 }
 
 /// Says what a file that is not an OpenSSH private key looks like instead.
@@ -349,15 +302,11 @@ impl PublicKey {
         PublicKey::parse_from(line, &describe_text(line))
     }
 
-    /// Reads a `.pub` file holding one ed25519 public key line.
-    pub fn read(path: &Path) -> Result<PublicKey, KeyError> {
-        let bytes = fs::read(path).map_err(|source| KeyError::Io {
-            action: "read public key",
-            path: path.to_path_buf(),
-            source,
-        })?;
+    /// Parses the contents of a `.pub` file holding one ed25519 public key line; `path` is only
+    /// used in messages.
+    pub fn from_openssh_bytes(bytes: &[u8], path: &Path) -> Result<PublicKey, KeyError> {
         let origin = path.display().to_string();
-        let text = std::str::from_utf8(&bytes).map_err(|_| KeyError::BadPublicKey {
+        let text = std::str::from_utf8(bytes).map_err(|_| KeyError::BadPublicKey {
             origin: origin.clone(),
             detail: "the file is not text".to_string(),
         })?;
@@ -463,87 +412,9 @@ fn truncate(s: &str, max: usize) -> String {
     }
 }
 
-/// The passphrase for an encrypted key: the contents of `file` when given (`--passphrase-file`),
-/// else the environment variable `PBEM_PASSPHRASE` when set and not empty, else `None`. One
-/// trailing newline (`\n` or `\r\n`) is stripped, as `echo pw > file` adds one.
-pub fn passphrase_from_env_or_file(file: Option<&Path>) -> Result<Option<String>, KeyError> {
-    passphrase_from(file, std::env::var_os(PASSPHRASE_ENV))
-}
-
-fn passphrase_from(file: Option<&Path>, env: Option<OsString>) -> Result<Option<String>, KeyError> {
-    if let Some(path) = file {
-        let bytes = fs::read(path).map_err(|source| KeyError::Io {
-            action: "read passphrase file",
-            path: path.to_path_buf(),
-            source,
-        })?;
-        let text = String::from_utf8(bytes).map_err(|_| KeyError::PassphraseFileNotUtf8 {
-            path: path.to_path_buf(),
-        })?;
-        return Ok(Some(strip_one_newline(text)));
-    }
-    match env {
-        None => Ok(None),
-        Some(v) if v.is_empty() => Ok(None),
-        Some(v) => {
-            let text = v
-                .into_string()
-                .map_err(|_| KeyError::PassphraseEnvNotUtf8)?;
-            Ok(Some(strip_one_newline(text)))
-        }
-    }
-}
-
-fn strip_one_newline(mut s: String) -> String {
-    if s.ends_with("\r\n") {
-        s.truncate(s.len() - 2);
-    } else if s.ends_with('\n') {
-        s.truncate(s.len() - 1);
-    }
-    s
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn one_trailing_newline_is_stripped() {
-        assert_eq!(strip_one_newline("pw\n".into()), "pw");
-        assert_eq!(strip_one_newline("pw\r\n".into()), "pw");
-        assert_eq!(strip_one_newline("pw\n\n".into()), "pw\n");
-        assert_eq!(strip_one_newline("pw".into()), "pw");
-    }
-
-    #[test]
-    fn passphrase_file_wins_over_environment() {
-        let dir = tempfile::tempdir().unwrap();
-        let f = dir.path().join("pw");
-        fs::write(&f, "from-file\n").unwrap();
-        let got = passphrase_from(Some(&f), Some("from-env".into())).unwrap();
-        assert_eq!(got.as_deref(), Some("from-file"));
-    }
-
-    #[test]
-    fn passphrase_comes_from_environment_without_file() {
-        assert_eq!(
-            passphrase_from(None, Some("from-env".into())).unwrap(),
-            Some("from-env".to_string())
-        );
-        assert_eq!(passphrase_from(None, Some("".into())).unwrap(), None);
-        assert_eq!(passphrase_from(None, None).unwrap(), None);
-    }
-
-    #[test]
-    fn missing_passphrase_file_is_named() {
-        let err = passphrase_from(Some(Path::new("/nonexistent/pw")), None).unwrap_err();
-        assert!(err.to_string().contains("/nonexistent/pw"), "{err}");
-    }
-
-    #[test]
-    fn pub_path_appends_suffix() {
-        assert_eq!(pub_path(Path::new("a/id")), PathBuf::from("a/id.pub"));
-    }
 
     #[test]
     fn truncate_counts_characters() {
@@ -605,61 +476,76 @@ mod tests {
     }
 
     #[test]
-    fn written_key_loads_back_with_and_without_passphrase() {
-        let dir = tempfile::tempdir().unwrap();
+    fn private_key_text_parses_back_with_and_without_passphrase() {
         let key = SecretKey::generate("c").unwrap();
-        let plain = dir.path().join("plain");
-        let enc = dir.path().join("enc");
-        key.write(&plain, None).unwrap();
-        key.write(&enc, Some("pw")).unwrap();
+        let path = Path::new("k");
+        let plain = key.to_openssh(None, path).unwrap();
+        let enc = key.to_openssh(Some("pw"), path).unwrap();
+        let parse = |text: &str, pw| SecretKey::from_openssh_bytes(text.as_bytes(), path, pw);
+        assert_eq!(parse(&plain.private, None).unwrap().public(), key.public());
         assert_eq!(
-            SecretKey::load(&plain, None).unwrap().public(),
-            key.public()
-        );
-        assert_eq!(
-            SecretKey::load(&enc, Some("pw")).unwrap().public(),
+            parse(&enc.private, Some("pw")).unwrap().public(),
             key.public()
         );
         assert!(matches!(
-            SecretKey::load(&enc, None),
+            parse(&enc.private, None),
             Err(KeyError::PassphraseNeeded { .. })
         ));
         assert!(matches!(
-            SecretKey::load(&enc, Some("nope")),
+            parse(&enc.private, Some("nope")),
             Err(KeyError::WrongPassphrase { .. })
         ));
-        assert_eq!(PublicKey::read(&pub_path(&enc)).unwrap(), key.public());
+        assert_eq!(PublicKey::parse(&enc.public).unwrap(), key.public());
+    }
+
+    #[test]
+    fn an_empty_passphrase_leaves_the_private_key_unencrypted() {
+        let key = SecretKey::generate("c").unwrap();
+        let text = key.to_openssh(Some(""), Path::new("k")).unwrap().private;
+        let back = SecretKey::from_openssh_bytes(text.as_bytes(), Path::new("k"), None).unwrap();
+        assert_eq!(back.public(), key.public());
+    }
+
+    #[test]
+    fn public_key_file_bytes_parse_and_non_text_is_named() {
+        let key = SecretKey::generate("c").unwrap();
+        let line = key.to_openssh(None, Path::new("k")).unwrap().public;
+        let parsed = PublicKey::from_openssh_bytes(line.as_bytes(), Path::new("k.pub")).unwrap();
+        assert_eq!(parsed, key.public());
+        let msg = PublicKey::from_openssh_bytes(b"\xff\xfe", Path::new("k.pub"))
+            .unwrap_err()
+            .to_string();
+        assert!(msg.contains("k.pub") && msg.contains("not text"), "{msg}");
     }
 
     #[test]
     fn private_key_with_crlf_line_endings_loads() {
-        let dir = tempfile::tempdir().unwrap();
         let key = SecretKey::generate("c").unwrap();
-        let p = dir.path().join("k");
-        key.write(&p, Some("pw")).unwrap();
-        let crlf = fs::read_to_string(&p).unwrap().replace('\n', "\r\n");
-        let loaded = SecretKey::from_openssh_bytes(crlf.as_bytes(), &p, Some("pw")).unwrap();
+        let p = Path::new("k");
+        let crlf = key
+            .to_openssh(Some("pw"), p)
+            .unwrap()
+            .private
+            .replace('\n', "\r\n");
+        let loaded = SecretKey::from_openssh_bytes(crlf.as_bytes(), p, Some("pw")).unwrap();
         assert_eq!(loaded.public(), key.public());
     }
 
     #[test]
-    fn private_key_loader_explains_wrong_files() {
-        let dir = tempfile::tempdir().unwrap();
+    fn private_key_parser_explains_wrong_files() {
         let key = SecretKey::generate("c").unwrap();
-        let p = dir.path().join("k");
-        key.write(&p, None).unwrap();
-        let err = SecretKey::load(&pub_path(&p), None)
-            .unwrap_err()
-            .to_string();
+        let pair = key.to_openssh(None, Path::new("k")).unwrap();
+        let parse = |bytes: &[u8], name: &str| {
+            SecretKey::from_openssh_bytes(bytes, Path::new(name), None)
+                .unwrap_err()
+                .to_string()
+        };
+        let err = parse(pair.public.as_bytes(), "k.pub");
         assert!(err.contains("public key") && err.contains("k.pub"), "{err}");
-        let junk = dir.path().join("junk");
-        fs::write(&junk, b"\x00\xff garbage").unwrap();
-        let err = SecretKey::load(&junk, None).unwrap_err().to_string();
+        let err = parse(b"\x00\xff garbage", "junk");
         assert!(err.contains("BEGIN OPENSSH PRIVATE KEY"), "{err}");
-        let truncated = dir.path().join("truncated");
-        let text = fs::read_to_string(&p).unwrap();
-        fs::write(&truncated, &text[..text.len() / 2]).unwrap();
-        let err = SecretKey::load(&truncated, None).unwrap_err().to_string();
+        let text = &pair.private;
+        let err = parse(&text.as_bytes()[..text.len() / 2], "truncated");
         assert!(
             err.contains("truncated") && err.contains("not an OpenSSH"),
             "{err}"

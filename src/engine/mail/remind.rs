@@ -12,6 +12,7 @@ use super::outbox::{self, Queued};
 use super::turn::{host_mailbox, how_to_play, seat_mailbox};
 use jiff::Timestamp;
 use serde::Serialize;
+use std::path::Path;
 
 /// What `remind` did for one side.
 #[derive(Debug, Clone, Serialize)]
@@ -31,6 +32,29 @@ pub struct Remind {
     pub deadline: Option<Timestamp>,
     pub reminders: Vec<Reminder>,
     pub note: Option<String>,
+}
+
+/// What `pbem remind` did over a directory of games.
+pub struct RemindedAll {
+    pub reminded: Vec<Remind>,
+    /// `GAME-DIR: why` of each game that could not be opened or reminded.
+    pub problems: Vec<String>,
+}
+
+/// [`remind`] for the game in `root`, or every game under it ([`super::games_under`]): one
+/// damaged game must not keep the others' players from their reminders.
+pub fn remind_all(root: &Path, now: Timestamp) -> Result<RemindedAll, Error> {
+    let mut all = RemindedAll {
+        reminded: Vec::new(),
+        problems: Vec::new(),
+    };
+    for game in super::games_under(root)? {
+        match Game::open(&game).and_then(|g| remind(&g, now)) {
+            Ok(r) => all.reminded.push(r),
+            Err(e) => all.problems.push(format!("{}: {e}", game.display())),
+        }
+    }
+    Ok(all)
 }
 
 pub fn remind(game: &Game, now: Timestamp) -> Result<Remind, Error> {

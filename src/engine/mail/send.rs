@@ -163,6 +163,36 @@ pub struct Delivery {
     pub attempts: u64,
 }
 
+/// What `pbem send` did over a directory of games.
+pub struct SentAll {
+    pub deliveries: Vec<Delivery>,
+    /// `GAME-DIR: why` of each game whose outbox could not be sent at all.
+    pub problems: Vec<String>,
+}
+
+impl SentAll {
+    /// Messages kept for the next run, and games that failed.
+    pub fn failures(&self) -> usize {
+        self.deliveries.iter().filter(|d| d.error.is_some()).count() + self.problems.len()
+    }
+}
+
+/// [`send`] for the game in `root`, or every game under it ([`super::games_under`]): one game
+/// that cannot be sent from does not keep the others' mail back.
+pub fn send_all(root: &Path, t: &Transport, now: Timestamp) -> Result<SentAll, Error> {
+    let mut all = SentAll {
+        deliveries: Vec::new(),
+        problems: Vec::new(),
+    };
+    for game in super::games_under(root)? {
+        match send(&game, t, now) {
+            Ok(d) => all.deliveries.extend(d),
+            Err(e) => all.problems.push(format!("{}: {e}", game.display())),
+        }
+    }
+    Ok(all)
+}
+
 /// Delivers every queued message of the game in `root` (after queueing any turn mail still
 /// missing). One failed message does not stop the others.
 pub fn send(root: &Path, t: &Transport, now: Timestamp) -> Result<Vec<Delivery>, Error> {
