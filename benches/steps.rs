@@ -1,108 +1,256 @@
-//! Wall time of `process` for one kummen step and one dougram player-turn, and of `verify` on a
-//! played kummen game.
+//! `pbem process` of one step, run as a process, against its floor measured in the same run; how
+//! a step's cost grows with the game's length; and `pbem verify --full` in steps per second.
 //!
-//! Run with `cargo bench --bench steps`. Each sample copies a prepared game directory (orders
-//! already in the inbox) and times one call, so every sample does the same work; the median
-//! and the spread are printed. Figures belong in issue notes, never in assertions.
+//! Run with `cargo bench --bench steps`. Set `PBEM_BENCH_PBEM=/path/to/pbem` to measure another
+//! build beside this one (each binary plays its own games through its own command line, so an
+//! older release is measured on games it can read). Figures are printed, never asserted; the
+//! machine is noisy, so what counts is the median and its ratio to the floor of the same run
+//! (docs/performance.md).
+//!
+//! The floor is what no implementation of a step can avoid: starting a process, reading the
+//! game's configuration, the open step's orders and the journal head, checking each order's
+//! signature, hashing them, and one atomic commit (write, fsync, rename, fsync of the folder).
+//! The bench binary runs it by starting itself again with `PBEM_BENCH_FLOOR=DIR`.
 
 mod common;
 
-use common::{copy_dir, keys_for, kummen_keys, measuring, new_game, new_kummen, submit_all};
-use pbem::engine::game::Game;
-use pbem::engine::{process, verify};
+use common::{copy_dir, measuring};
+use pbem::engine::config::GameConfig;
+use pbem::protocol::{envelope, hash};
+use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-fn report(name: &str, mut samples: Vec<Duration>) {
-    samples.sort();
-    let median = samples[samples.len() / 2];
-    println!(
-        "{name}: median {:.2} ms over {} runs (min {:.2} ms, max {:.2} ms)",
-        median.as_secs_f64() * 1e3,
-        samples.len(),
-        samples[0].as_secs_f64() * 1e3,
-        samples[samples.len() - 1].as_secs_f64() * 1e3
-    );
-}
+const RUNS: usize = 31;
 
 fn main() {
+    if let Some(dir) = std::env::var_os("PBEM_BENCH_FLOOR") {
+        floor(Path::new(&dir));
+        return;
+    }
     if !measuring() {
         return;
     }
+    let mut builds = vec![(
+        "this build".to_string(),
+        PathBuf::from(env!("CARGO_BIN_EXE_pbem")),
+    )];
+    if let Some(other) = std::env::var_os("PBEM_BENCH_PBEM") {
+        builds.push((format!("{}", Path::new(&other).display()), other.into()));
+    }
     let tmp = tempfile::tempdir().unwrap();
-    let keys = kummen_keys();
-    let game_dir = tmp.path().join("game");
-    new_kummen(&game_dir, &keys, None);
-    // Play setup, then stand before the B1 step (movement and first combat) with its orders in.
-    submit_all(&game_dir, &keys, tmp.path());
-    process::process(&game_dir).unwrap();
-    submit_all(&game_dir, &keys, tmp.path());
-
-    let runs = 30;
-    let mut samples = Vec::new();
-    for i in 0..runs {
-        let copy = tmp.path().join(format!("p{i}"));
-        copy_dir(&game_dir, &copy);
-        let start = Instant::now();
-        process::process(&copy).unwrap();
-        samples.push(start.elapsed());
-    }
-    report(
-        "process (one kummen step: B1, movement to first combat)",
-        samples,
-    );
-
-    // Dougram: the Lib player-turn of turn 1 (arming, movement, a combat, latency, Fed card phase).
-    let dkeys = keys_for("dougram");
-    let dougram = tmp.path().join("dougram");
-    new_game("dougram", &dougram, &dkeys, None);
-    submit_all(&dougram, &dkeys, tmp.path());
-    process::process(&dougram).unwrap();
-    submit_all(&dougram, &dkeys, tmp.path());
-    let mut samples = Vec::new();
-    for i in 0..runs {
-        let copy = tmp.path().join(format!("d{i}"));
-        copy_dir(&dougram, &copy);
-        let start = Instant::now();
-        process::process(&copy).unwrap();
-        samples.push(start.elapsed());
-    }
-    report(
-        "process (one dougram step: Lib turn 1, scripted orders)",
-        samples,
-    );
-
-    // Verify a game played through every scripted step.
-    let played = tmp.path().join("p0");
-    loop {
-        let game = Game::open(&played).unwrap();
-        let Some(step) = game.open_step() else { break };
-        if step
-            .waiting_for
-            .iter()
-            .any(|s| pbem::engine::demo::scripted("kummen", step.step, s).is_none())
-        {
-            break;
+    for (name, pbem) in &builds {
+        println!("== {name}");
+        let play = Player::new(pbem, tmp.path(), name);
+        for (system, label) in [
+            ("kummen", "kummen step 2 (B1: movement, first combat)"),
+            ("dougram", "dougram step 2 (Lib player-turn 1)"),
+        ] {
+            let game = play.new_game(system);
+            play.steps(&game, system, 1);
+            play.submit_open_step(&game, system);
+            compare(label, &game, pbem);
         }
-        submit_all(&played, &keys, tmp.path());
-        process::process(&played).unwrap();
+        // The same kind of step late in a long game: its cost must not grow with the length.
+        let game = play.new_game("kummen");
+        let played = play.steps(&game, "kummen", 27);
+        play.submit_open_step(&game, "kummen");
+        compare(
+            &format!("kummen step {} (after {played} steps)", played + 1),
+            &game,
+            pbem,
+        );
+        // verify --full of a whole game, in replayed steps per second.
+        play.steps(&game, "kummen", 100);
+        let records = std::fs::read_dir(game.join("journal")).unwrap().count();
+        let samples: Vec<Duration> = (0..9)
+            .map(|_| time(pbem, &["verify", "--full", game.to_str().unwrap()]))
+            .collect();
+        let median = median(samples);
+        println!(
+            "verify --full of a {records}-record kummen game: median {:.1} ms, {:.0} steps/s",
+            ms(median),
+            (records - 1) as f64 / median.as_secs_f64()
+        );
     }
-    let records = Game::open(&played).unwrap().records.len();
-    let mut samples = Vec::new();
-    for _ in 0..runs {
+}
+
+/// Times the floor and `pbem process` on fresh copies of `game`, interleaved.
+fn compare(label: &str, game: &Path, pbem: &Path) {
+    let me = std::env::current_exe().unwrap();
+    let (mut floor, mut process) = (Vec::new(), Vec::new());
+    let scratch = game.with_extension("runs");
+    for i in 0..RUNS {
+        let copy = scratch.join(format!("f{i}"));
+        copy_dir(game, &copy);
         let start = Instant::now();
-        verify::verify(
-            &played,
-            &verify::Options {
-                player_files: vec![],
-                public_only: false,
-                full: true,
-            },
-        )
-        .unwrap();
-        samples.push(start.elapsed());
+        let ok = Command::new(&me)
+            .env("PBEM_BENCH_FLOOR", &copy)
+            .status()
+            .unwrap()
+            .success();
+        floor.push(start.elapsed());
+        assert!(ok, "the floor program failed");
+        let copy = scratch.join(format!("p{i}"));
+        copy_dir(game, &copy);
+        process.push(time(pbem, &["process", copy.to_str().unwrap()]));
     }
-    report(
-        &format!("verify (full, {records} records incl. replay)"),
-        samples,
+    std::fs::remove_dir_all(&scratch).unwrap();
+    let (f, p) = (median(floor), median(process));
+    println!(
+        "{label}: process {:.2} ms, floor {:.2} ms, ratio {:.1}",
+        ms(p),
+        ms(f),
+        p.as_secs_f64() / f.as_secs_f64()
     );
+}
+
+fn time(pbem: &Path, args: &[&str]) -> Duration {
+    let start = Instant::now();
+    let out = Command::new(pbem).args(args).output().unwrap();
+    let took = start.elapsed();
+    assert!(
+        out.status.success(),
+        "pbem {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    took
+}
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+/// The floor of one step (see the module comment).
+fn floor(dir: &Path) {
+    let text = std::fs::read_to_string(dir.join("game.yaml")).unwrap();
+    let config: GameConfig = pbem::yaml::parse(&text, "game.yaml").unwrap();
+    let mut names: Vec<PathBuf> = std::fs::read_dir(dir.join("inbox"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    names.sort();
+    let mut digest = Vec::new();
+    for path in names {
+        let side = path.file_stem().unwrap().to_string_lossy()[7..].to_string();
+        let bytes = std::fs::read(&path).unwrap();
+        let signed = envelope::open_embedded(&bytes).unwrap();
+        let key = &config.seat(&side).unwrap().key;
+        envelope::verify(&signed, key, envelope::ORDER_NAMESPACE).unwrap();
+        digest.extend_from_slice(&signed.document_hash().0);
+    }
+    let journal = dir.join("journal");
+    let head = (0..)
+        .map(|n| journal.join(format!("{n:06}.yaml")))
+        .take_while(|p| p.exists())
+        .last()
+        .unwrap();
+    digest.extend_from_slice(&hash::sha256(&std::fs::read(head).unwrap()).0);
+    // One atomic commit of a record-sized file.
+    let record = hash::sha256(&digest).hex().repeat(40);
+    pbem::engine::dir::write_atomic(&dir.join("host/floor.yaml"), record.as_bytes()).unwrap();
+}
+
+/// Plays games through one pbem binary's command line, as a host and its players would.
+struct Player {
+    pbem: PathBuf,
+    dir: PathBuf,
+}
+
+impl Player {
+    fn new(pbem: &Path, tmp: &Path, name: &str) -> Player {
+        let dir = tmp.join(hash::sha256(name.as_bytes()).hex());
+        std::fs::create_dir_all(&dir).unwrap();
+        Player {
+            pbem: pbem.to_path_buf(),
+            dir,
+        }
+    }
+
+    fn run(&self, args: &[&str]) -> String {
+        let out = Command::new(&self.pbem).args(args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "pbem {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    fn key(&self, side: &str) -> PathBuf {
+        self.dir.join("keys").join(side)
+    }
+
+    fn new_game(&self, system: &str) -> PathBuf {
+        let game = self.dir.join(system);
+        let mut args = vec![
+            "new".to_string(),
+            game.to_str().unwrap().into(),
+            "--system".into(),
+            system.into(),
+            "--id".into(),
+            "bench".into(),
+        ];
+        for side in pbem::systems::by_id(system).unwrap().sides() {
+            if !self.key(&side).exists() {
+                self.run(&["keygen", "--out", self.key(&side).to_str().unwrap()]);
+            }
+            args.push("--seat".into());
+            args.push(format!("{side}={}.pub", self.key(&side).display()));
+        }
+        let _ = std::fs::remove_dir_all(&game);
+        self.run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        game
+    }
+
+    fn status(&self, game: &Path) -> serde_json::Value {
+        serde_json::from_str(&self.run(&["status", game.to_str().unwrap(), "--json"])).unwrap()
+    }
+
+    /// Signs and submits the demo script's orders (or empty ones) for the open step.
+    fn submit_open_step(&self, game: &Path, system: &str) {
+        let st = self.status(game);
+        let step = st["step"].as_u64().unwrap();
+        for side in st["waiting_for"].as_array().unwrap() {
+            let side = side.as_str().unwrap();
+            let template = self.run(&["template", game.to_str().unwrap(), "--side", side]);
+            let head = &template[..template.find("\norders:").unwrap() + 1];
+            let body: String = pbem::engine::demo::scripted(system, step, side)
+                .unwrap_or("{}")
+                .lines()
+                .map(|l| format!("  {l}\n"))
+                .collect();
+            let file = self.dir.join(format!("{system}-{step}-{side}.yaml"));
+            std::fs::write(&file, format!("{head}orders:\n{body}")).unwrap();
+            let signed = file.with_extension("signed.yaml");
+            self.run(&[
+                "sign",
+                file.to_str().unwrap(),
+                "--key",
+                self.key(side).to_str().unwrap(),
+                "--out",
+                signed.to_str().unwrap(),
+            ]);
+            self.run(&["submit", game.to_str().unwrap(), signed.to_str().unwrap()]);
+        }
+    }
+
+    /// Plays up to `n` steps (fewer when the game ends); returns how many were played.
+    fn steps(&self, game: &Path, system: &str, n: u64) -> u64 {
+        for played in 0..n {
+            if self.status(game)["finished"].as_bool().unwrap() {
+                return played;
+            }
+            self.submit_open_step(game, system);
+            self.run(&["process", game.to_str().unwrap()]);
+        }
+        n
+    }
 }

@@ -1,5 +1,6 @@
 //! What both benchmarks need: the `cargo bench` guard, a game with fresh keys, scripted
 //! orders, and copies of a prepared game directory.
+#![allow(dead_code)] // each bench uses its own part
 
 use pbem::engine::config::DeadlineConfig;
 use pbem::engine::demo::{order_document, scripted};

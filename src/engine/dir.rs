@@ -140,24 +140,32 @@ pub fn exclusive_lock(path: &Path, busy: &str) -> Result<File, Error> {
 
 /// Writes `bytes` to `path` so that readers see either the old file or the whole new one, even
 /// across a crash: a temporary file in the same directory, fsync, rename, fsync the directory.
+/// Inside [`batched`], the two fsyncs are left to the end of the batch.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    // A bare file name has the empty path as its parent: that is the current directory.
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
+    let dir = folder_of(path);
     fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
     tmp.write_all(bytes).map_err(|e| Error::io(path, e))?;
-    tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
+    let deferred = BATCH.with_borrow_mut(|b| match b {
+        Some(paths) => {
+            paths.push(path.to_path_buf());
+            true
+        }
+        None => false,
+    });
+    if !deferred {
+        tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
+    }
     #[cfg(feature = "fault-injection")]
     let n = fault::count_write();
     #[cfg(feature = "fault-injection")]
     fault::maybe_abort(fault::Point::BeforeRename, n);
     tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
-    File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(|e| Error::io(dir, e))?;
+    if !deferred {
+        File::open(dir)
+            .and_then(|d| d.sync_all())
+            .map_err(|e| Error::io(dir, e))?;
+    }
     #[cfg(feature = "fault-injection")]
     fault::maybe_abort(fault::Point::AfterRename, n);
     Ok(())
@@ -249,6 +257,79 @@ pub mod fault {
         if limit == Some(n) {
             std::process::abort();
         }
+    }
+}
+
+thread_local! {
+    /// The files written in the [`batched`] call running on this thread, if any.
+    static BATCH: std::cell::RefCell<Option<Vec<PathBuf>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with its atomic writes batched: each file is still written whole under a
+/// temporary name and renamed into place, but the disk is flushed once for all of them when
+/// `f` returns Ok ([`sync`]) instead of twice per file. So everything `f` wrote is durable
+/// when `batched` returns Ok, and a crash before that may lose any of it: only files that are
+/// safe to lose together go in one batch (a step's files before its journal record, which is
+/// written after the batch; the derived files after it, which `recover` rewrites). A batch
+/// inside a batch joins it.
+pub fn batched<T>(f: impl FnOnce() -> Result<T, Error>) -> Result<T, Error> {
+    let outer = BATCH.with_borrow_mut(|b| {
+        let outer = b.is_some();
+        if !outer {
+            *b = Some(Vec::new());
+        }
+        outer
+    });
+    if outer {
+        return f();
+    }
+    let result = f();
+    let paths = BATCH.with_borrow_mut(|b| b.take().unwrap_or_default());
+    if result.is_ok() {
+        sync(&paths)?;
+    }
+    result
+}
+
+/// Makes files already renamed into place durable, with their names. On Linux one `syncfs`
+/// of their filesystem (a game directory is one filesystem) does it in one flush; elsewhere
+/// each file and each folder holding one is fsynced.
+fn sync(paths: &[PathBuf]) -> Result<(), Error> {
+    let Some(first) = paths.first() else {
+        return Ok(());
+    };
+    #[cfg(target_os = "linux")]
+    {
+        let _ = first;
+        let dir = folder_of(first);
+        let handle = File::open(dir).map_err(|e| Error::io(dir, e))?;
+        rustix::fs::syncfs(&handle).map_err(|e| Error::io(dir, e.into()))?;
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = first;
+        let mut folders = std::collections::BTreeSet::new();
+        for path in paths {
+            File::open(path)
+                .and_then(|f| f.sync_all())
+                .map_err(|e| Error::io(path, e))?;
+            folders.insert(folder_of(path).to_path_buf());
+        }
+        for dir in folders {
+            File::open(&dir)
+                .and_then(|d| d.sync_all())
+                .map_err(|e| Error::io(&dir, e))?;
+        }
+    }
+    Ok(())
+}
+
+/// The folder a file is in: a bare file name has the empty path as its parent, which is the
+/// current directory.
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
     }
 }
 

@@ -137,12 +137,17 @@ impl Game {
                 path.display()
             )));
         }
+        let key = (self.system.id(), want);
+        if let Some(data) = parsed_data(&key) {
+            return Ok(self.data.get_or_init(|| data));
+        }
         let text = String::from_utf8(bytes)
             .map_err(|_| Error::Fail(format!("{}: not UTF-8 text", path.display())))?;
         let data = self
             .system
             .parse_data(&text)
             .map_err(|e| Error::Fail(format!("{}: {e}", path.display())))?;
+        remember_data(key, data.clone());
         Ok(self.data.get_or_init(|| data))
     }
 
@@ -180,6 +185,49 @@ impl Game {
     pub fn is_host(&self) -> bool {
         self.dir.secrets().exists()
     }
+}
+
+/// Journal records already parsed in this process, by the SHA-256 of their bytes: a command
+/// opens its game several times, and a record's bytes give the same record every time.
+static PARSED_RECORDS: std::sync::Mutex<Option<std::collections::HashMap<Hash32, Record>>> =
+    std::sync::Mutex::new(None);
+
+/// Records kept parsed; past it the cache starts again (a sweep moves on to other games).
+const PARSED_RECORDS_KEPT: usize = 4096;
+
+fn parsed_record(hash: &Hash32) -> Option<Record> {
+    let cache = PARSED_RECORDS.lock().unwrap_or_else(|e| e.into_inner());
+    cache.as_ref()?.get(hash).cloned()
+}
+
+fn remember_record(hash: Hash32, record: &Record) {
+    let mut cache = PARSED_RECORDS.lock().unwrap_or_else(|e| e.into_inner());
+    let map = cache.get_or_insert_with(Default::default);
+    if map.len() >= PARSED_RECORDS_KEPT {
+        map.clear();
+    }
+    map.insert(hash, record.clone());
+}
+
+/// Component data already parsed in this process, by system and SHA-256 of data.yaml: a
+/// process opens its game several times, and `process --all` opens many games that share
+/// their system's built-in data. Parsed data (and the states parsed with it) is shared.
+type DataKey = (&'static str, Hash32);
+static PARSED_DATA: std::sync::Mutex<Vec<(DataKey, GameData)>> = std::sync::Mutex::new(Vec::new());
+
+/// How many different data files a process keeps parsed (a few systems, a few custom maps).
+const PARSED_DATA_KEPT: usize = 8;
+
+fn parsed_data(key: &DataKey) -> Option<GameData> {
+    let cache = PARSED_DATA.lock().unwrap_or_else(|e| e.into_inner());
+    cache.iter().find(|(k, _)| k == key).map(|(_, d)| d.clone())
+}
+
+fn remember_data(key: DataKey, data: GameData) {
+    let mut cache = PARSED_DATA.lock().unwrap_or_else(|e| e.into_inner());
+    cache.retain(|(k, _)| *k != key);
+    cache.insert(0, (key, data));
+    cache.truncate(PARSED_DATA_KEPT);
 }
 
 /// The journal heads an order for the step open after record `upto` may name as its basis: the
@@ -270,10 +318,18 @@ pub fn read_journal(dir: &GameDir, game_id: &str) -> Result<Vec<(Record, Hash32)
             break;
         }
         let bytes = dir::read(&path)?;
-        let text = String::from_utf8(bytes.clone())
-            .map_err(|_| Error::Fail(format!("{}: not UTF-8 text", path.display())))?;
-        let record: Record = yaml::parse(&text, &path.display().to_string())
-            .map_err(|r| Error::Fail(r.to_string()))?;
+        let hash = journal::record_hash(&bytes);
+        let record = match parsed_record(&hash) {
+            Some(record) => record,
+            None => {
+                let text = String::from_utf8(bytes)
+                    .map_err(|_| Error::Fail(format!("{}: not UTF-8 text", path.display())))?;
+                let record: Record = yaml::parse(&text, &path.display().to_string())
+                    .map_err(|r| Error::Fail(r.to_string()))?;
+                remember_record(hash, &record);
+                record
+            }
+        };
         if record.seq != seq || record.game != game_id {
             return Err(Error::Fail(format!(
                 "{}: record claims seq {} of game {:?}; expected seq {seq} of {game_id:?}",
@@ -282,7 +338,7 @@ pub fn read_journal(dir: &GameDir, game_id: &str) -> Result<Vec<(Record, Hash32)
                 record.game
             )));
         }
-        records.push((record, journal::record_hash(&bytes)));
+        records.push((record, hash));
     }
     if records.is_empty() {
         return Err(Error::Fail(format!(

@@ -177,11 +177,7 @@ fn derived_stale(game: &Game) -> Result<bool, Error> {
                 return Ok(true);
             }
         }
-        let (yaml, text) = views::side_view(game, &side)?;
-        let d = game.dir.views(&side);
-        if dir::read_text(&d.join("view.yaml")).ok().as_deref() != Some(yaml.as_str())
-            || dir::read_text(&d.join("view.txt")).ok().as_deref() != Some(text.as_str())
-        {
+        if !views::is_current(game, &side) {
             return Ok(true);
         }
     }

@@ -260,32 +260,41 @@ pub fn process_locked(
         next: next.clone(),
     };
 
-    // Everything under new names first; the journal record last.
-    dir::write_private(&game.dir.state(seq), res.state.as_bytes())?;
-    dir::write_private(&game.dir.sealed(seq), sealed_yaml.as_bytes())?;
+    // Everything under new names first, flushed to disk together; the journal record last, on
+    // its own: it is the commit point.
     let events = StepEvents {
         public: res.public,
         private: res.private,
     };
-    dir::write_private(&events_path(&game, seq), yaml::encode(&events)?.as_bytes())?;
-    for (side, raw, raw_sig) in &orders.raw {
-        dir::write_private(&game.dir.used_order(seq, side), raw)?;
-        if let Some(s) = raw_sig {
-            dir::write_private(&game.dir.used_sig(seq, side), s)?;
+    dir::batched(|| {
+        dir::write_private(&game.dir.state(seq), res.state.as_bytes())?;
+        dir::write_private(&game.dir.sealed(seq), sealed_yaml.as_bytes())?;
+        dir::write_private(&events_path(&game, seq), yaml::encode(&events)?.as_bytes())?;
+        for (side, raw, raw_sig) in &orders.raw {
+            dir::write_private(&game.dir.used_order(seq, side), raw)?;
+            if let Some(s) = raw_sig {
+                dir::write_private(&game.dir.used_sig(seq, side), s)?;
+            }
         }
-    }
+        Ok(())
+    })?;
     let record_bytes = yaml::encode(&record)?;
     dir::write_atomic(&game.dir.record(seq), record_bytes.as_bytes())?;
     let head = journal::record_hash(record_bytes.as_bytes());
 
-    clear_inbox(&game, step.step)?;
-    if let Some(n) = &next {
-        // The next step opens now: its deadline counts from here (views and mail show it).
-        super::mail::clock::record_opened(&game.dir, n.step, now)?;
-    }
-    let game = Game::open(root)?;
-    views::write_report(&game, seq)?;
-    views::refresh(&game)?;
+    // What follows the record is derived from it (recover() redoes what a crash loses), except
+    // the opening time of the next step: one flush for all of it.
+    let game = dir::batched(|| {
+        clear_inbox(&game, step.step)?;
+        if let Some(n) = &next {
+            // The next step opens now: its deadline counts from here (views and mail show it).
+            super::mail::clock::record_opened(&game.dir, n.step, now)?;
+        }
+        let game = Game::open(root)?;
+        views::write_report(&game, seq)?;
+        views::refresh(&game)?;
+        Ok(game)
+    })?;
     // Mail is derived like the views: queueing again later (`pbem send`) gives the same messages.
     super::mail::turn::after_record(&game, now).map_err(|e| {
         Error::Fail(format!(

@@ -306,20 +306,35 @@ pub fn refresh(game: &Game) -> Result<(), Error> {
             write_report(game, record.seq)?;
         }
     }
+    let last = game.last_seq();
     for side in game.config.side_names() {
         // Every record's view is kept, so a player can compare what they were sent with what the
         // journal gives, and `verify` can check every view ever written.
         for (record, _) in &game.records {
             let path = game.dir.view_of_record(&side, record.seq);
-            if !path.exists() {
+            if record.seq != last && !path.exists() {
                 let (yaml, _) = side_view_at(game, &side, record.seq)?;
                 dir::write_atomic(&path, yaml.as_bytes())?;
             }
         }
+        // The newest view, rendered once: its record's file, the text, and view.yaml last, so
+        // that view.yaml equal to the newest record's view means this side is up to date
+        // ([`is_current`]).
         let (yaml, text) = side_view(game, &side)?;
         let dir = game.dir.views(&side);
-        dir::write_atomic(&dir.join("view.yaml"), yaml.as_bytes())?;
+        dir::write_atomic(&game.dir.view_of_record(&side, last), yaml.as_bytes())?;
         dir::write_atomic(&dir.join("view.txt"), text.as_bytes())?;
+        dir::write_atomic(&dir.join("view.yaml"), yaml.as_bytes())?;
     }
     Ok(())
+}
+
+/// Whether `side`'s views were written by a [`refresh`] after the newest record: without
+/// rendering anything (a process run checks this before it starts).
+pub fn is_current(game: &Game, side: &str) -> bool {
+    let dir = game.dir.views(side);
+    let newest = dir::read(&game.dir.view_of_record(side, game.last_seq()));
+    newest.is_ok()
+        && dir::read(&dir.join("view.yaml")).ok() == newest.ok()
+        && dir.join("view.txt").exists()
 }

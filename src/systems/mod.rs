@@ -194,21 +194,56 @@ impl OrderVersion {
 /// A game's component data (map, counters, cards…) as its system loaded it: read once per
 /// process from the game's `data.yaml` and shared by every state ([`Rules::attach`]). Only the
 /// system that made it can look inside.
+///
+/// It also keeps the last few states read with it, parsed: one step reads the same state many
+/// times (its phase, each order's check, the views, the report), and a state read twice must
+/// not cost two parses. A state is a pure function of its text and the data, so an entry is
+/// found by comparing the text itself.
 #[derive(Clone)]
-pub struct GameData(Arc<dyn Any + Send + Sync>);
+pub struct GameData {
+    data: Arc<dyn Any + Send + Sync>,
+    states: Arc<std::sync::Mutex<StateCache>>,
+}
+
+/// Parsed states by their text, newest first.
+type StateCache = Vec<(Arc<str>, Arc<dyn Any + Send + Sync>)>;
+
+/// How many parsed states a game's data keeps: the state before the step, the one after, and
+/// a record or two back (a report's board).
+const CACHED_STATES: usize = 4;
 
 impl GameData {
+    fn new<D: Send + Sync + 'static>(data: D) -> GameData {
+        GameData {
+            data: Arc::new(data),
+            states: Default::default(),
+        }
+    }
+
     fn of<R: Rules>(&self) -> Result<Arc<R::Data>, String> {
-        self.0
+        self.data
             .clone()
             .downcast::<R::Data>()
             .map_err(|_| "the game's data belongs to another system (a defect in pbem)".into())
+    }
+
+    fn cached<S: Send + Sync + 'static>(&self, text: &str) -> Option<Arc<S>> {
+        let cache = self.states.lock().unwrap_or_else(|e| e.into_inner());
+        let (_, state) = cache.iter().find(|(t, _)| &**t == text)?;
+        state.clone().downcast::<S>().ok()
+    }
+
+    fn remember<S: Send + Sync + 'static>(&self, text: &str, state: Arc<S>) {
+        let mut cache = self.states.lock().unwrap_or_else(|e| e.into_inner());
+        cache.retain(|(t, _)| &**t != text);
+        cache.insert(0, (Arc::from(text), state));
+        cache.truncate(CACHED_STATES);
     }
 }
 
 /// A rule set with typed state, orders and views.
 pub trait Rules: Send + Sync + 'static {
-    type State: Serialize + DeserializeOwned + Clone;
+    type State: Serialize + DeserializeOwned + Clone + Send + Sync;
     /// The component data every state of a game shares: stored once in the game directory
     /// (`data.yaml`, pinned by genesis), never in a state; the state's copy is skipped when it
     /// is written and put back by [`Rules::attach`] when it is read.
@@ -342,10 +377,15 @@ fn load_state<S: DeserializeOwned>(state: &str) -> Result<S, String> {
     yaml::parse::<S>(state, "host state").map_err(|r| format!("stored state is unreadable: {r}"))
 }
 
-/// A stored state with its game's data attached.
-fn read_state<R: Rules>(rules: &R, data: &GameData, state: &str) -> Result<R::State, String> {
+/// A stored state with its game's data attached: parsed once, then shared ([`GameData`]).
+fn read_state<R: Rules>(rules: &R, data: &GameData, state: &str) -> Result<Arc<R::State>, String> {
+    if let Some(st) = data.cached::<R::State>(state) {
+        return Ok(st);
+    }
     let mut st: R::State = load_state(state)?;
     rules.attach(&mut st, data.of::<R>()?);
+    let st = Arc::new(st);
+    data.remember(state, st.clone());
     Ok(st)
 }
 
@@ -387,10 +427,10 @@ impl<R: Rules> System for R {
     }
     fn parse_data(&self, data: &str) -> Result<GameData, String> {
         let d: R::Data = yaml::parse(data, "data.yaml").map_err(|r| r.to_string())?;
-        Ok(GameData(Arc::new(d)))
+        Ok(GameData::new(d))
     }
     fn phase(&self, data: &GameData, state: &str) -> Result<Phase, String> {
-        Ok(Rules::phase(self, &read_state(self, data, state)?))
+        Ok(Rules::phase(self, &*read_state(self, data, state)?))
     }
     fn check_order(
         &self,
@@ -423,8 +463,11 @@ impl<R: Rules> System for R {
             typed.insert(side.clone(), parsed.orders);
         }
         let res = Rules::resolve(self, &st, &typed, dice)?;
+        let text = yaml::encode(&res.state)?;
+        // The new state is read next (its phase, views, report): it is already parsed.
+        data.remember(&text, Arc::new(res.state));
         Ok(Resolution {
-            state: yaml::encode(&res.state)?,
+            state: text,
             public: res.public,
             private: res.private,
         })
@@ -438,7 +481,11 @@ impl<R: Rules> System for R {
         })
     }
     fn template(&self, data: &GameData, state: &str, side: &str) -> Result<String, String> {
-        Ok(Rules::template(self, &read_state(self, data, state)?, side))
+        Ok(Rules::template(
+            self,
+            &*read_state(self, data, state)?,
+            side,
+        ))
     }
     fn odds(
         &self,
@@ -446,10 +493,10 @@ impl<R: Rules> System for R {
         reader: &Reader,
         args: &[String],
     ) -> Result<String, String> {
-        let st: Option<R::State> = game
+        let st: Option<Arc<R::State>> = game
             .map(|(data, state)| read_state(self, data, state))
             .transpose()?;
-        Rules::odds(self, st.as_ref(), reader, args)
+        Rules::odds(self, st.as_deref(), reader, args)
     }
 }
 
