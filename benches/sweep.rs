@@ -1,9 +1,11 @@
 //! Wall time of `process --all` (engine::sweep) over many games.
 //!
-//! Run with `cargo bench --bench sweep`. One kummen game is made with the library and copied:
-//! 10,000 copies of which none is due (no orders in, deadline ahead), then 1,000 copies with
-//! every order of step 1 in (all due). Figures are printed, never asserted. Set
-//! PBEM_BENCH_IDLE / PBEM_BENCH_DUE to change the counts.
+//! Run with `cargo bench --bench sweep`. One kummen game is made with the library and copied,
+//! each copy under its own game id (so that no two games share a journal record, as in real
+//! life, and nothing parsed for one game serves another): 10,000 copies at step 1 of which none
+//! is due (no orders in, deadline ahead), 2,000 copies of a game at step 30, none due, then
+//! 1,000 copies with every order of step 1 in (all due). Figures are printed, never asserted.
+//! Set PBEM_BENCH_IDLE / PBEM_BENCH_LONG / PBEM_BENCH_DUE to change the counts.
 
 mod common;
 
@@ -59,6 +61,7 @@ fn main() {
     }
     let idle_n = count("PBEM_BENCH_IDLE", 10_000);
     let due_n = count("PBEM_BENCH_DUE", 1_000);
+    let long_n = count("PBEM_BENCH_LONG", 2_000);
     let tmp = tempfile::tempdir().unwrap();
     let t0: jiff::Timestamp = "2026-05-01T10:00:00Z".parse().unwrap();
     let keys = kummen_keys();
@@ -70,28 +73,70 @@ fn main() {
         grace: None,
         remind_before: None,
     };
-    new_kummen(&proto, &keys, Some(deadline));
+    new_kummen(&proto, &keys, Some(deadline.clone()));
     mail::clock::record_opened(&Game::open(&proto).unwrap().dir, 1, t0).unwrap();
 
     // None due: no orders in, deadline 72h ahead.
     let idle = tmp.path().join("idle");
     let start = Instant::now();
     for i in 0..idle_n {
-        copy_dir(&proto, &idle.join(format!("g{i:05}")));
+        copy_as(&proto, &idle.join(format!("g{i:05}")), i);
     }
     println!(
         "(made {idle_n} idle games in {:.1} s)",
         start.elapsed().as_secs_f64()
     );
     let now = t0.checked_add(jiff::SignedDuration::from_hours(1)).unwrap();
-    run("process --all, none due (cold-ish)", &idle, now, idle_n);
-    run("process --all, none due (again)", &idle, now, idle_n);
+    run("process --all, none due, step 1 (cold-ish)", &idle, now, idle_n);
+    run("process --all, none due, step 1 (again)", &idle, now, idle_n);
+    std::fs::remove_dir_all(&idle).unwrap();
+
+    // None due at step 30: a long game, its next step just opened.
+    let long = tmp.path().join("long-proto");
+    new_kummen(&long, &keys, Some(deadline.clone()));
+    let mut step = 1;
+    while step < 30 {
+        submit_all(&long, &keys, tmp.path());
+        pbem::engine::process::process_at(&long, t0).unwrap();
+        step = Game::open(&long).unwrap().open_step().map_or(u64::MAX, |s| s.step);
+    }
+    let records = Game::open(&long).unwrap().records.len();
+    let long_games = tmp.path().join("long");
+    for i in 0..long_n {
+        copy_as(&long, &long_games.join(format!("g{i:05}")), i);
+    }
+    run(
+        &format!("process --all, none due, {records} records (step 30 or the end)"),
+        &long_games,
+        now,
+        long_n,
+    );
+    std::fs::remove_dir_all(&long_games).unwrap();
 
     // All due: both orders of step 1 in the inbox (submitted through engine::order::submit).
     submit_all(&proto, &keys, tmp.path());
     let due = tmp.path().join("due");
     for i in 0..due_n {
-        copy_dir(&proto, &due.join(format!("g{i:05}")));
+        copy_as(&proto, &due.join(format!("g{i:05}")), i);
     }
     run("process --all, all due", &due, now, due_n);
+}
+
+/// A copy of the game in `from` under the id `bench-N`: every file that names the id says the
+/// new one, so no record of one copy is byte-identical to another's. (The copies' hash chains
+/// do not verify; a sweep does not verify.)
+fn copy_as(from: &Path, to: &Path, n: usize) {
+    copy_dir(from, to);
+    let id = format!("bench-{n:05}");
+    let mut files = vec![to.join("game.yaml")];
+    for entry in std::fs::read_dir(to.join("journal")).unwrap().flatten() {
+        files.push(entry.path());
+    }
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let text = text
+            .replace("id: bench\n", &format!("id: {id}\n"))
+            .replace("game: bench\n", &format!("game: {id}\n"));
+        std::fs::write(&file, text).unwrap();
+    }
 }

@@ -221,9 +221,9 @@ fn check_report_boards(
     findings: &mut Vec<String>,
     tally: &mut Tally,
 ) {
-    let ours = game.system.rules_version();
+    let ours = ours_after_each(game, records);
     for (i, (rec, _)) in records.iter().enumerate() {
-        if rules_after(records, i).0 != ours {
+        if !ours[i] {
             continue; // its board was drawn by other rules (the replay note says which)
         }
         let file = format!("reports/{:06}.txt", rec.seq);
@@ -253,6 +253,7 @@ fn check_public(
     if records.first().is_some_and(|(r, _)| r.genesis.is_some()) {
         findings.extend(super::ops::seat_findings(game, records));
     }
+    let running_rules = journal::rules_after_each(records.iter().map(|(r, _)| r));
     // The component data is public: its bytes must be those the journal pins.
     if let Some(pinned) = journal::data_after(records.iter().map(|(r, _)| r)) {
         match std::fs::read(game.dir.data()) {
@@ -308,7 +309,7 @@ fn check_public(
             findings.push(format!("{name}: follows a record that closed the game"));
             continue;
         };
-        let (running, _) = rules_after(records, i - 1);
+        let running = running_rules[i - 1].0;
         if st.rules_version() != running {
             findings.push(format!(
                 "{name}: step.rules: {}, but the game ran rules {running} (only `pbem host upgrade` changes them)",
@@ -1148,13 +1149,16 @@ fn check_views(
     if !game.dir.root.join("views").is_dir() {
         return;
     }
-    let ours = game.system.rules_version();
-    for side in game.config.side_names() {
-        for (i, (rec, _)) in records.iter().enumerate() {
-            if rules_after(records, i).0 != ours {
-                continue; // a view of other rules (the replay note says which)
-            }
-            let want = match views::side_view_at(game, &side, rec.seq) {
+    let ours = ours_after_each(game, records);
+    let sides = game.config.side_names();
+    let mut newest = BTreeMap::new();
+    // Record by record, every side: each state is read once for all its views.
+    for (i, (rec, _)) in records.iter().enumerate() {
+        if !ours[i] {
+            continue; // a view of other rules (the replay note says which)
+        }
+        for side in &sides {
+            let want = match views::side_view_at(game, side, rec.seq) {
                 Ok((yaml, _)) => yaml,
                 Err(e) => {
                     findings.push(format!(
@@ -1165,25 +1169,36 @@ fn check_views(
                 }
             };
             tally.views += 1;
-            let path = game.dir.view_of_record(&side, rec.seq);
+            let path = game.dir.view_of_record(side, rec.seq);
             if dir::read_text(&path).ok().as_deref() != Some(want.as_str()) {
                 findings.push(format!(
                     "views/{side}/{:06}.yaml: missing, or differs from the view the journal and state give",
                     rec.seq
                 ));
             }
-        }
-        if let Ok((yaml, _)) = views::side_view(game, &side)
-            && rules_after(records, records.len().saturating_sub(1)).0 == ours
-        {
-            let path = game.dir.views(&side).join("view.yaml");
-            if dir::read_text(&path).ok().as_deref() != Some(yaml.as_str()) {
-                findings.push(format!(
-                    "views/{side}/view.yaml: differs from the view the journal and state give"
-                ));
+            if i + 1 == records.len() {
+                newest.insert(side.clone(), want);
             }
         }
     }
+    // The current view is the newest record's.
+    for (side, yaml) in newest {
+        let path = game.dir.views(&side).join("view.yaml");
+        if dir::read_text(&path).ok().as_deref() != Some(yaml.as_str()) {
+            findings.push(format!(
+                "views/{side}/view.yaml: differs from the view the journal and state give"
+            ));
+        }
+    }
+}
+
+/// For each record, whether the game ran this pbem's rules after it.
+fn ours_after_each(game: &Game, records: &[(Record, Hash32)]) -> Vec<bool> {
+    let ours = game.system.rules_version();
+    journal::rules_after_each(records.iter().map(|(r, _)| r))
+        .into_iter()
+        .map(|(rules, _)| rules == ours)
+        .collect()
 }
 
 /// The stored sealed transcript must carry the journal's commitment (computed over the bytes as

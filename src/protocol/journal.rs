@@ -259,7 +259,15 @@ pub fn dice_entropy(entropy: &Hash32) -> Hash32 {
 /// come from: those of genesis, changed by every `upgrade` host operation since. Games recorded
 /// before rules were versioned run [`FIRST_RULES`].
 pub fn rules_after<'a>(records: impl IntoIterator<Item = &'a Record>) -> (u32, String) {
+    rules_after_each(records)
+        .pop()
+        .unwrap_or_else(|| (FIRST_RULES, FIRST_RULES_RELEASE.to_string()))
+}
+
+/// [`rules_after`] each record of a journal, in one pass.
+pub fn rules_after_each<'a>(records: impl IntoIterator<Item = &'a Record>) -> Vec<(u32, String)> {
     let mut rules = (FIRST_RULES, FIRST_RULES_RELEASE.to_string());
+    let mut out = Vec::new();
     for rec in records {
         if let Some(g) = &rec.genesis {
             rules = (
@@ -275,8 +283,9 @@ pub fn rules_after<'a>(records: impl IntoIterator<Item = &'a Record>) -> (u32, S
         {
             rules = (*to, pbem_version.clone());
         }
+        out.push(rules.clone());
     }
-    rules
+    out
 }
 
 /// The hash `data.yaml` must have after `records`: genesis's, replaced by every upgrade's.
