@@ -746,9 +746,14 @@ fn conclusion_archive_is_the_sha256_of_the_manifest() {
 // ---- The page -------------------------------------------------------------------------------
 
 /// The page lists `fields`, one per line, each line starting with the hex of the field and a
-/// space (then its description), and the fields make up `whole`.
+/// space (then its description), the fields make up `whole`, and the page gives its length.
 fn assert_hex_lines(fields: &[Vec<u8>], whole: &[u8]) {
     assert_eq!(fields.concat(), whole);
+    let count = format!("these {} bytes", whole.len());
+    assert!(
+        doc().contains(&count),
+        "docs/formats.md does not say {count}"
+    );
     for f in fields {
         let line = format!("\n{} ", hex::encode(f));
         assert!(doc().contains(&line), "docs/formats.md has no line{line}");
