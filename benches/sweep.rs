@@ -87,8 +87,18 @@ fn main() {
         start.elapsed().as_secs_f64()
     );
     let now = t0.checked_add(jiff::SignedDuration::from_hours(1)).unwrap();
-    run("process --all, none due, step 1 (cold-ish)", &idle, now, idle_n);
-    run("process --all, none due, step 1 (again)", &idle, now, idle_n);
+    run(
+        "process --all, none due, step 1 (cold-ish)",
+        &idle,
+        now,
+        idle_n,
+    );
+    run(
+        "process --all, none due, step 1 (again)",
+        &idle,
+        now,
+        idle_n,
+    );
     std::fs::remove_dir_all(&idle).unwrap();
 
     // None due at step 30: a long game, its next step just opened.
@@ -98,7 +108,10 @@ fn main() {
     while step < 30 {
         submit_all(&long, &keys, tmp.path());
         pbem::engine::process::process_at(&long, t0).unwrap();
-        step = Game::open(&long).unwrap().open_step().map_or(u64::MAX, |s| s.step);
+        step = Game::open(&long)
+            .unwrap()
+            .open_step()
+            .map_or(u64::MAX, |s| s.step);
     }
     let records = Game::open(&long).unwrap().records.len();
     let long_games = tmp.path().join("long");

@@ -12,19 +12,6 @@ use std::path::{Path, PathBuf};
 
 const NOW: &str = "2026-01-01T00:00:00Z";
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let p = e.path();
-        let t = to.join(e.file_name());
-        if p.is_dir() {
-            copy_dir(&p, &t);
-        } else {
-            std::fs::copy(&p, &t).unwrap();
-        }
-    }
-}
-
 /// Every file of a game except the lock and temporary files a crash before a rename leaves.
 fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     snapshot(dir)

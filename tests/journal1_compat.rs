@@ -11,23 +11,10 @@ fn fixture_copy() -> (tempfile::TempDir, std::path::PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let game = tmp.path().join("game");
     copy_dir(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/journal1-dougram"),
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/journal1-dougram"),
         &game,
     );
     (tmp, game)
-}
-
-fn copy_dir(from: std::path::PathBuf, to: &std::path::Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(&from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }
 
 #[test]

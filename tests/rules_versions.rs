@@ -65,40 +65,9 @@ fn verify_finds_a_step_record_claiming_other_rules_than_the_game_ran() {
     );
 }
 
-/// A kummen game in progress recorded by pbem 0.2.0, whose kummen rules 1 kept the map and
-/// counters in every state (tests/fixtures/rules1-kummen: `pbem demo kummen` cut after record
-/// 4, with the players' keys).
-fn rules1_game() -> Table {
-    let tmp = tempfile::tempdir().unwrap();
-    copy_dir(
-        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules1-kummen"),
-        tmp.path(),
-    );
-    std::fs::create_dir_all(tmp.path().join("game/inbox")).unwrap();
-    Table {
-        game: tmp.path().join("game"),
-        tmp,
-        id: "kummen-demo".into(),
-        versions: std::cell::Cell::new(0),
-    }
-}
-
-fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
 #[test]
 fn a_game_of_older_rules_is_not_processed_until_the_host_upgrades_it() {
-    let t = rules1_game();
+    let t = rules1_kummen();
     let (code, _, err) = run(&["process", t.dir()]);
     assert_eq!(code, 1, "{err}");
     assert!(
@@ -110,7 +79,7 @@ fn a_game_of_older_rules_is_not_processed_until_the_host_upgrades_it() {
 
 #[test]
 fn verify_full_of_a_game_of_older_rules_passes_and_names_every_step_it_cannot_replay() {
-    let t = rules1_game();
+    let t = rules1_kummen();
     let out = ok(&["verify", "--full", t.dir()]);
     for seq in 1..=4 {
         assert!(
@@ -126,7 +95,7 @@ fn verify_full_of_a_game_of_older_rules_passes_and_names_every_step_it_cannot_re
 
 #[test]
 fn after_an_upgrade_the_game_plays_on_and_verify_replays_the_steps_of_the_new_rules() {
-    let t = rules1_game();
+    let t = rules1_kummen();
     let out = ok(&["host", "upgrade", t.dir(), "--reason", "new release"]);
     assert!(out.contains("from rules 1 to rules 2"), "{out}");
     // Players see it in the report; the record pins the data the states are now read with.
@@ -155,7 +124,7 @@ fn after_an_upgrade_the_game_plays_on_and_verify_replays_the_steps_of_the_new_ru
 
 #[test]
 fn an_upgrade_withdraws_the_orders_checked_under_the_old_rules() {
-    let t = rules1_game();
+    let t = rules1_kummen();
     // An order sent before the upgrade: this pbem cannot check it against rules 1, so it is
     // placed in the inbox as the old host would have filed it.
     let order = t.signed("beeler", "before", &t.order("beeler", "orders: {}\n"));

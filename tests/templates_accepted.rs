@@ -76,19 +76,6 @@ impl Hosted {
 }
 
 /// A copy of the game directory, where a submission leaves the real game untouched.
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
 /// At most this many steps of a game are played (the scripted games end well before).
 const STEP_LIMIT: u64 = 60;
 

@@ -399,3 +399,50 @@ fn every_report_of_an_untouched_game_verifies_with_its_board() {
     let out = ok(&["verify", t.dir()]);
     assert!(out.contains("3 reports (3 with their board)"), "{out}");
 }
+
+#[test]
+fn a_step_record_that_also_carries_a_host_operation_is_caught_from_the_journal_alone() {
+    // Otherwise the host-operation checks would run instead of the step's, and a changed die
+    // of that step would go unseen.
+    let t = played();
+    rewrite_record(&t, 1, |r| {
+        r.host_op = Some(pbem::protocol::journal::HostOp::Rollback {
+            to_record: 0,
+            reason: "cover".into(),
+        });
+        let st = r.step.as_mut().unwrap();
+        st.dice[0].values[0] = st.dice[0].values[0] % st.dice[0].faces + 1;
+    });
+    assert_caught(
+        &t,
+        &["--public-only"],
+        &[
+            "journal/000001.yaml: holds step and host_op: a record is exactly one of",
+            "journal/000001.yaml: step.dice[0]",
+        ],
+    );
+}
+
+#[test]
+fn a_host_operation_record_with_another_public_state_is_caught_from_the_journal_alone() {
+    let t = played();
+    ok(&["pause", t.dir(), "--reason", "holiday"]);
+    rewrite_record(&t, 3, |r| r.public_state = Default::default());
+    assert_caught(
+        &t,
+        &["--public-only"],
+        &["journal/000003.yaml: public_state: differs from that of journal/000002.yaml"],
+    );
+}
+
+#[test]
+fn a_rollback_to_before_a_rules_upgrade_is_refused() {
+    let t = common::rules1_kummen();
+    ok(&["host", "upgrade", t.dir(), "--reason", "new release"]);
+    let (code, _, err) = run(&["host", "rollback", t.dir(), "--to", "2", "--reason", "undo"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("record 5 moved the game to other rules") && err.contains("record 5 or later"),
+        "{err}"
+    );
+}

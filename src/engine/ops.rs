@@ -530,6 +530,14 @@ pub fn rollback(root: &Path, to: u64, reason: &str, now: jiff::Timestamp) -> Res
             game.last_seq()
         )));
     }
+    if let Some(upgrade) = last_upgrade(&game.records, game.records.len())
+        && to < upgrade
+    {
+        return Err(Error::Fail(format!(
+            "--to {to}: record {upgrade} moved the game to other rules; the states before it are \
+             those of the old rules, so roll back to record {upgrade} or later"
+        )));
+    }
     let state = dir::read_text(&game.dir.state(to))?;
     let (title, sides) = match game.system.phase(game.data()?, &state)? {
         Phase::Waiting { title, sides } => (title, sides),
@@ -652,6 +660,15 @@ pub fn upgrade(root: &Path, reason: &str, now: jiff::Timestamp) -> Result<Done, 
         events,
     )?;
     finish(root, seq, &op, withdrawn, now)
+}
+
+/// The newest `upgrade` record among `records[..upto]`, by number.
+pub fn last_upgrade(records: &[(Record, Hash32)], upto: usize) -> Option<u64> {
+    records[..upto]
+        .iter()
+        .rev()
+        .find(|(r, _)| matches!(r.host_op, Some(HostOp::Upgrade { .. })))
+        .map(|(r, _)| r.seq)
 }
 
 /// Where `upgrade` keeps the data it gives the game at record `seq` (host-side).

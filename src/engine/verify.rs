@@ -277,6 +277,7 @@ fn check_public(
             ));
         }
         check_format(records, i, &name, findings);
+        check_one_kind(rec, i, &name, findings);
         if i == 0 {
             check_genesis(game, rec, &name, findings);
             continue;
@@ -293,11 +294,27 @@ fn check_public(
         }
         if let Some(c) = &rec.conclusion {
             check_conclusion(records, i, c, &name, findings);
-            continue;
+            check_kept_public_state(records, i, i - 1, &name, findings);
+            if rec.step.is_none() {
+                continue;
+            }
         }
         if let Some(op) = &rec.host_op {
             check_host_op(records, i, op, &name, findings);
-            continue;
+            match op {
+                // The state after an earlier record (checked against the records alone), or
+                // a state carried over to new rules (checked by the replay).
+                HostOp::Rollback { to_record, .. } if (*to_record as usize) < i => {
+                    check_kept_public_state(records, i, *to_record as usize, &name, findings)
+                }
+                HostOp::Rollback { .. } | HostOp::Upgrade { .. } => {}
+                _ => check_kept_public_state(records, i, i - 1, &name, findings),
+            }
+            // A record that also holds a step (a finding of check_one_kind) still has it
+            // checked: nothing in a record goes unseen.
+            if rec.step.is_none() {
+                continue;
+            }
         }
         let Some(st) = &rec.step else {
             findings.push(format!(
@@ -397,6 +414,57 @@ fn check_public(
                 ));
             }
         }
+    }
+}
+
+/// A record is one thing: the genesis (record 0, and only it), a step, a host operation or the
+/// conclusion. A record carrying two would have one of them skipped by the checks of the other.
+fn check_one_kind(rec: &Record, i: usize, name: &str, findings: &mut Vec<String>) {
+    let kinds: Vec<&str> = [
+        ("genesis", rec.genesis.is_some()),
+        ("step", rec.step.is_some()),
+        ("host_op", rec.host_op.is_some()),
+        ("conclusion", rec.conclusion.is_some()),
+    ]
+    .into_iter()
+    .filter_map(|(k, present)| present.then_some(k))
+    .collect();
+    if kinds.len() > 1 {
+        findings.push(format!(
+            "{name}: holds {}: a record is exactly one of genesis, step, host_op and conclusion",
+            kinds.join(" and ")
+        ));
+    }
+    if i > 0 && rec.genesis.is_some() {
+        findings.push(format!("{name}: genesis: only record 0 is the genesis"));
+    }
+    if let Some(st) = &rec.step {
+        let mut sides = std::collections::BTreeSet::new();
+        for o in &st.orders {
+            if !sides.insert(&o.side) {
+                findings.push(format!(
+                    "{name}: step.orders: two entries for {}; a step uses one order per side",
+                    o.side
+                ));
+            }
+        }
+    }
+}
+
+/// A record that changes no state (a host operation other than a rollback or an upgrade, the
+/// conclusion) keeps the public state of record `from`: checked from the journal alone.
+fn check_kept_public_state(
+    records: &[(Record, Hash32)],
+    i: usize,
+    from: usize,
+    name: &str,
+    findings: &mut Vec<String>,
+) {
+    if records[i].0.public_state != records[from].0.public_state {
+        findings.push(format!(
+            "{name}: public_state: differs from that of {}, whose state this record keeps",
+            rec_name(from as u64)
+        ));
     }
 }
 
@@ -539,6 +607,13 @@ fn check_host_op(
             if *to_record as usize >= i {
                 findings.push(format!(
                     "{name}: host_op.to_record: {to_record} is not an earlier record"
+                ));
+            }
+            if let Some(upgrade) = super::ops::last_upgrade(records, i)
+                && *to_record < upgrade
+            {
+                findings.push(format!(
+                    "{name}: host_op.to_record: {to_record} is before the upgrade of record {upgrade}: a rollback never returns to the states of older rules"
                 ));
             }
             let used = records[..i]

@@ -245,3 +245,34 @@ pub fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     }
     out
 }
+
+/// A kummen game in progress recorded by pbem 0.2.0, whose kummen rules 1 kept the map and
+/// counters in every state (tests/fixtures/rules1-kummen: `pbem demo kummen` cut after record
+/// 4, with the players' keys).
+pub fn rules1_kummen() -> Table {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules1-kummen"),
+        tmp.path(),
+    );
+    std::fs::create_dir_all(tmp.path().join("game/inbox")).unwrap();
+    Table {
+        game: tmp.path().join("game"),
+        tmp,
+        id: "kummen-demo".into(),
+        versions: std::cell::Cell::new(0),
+    }
+}
+
+pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
