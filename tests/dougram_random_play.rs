@@ -8,6 +8,7 @@
 //!
 //! `DOUGRAM_RANDOM_GAMES` (games per scenario) and `DOUGRAM_RANDOM_SEED` widen or move the run.
 
+use pbem::kit::seats::{Seat, TwoSeats};
 use pbem::protocol::dice::Dice;
 use pbem::protocol::hash::Hash32;
 use pbem::systems::dougram::Dougram;
@@ -870,7 +871,7 @@ fn orders_for(s: &State, side: Side, r: &mut Rng, ctx: &str, tally: &mut Tally) 
 
 fn card_zones(s: &State) -> BTreeMap<u32, Vec<String>> {
     let mut at: BTreeMap<u32, Vec<String>> = BTreeMap::new();
-    for side in Side::BOTH {
+    for &side in Side::ALL {
         let z = s.cards.get(side);
         let n = side.name();
         for c in &z.hand {
@@ -944,7 +945,7 @@ fn assert_conservation(first: &State, s: &State, ctx: &str) {
         for no in zones.keys() {
             assert!(known.contains(no), "{ctx}: unknown card {no} in a zone");
         }
-        for side in Side::BOTH {
+        for &side in Side::ALL {
             for c in &s.cards.get(side).hand {
                 assert_eq!(
                     s.card(*c).map(|c| c.owner),
@@ -1092,7 +1093,7 @@ fn play_game(scenario: &str, long: bool, seed: u64, tally: &mut Tally) {
             break;
         }
         let mut orders = BTreeMap::new();
-        for side in Side::BOTH {
+        for &side in Side::ALL {
             let o = orders_for(&s, side, &mut r, &ctx, tally);
             if o != Orders::default() || r.chance(50) {
                 orders.insert(side.name().to_string(), o);

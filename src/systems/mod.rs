@@ -8,6 +8,7 @@
 pub mod dougram;
 pub mod kummen;
 
+use crate::kit::seats::Seat;
 use crate::protocol::dice::Dice;
 use crate::yaml::{self, FieldPath, Rejection};
 use serde::de::DeserializeOwned;
@@ -208,6 +209,8 @@ impl GameData {
 
 /// A rule set with typed state, orders and views.
 pub trait Rules: Send + Sync + 'static {
+    /// The seats, in seat order; this order is used for the step seed and for display.
+    type Side: Seat;
     type State: Serialize + DeserializeOwned + Clone;
     /// The component data every state of a game shares: stored once in the game directory
     /// (`data.yaml`, pinned by genesis), never in a state; the state's copy is skipped when it
@@ -242,8 +245,6 @@ pub trait Rules: Send + Sync + 'static {
     fn data_of(&self, state: &Self::State) -> Arc<Self::Data>;
     /// Gives a state read from its file the component data of its game.
     fn attach(&self, state: &mut Self::State, data: Arc<Self::Data>);
-    /// Seats in seat order; this order is used for the step seed and for display.
-    fn sides(&self) -> &'static [&'static str];
     /// (name, description); the first is the default scenario.
     fn scenarios(&self) -> Vec<(String, String)>;
     /// The state before step 1, with the component data of `data` (built in, or the user's
@@ -373,7 +374,7 @@ impl<R: Rules> System for R {
         ))
     }
     fn sides(&self) -> Vec<String> {
-        Rules::sides(self).iter().map(|s| s.to_string()).collect()
+        R::Side::NAMES.iter().map(|s| s.to_string()).collect()
     }
     fn scenarios(&self) -> Vec<(String, String)> {
         Rules::scenarios(self)

@@ -2,6 +2,7 @@
 //! copied into the game state at creation, so a game replays from its state alone.
 
 use super::cards::{CardsFile, Known};
+use crate::kit::seats::{self, Seat, TwoSeats};
 use crate::systems::DataSource;
 use crate::systems::Problem;
 use crate::yaml::{self, FieldPath};
@@ -21,54 +22,15 @@ pub enum Side {
     Fed,
 }
 
-impl Side {
-    pub const BOTH: [Side; 2] = [Side::Lib, Side::Fed];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Side::Lib => "lib",
-            Side::Fed => "fed",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Side> {
-        match s {
-            "lib" => Some(Side::Lib),
-            "fed" => Some(Side::Fed),
-            _ => None,
-        }
-    }
-
-    pub fn other(self) -> Side {
-        match self {
-            Side::Lib => Side::Fed,
-            Side::Fed => Side::Lib,
-        }
-    }
+impl Seat for Side {
+    const ALL: &'static [Side] = &[Side::Lib, Side::Fed];
+    const NAMES: &'static [&'static str] = &["lib", "fed"];
 }
+
+impl TwoSeats for Side {}
 
 /// One value per side.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PerSide<T> {
-    pub lib: T,
-    pub fed: T,
-}
-
-impl<T> PerSide<T> {
-    pub fn get(&self, side: Side) -> &T {
-        match side {
-            Side::Lib => &self.lib,
-            Side::Fed => &self.fed,
-        }
-    }
-    pub fn get_mut(&mut self, side: Side) -> &mut T {
-        match side {
-            Side::Lib => &mut self.lib,
-            Side::Fed => &mut self.fed,
-        }
-    }
-}
+pub type PerSide<T> = seats::PerSide<Side, T>;
 
 /// A hex in an order: its number (`57`) or a place id (`bonar`).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -721,6 +683,12 @@ mod tests {
     fn replaced(text: &str, from: &str, to: &str) -> String {
         assert!(text.contains(from), "pattern {from:?} not found");
         text.replacen(from, to, 1)
+    }
+
+    #[test]
+    fn sides_are_written_by_their_seat_names_lib_first_4_1() {
+        crate::kit::seats::check_serde_names::<Side>();
+        assert_eq!(Side::ALL, [Side::Lib, Side::Fed]);
     }
 
     #[test]

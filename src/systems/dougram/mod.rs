@@ -32,6 +32,7 @@ pub mod view;
 #[cfg(test)]
 mod fixtures;
 
+use crate::kit::seats::Seat;
 use crate::protocol::dice::Dice;
 use crate::systems::{DataSource, Outcome, Phase, Problem, Reader, Resolution, Rules};
 use data::Side;
@@ -44,6 +45,7 @@ use view::View;
 pub struct Dougram;
 
 impl Rules for Dougram {
+    type Side = data::Side;
     type State = State;
     type Data = data::Data;
     type Orders = Orders;
@@ -90,10 +92,6 @@ impl Rules for Dougram {
         };
         self.attach(&mut st, data);
         Ok(st)
-    }
-
-    fn sides(&self) -> &'static [&'static str] {
-        &["lib", "fed"]
     }
 
     fn scenarios(&self) -> Vec<(String, String)> {

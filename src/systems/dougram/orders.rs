@@ -14,6 +14,7 @@ use super::policy::{self, PolicyUpdate};
 use super::replenish::{self, ReplenishmentOrders};
 use super::security::{self, SecurityOrders};
 use super::state::{Stage, State};
+use crate::kit::seats::Seat;
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
 use serde::{Deserialize, Serialize};
@@ -96,7 +97,7 @@ pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
             FieldPath::root().at("side"),
             "",
             format!("no side {side_name:?} in dougram"),
-            "lib or fed",
+            Side::listing(),
         )];
     };
     let mut out = policy::check(state, side, &o.policies, &root.at("policies"));
@@ -354,7 +355,7 @@ mod tests {
         let o = parse("replenishment: {}\nsecurity: {}");
         // Empty parts are the defaults, so they pass; a play in a foreign phase does not.
         assert!(check(&s, "lib", &o).is_empty());
-        let hand = s.cards.lib.hand[0];
+        let hand = s.cards[Side::Lib].hand[0];
         let o = parse(&format!("play: [{{card: {hand}, phase: security}}]"));
         let p = check(&s, "lib", &o);
         assert_eq!(
@@ -368,13 +369,13 @@ mod tests {
     #[test]
     fn discard_to_six_needs_a_pending_discard_and_a_card_in_hand_5_4() {
         let mut s = lib_turn();
-        let c = s.cards.lib.hand[0];
+        let c = s.cards[Side::Lib].hand[0];
         let o = parse(&format!("discard_to_six: {c}"));
         assert_eq!(
             rules(&check(&s, "lib", &o)),
             vec![("orders.discard_to_six".into(), Some("5.4".into()))]
         );
-        s.pending_discard.lib = true;
+        s.pending_discard[Side::Lib] = true;
         assert!(check(&s, "lib", &o).is_empty());
         let o = parse("discard_to_six: 9999");
         assert_eq!(check(&s, "lib", &o)[0].rule.as_deref(), Some("5.4"));
@@ -383,9 +384,9 @@ mod tests {
     #[test]
     fn a_card_cannot_be_discarded_to_six_and_played_in_the_same_orders_5_4() {
         let mut s = lib_turn();
-        s.pending_discard.lib = true;
-        s.cards.lib.deck.retain(|c| *c != 2);
-        s.cards.lib.hand.push(2);
+        s.pending_discard[Side::Lib] = true;
+        s.cards[Side::Lib].deck.retain(|c| *c != 2);
+        s.cards[Side::Lib].hand.push(2);
         let o = parse("discard_to_six: 2\narming: {play: [2]}");
         assert_eq!(
             rules(&check(&s, "lib", &o)),
@@ -396,8 +397,8 @@ mod tests {
     #[test]
     fn a_card_with_a_phase_effect_is_played_in_that_phases_orders_2_13() {
         let mut s = lib_turn();
-        s.cards.lib.deck.retain(|c| *c != 20);
-        s.cards.lib.hand.push(20);
+        s.cards[Side::Lib].deck.retain(|c| *c != 20);
+        s.cards[Side::Lib].hand.push(20);
         let o = parse("play: [{card: 20, phase: movement}]");
         let p = check(&s, "lib", &o);
         assert_eq!(
@@ -410,7 +411,7 @@ mod tests {
     #[test]
     fn an_optional_play_may_name_an_own_card_not_yet_in_hand() {
         let mut s = lib_turn();
-        s.cards.lib.hand.retain(|c| *c != 34);
+        s.cards[Side::Lib].hand.retain(|c| *c != 34);
         let o = parse("play: [{card: 34, optional: true}]");
         assert!(check(&s, "lib", &o).is_empty());
         let o = parse("play: [{card: 34}]");

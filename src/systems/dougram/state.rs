@@ -7,6 +7,7 @@ use super::cards::{Card, Flag};
 use super::data::{Class, Data, HexId, PerSide, Side};
 use super::policy::Policies;
 use crate::kit::cup::Cup;
+use crate::kit::seats::TwoSeats;
 use crate::kit::shared::Shared;
 use crate::protocol::dice::Dice;
 use serde::{Deserialize, Serialize};

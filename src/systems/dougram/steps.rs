@@ -9,6 +9,7 @@ use super::data::Side;
 use super::orders::{Orders, Play};
 use super::state::{Stage, State};
 use super::{arming, combat, latency, movement, play, replenish, security, setup, victory};
+use crate::kit::seats::Seat;
 use crate::protocol::dice::Dice;
 use crate::systems::Resolution;
 use std::collections::BTreeMap;
@@ -25,7 +26,7 @@ pub fn resolve(
     let mut s = state.clone();
     let mut ctx = Ctx::new(dice);
     let get = |side: Side| orders.get(side.name()).cloned().unwrap_or_default();
-    for side in Side::BOTH {
+    for &side in Side::ALL {
         if let Some(o) = orders.get(side.name()) {
             o.policies.apply(s.policies.get_mut(side));
         }
@@ -60,7 +61,7 @@ pub fn resolve(
     }
     let Log { public, private } = ctx.log;
     let mut by_side = BTreeMap::new();
-    for side in Side::BOTH {
+    for &side in Side::ALL {
         let lines = private.get(side).clone();
         if !lines.is_empty() {
             by_side.insert(side.name().to_string(), lines);
@@ -184,8 +185,8 @@ mod tests {
         let r = resolve(&start(), &o, &mut dice(1)).unwrap();
         assert_eq!(r.state.stage, Stage::Lib);
         assert_eq!(r.state.turn, 1);
-        assert_eq!(r.state.cards.lib.hand.len(), 6);
-        assert_eq!(r.state.policies.lib.card.keep, vec![34]);
+        assert_eq!(r.state.cards[Side::Lib].hand.len(), 6);
+        assert_eq!(r.state.policies[Side::Lib].card.keep, vec![34]);
     }
 
     #[test]
@@ -199,7 +200,7 @@ mod tests {
                 .iter()
                 .any(|l| l.contains("fed skips the card phase on turn 1"))
         );
-        assert_eq!(r.state.cards.fed.hand.len(), 6);
+        assert_eq!(r.state.cards[Side::Fed].hand.len(), 6);
         // Fed turn 1 ends turn 1; turn 2 begins with the Lib card phase.
         let r = resolve(&r.state, &none(), &mut dice(4)).unwrap();
         assert_eq!((r.state.turn, r.state.stage), (2, Stage::Lib));
@@ -226,16 +227,22 @@ mod tests {
         let mut s = resolve(&s, &none(), &mut dice(7)).unwrap().state;
         s = resolve(&s, &none(), &mut dice(8)).unwrap().state;
         // Force a 7th card in Lib's hand as if one card had been kept.
-        let extra = s.cards.lib.deck.remove(0);
-        s.cards.lib.hand.push(extra);
-        s.pending_discard.lib = true;
-        let down = |s: &State| s.cards.lib.discard.iter().filter(|d| !d.face_up).count();
+        let extra = s.cards[Side::Lib].deck.remove(0);
+        s.cards[Side::Lib].hand.push(extra);
+        s.pending_discard[Side::Lib] = true;
+        let down = |s: &State| {
+            s.cards[Side::Lib]
+                .discard
+                .iter()
+                .filter(|d| !d.face_up)
+                .count()
+        };
         let before = down(&s);
         let r = resolve(&s, &none(), &mut dice(9)).unwrap();
-        assert!(!r.state.pending_discard.lib);
+        assert!(!r.state.pending_discard[Side::Lib]);
         assert!(r.public.iter().any(|l| l.contains("(5.4)")));
         assert_eq!(down(&r.state), before + 1);
-        assert_eq!(r.state.cards.lib.hand.len(), 6);
+        assert_eq!(r.state.cards[Side::Lib].hand.len(), 6);
     }
 
     #[test]
@@ -251,11 +258,11 @@ mod tests {
             Side::Fed,
             "4 Lib units against 2 Fed (3.2)"
         );
-        for side in Side::BOTH {
+        for &side in Side::ALL {
             s.cards.get_mut(side).deck.retain(|c| *c != 29);
             s.cards.get_mut(side).hand.retain(|c| *c != 29);
         }
-        s.cards.lib.hand.push(29);
+        s.cards[Side::Lib].hand.push(29);
         let o: Orders = crate::yaml::parse("play: [{card: 29, phase: latency}]", "test").unwrap();
         assert!(super::super::orders::check(&s, "lib", &o).is_empty());
         let mut all = BTreeMap::new();
@@ -278,7 +285,7 @@ mod tests {
         let s = resolve(&start(), &none(), &mut dice(12)).unwrap().state;
         let mut s = resolve(&s, &none(), &mut dice(13)).unwrap().state;
         assert_eq!(s.stage, Stage::Fed);
-        for side in Side::BOTH {
+        for &side in Side::ALL {
             s.cards.get_mut(side).hand.retain(|c| *c != 76);
             s.cards.get_mut(side).deck.retain(|c| *c != 76);
         }
@@ -301,7 +308,7 @@ mod tests {
     #[test]
     fn an_optional_play_of_a_card_not_in_hand_is_told_to_its_owner_only() {
         let mut s = resolve(&start(), &none(), &mut dice(10)).unwrap().state;
-        s.cards.lib.hand.retain(|c| *c != 34);
+        s.cards[Side::Lib].hand.retain(|c| *c != 34);
         let mut o = BTreeMap::new();
         o.insert(
             "lib".to_string(),

@@ -4,6 +4,7 @@ use super::data::Side;
 use super::orders::phases;
 use super::state::{Stage, State};
 use super::{arming, combat, latency, movement, replenish, security};
+use crate::kit::seats::Seat;
 
 /// What each policy part means and accepts (digest 3.2).
 const POLICY_HELP: &str = "\
@@ -57,7 +58,10 @@ fn card_lines(state: &State, side: Side) -> String {
 
 pub fn template(state: &State, side_name: &str) -> String {
     let Some(side) = Side::parse(side_name) else {
-        return format!("orders: {{}}\n  # no side {side_name:?} in dougram (lib or fed)\n");
+        return format!(
+            "orders: {{}}\n  # no side {side_name:?} in dougram ({})\n",
+            Side::listing()
+        );
     };
     if let Some(f) = &state.finished {
         return format!(

@@ -6,6 +6,7 @@
 use super::data::{HexId, Side};
 use super::policy::Policies;
 use super::state::{Chit, ChitAt, Finish, Stage, State, UnitAt};
+use crate::kit::seats::Seat;
 use crate::systems::Reader;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -139,7 +140,7 @@ pub fn view(state: &State, reader: &Reader) -> View {
         v.sort_by_key(|c| c.token);
     }
     let mut cards = BTreeMap::new();
-    for side in Side::BOTH {
+    for &side in Side::ALL {
         let z = state.cards.get(side);
         // At the end every hand and discard is shown (digest 9: publish the hidden state).
         let mine = me == Some(side) || state.finished.is_some();
@@ -259,7 +260,7 @@ pub fn render(v: &View) -> String {
     hexes.dedup();
     for h in hexes {
         let mut parts = Vec::new();
-        for side in Side::BOTH {
+        for &side in Side::ALL {
             let units: Vec<String> = v
                 .map
                 .get(&h)

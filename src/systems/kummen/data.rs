@@ -4,6 +4,7 @@
 //! alone even if the data files change later.
 
 use crate::kit::hex::{Hex, HexGrid};
+use crate::kit::seats::{self, Seat, TwoSeats};
 use crate::systems::DataSource;
 use crate::yaml::{self, FieldPath};
 use serde::{Deserialize, Serialize};
@@ -20,31 +21,14 @@ pub enum Side {
     Beeler,
 }
 
+impl Seat for Side {
+    const ALL: &'static [Side] = &[Side::Mercenary, Side::Beeler];
+    const NAMES: &'static [&'static str] = &["mercenary", "beeler"];
+}
+
+impl TwoSeats for Side {}
+
 impl Side {
-    pub const BOTH: [Side; 2] = [Side::Mercenary, Side::Beeler];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Side::Mercenary => "mercenary",
-            Side::Beeler => "beeler",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Side> {
-        match s {
-            "mercenary" => Some(Side::Mercenary),
-            "beeler" => Some(Side::Beeler),
-            _ => None,
-        }
-    }
-
-    pub fn other(self) -> Side {
-        match self {
-            Side::Mercenary => Side::Beeler,
-            Side::Beeler => Side::Mercenary,
-        }
-    }
-
     /// Prefix of this side's opaque tokens (`M#3`, `B#17`).
     pub fn token_prefix(self) -> &'static str {
         match self {
@@ -55,27 +39,7 @@ impl Side {
 }
 
 /// One value per side.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PerSide<T> {
-    pub mercenary: T,
-    pub beeler: T,
-}
-
-impl<T> PerSide<T> {
-    pub fn get(&self, side: Side) -> &T {
-        match side {
-            Side::Mercenary => &self.mercenary,
-            Side::Beeler => &self.beeler,
-        }
-    }
-    pub fn get_mut(&mut self, side: Side) -> &mut T {
-        match side {
-            Side::Mercenary => &mut self.mercenary,
-            Side::Beeler => &mut self.beeler,
-        }
-    }
-}
+pub type PerSide<T> = seats::PerSide<Side, T>;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -261,7 +225,7 @@ impl Map {
                 ));
             }
         }
-        for side in Side::BOTH {
+        for &side in Side::ALL {
             let n = self.bases.iter().filter(|b| b.home == Some(side)).count();
             if n != 1 {
                 errs.push((
@@ -602,6 +566,12 @@ mod tests {
 
     fn h(s: &str) -> Hex {
         Hex::parse(s).unwrap()
+    }
+
+    #[test]
+    fn sides_are_written_by_their_seat_names_in_seat_order() {
+        crate::kit::seats::check_serde_names::<Side>();
+        assert_eq!(Side::ALL, [Side::Mercenary, Side::Beeler]);
     }
 
     #[test]

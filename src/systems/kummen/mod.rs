@@ -41,6 +41,7 @@ pub use view::View;
 pub struct Kummen;
 
 impl Rules for Kummen {
+    type Side = data::Side;
     type State = State;
     type Data = data::Components;
     type Orders = Orders;
@@ -89,10 +90,6 @@ impl Rules for Kummen {
         Ok(st)
     }
 
-    fn sides(&self) -> &'static [&'static str] {
-        &["mercenary", "beeler"]
-    }
-
     fn scenarios(&self) -> Vec<(String, String)> {
         vec![(
             setup::SCENARIO.to_string(),
@@ -106,9 +103,9 @@ impl Rules for Kummen {
 
     fn phase(&self, state: &State) -> Phase {
         if let Some(e) = &state.ending {
-            let mut scores = BTreeMap::new();
-            scores.insert("mercenary".to_string(), state.vp.mercenary);
-            scores.insert("beeler".to_string(), state.vp.beeler);
+            let scores = (state.vp.iter())
+                .map(|(side, vp)| (side.name().to_string(), *vp))
+                .collect();
             return Phase::Finished(Outcome {
                 winner: e.winner.map(|s| s.name().to_string()),
                 summary: e.summary.clone(),

@@ -6,6 +6,7 @@ use super::data::{self, Class, Role, Side, Terrain};
 use super::orders::{Action, HeliMove, HideGroup, MoveOrder};
 use super::state::{Log, Place, Stage, State};
 use crate::kit::hex::Hex;
+use crate::kit::seats::{Seat, TwoSeats};
 use crate::protocol::dice::Dice;
 use crate::systems::Problem;
 use crate::yaml::FieldPath;

@@ -5,6 +5,7 @@ use super::orders::Policy;
 use super::state::{Log, Modifiers, Place, Stage, State, Step, Unit};
 use crate::kit::cup::Cup;
 use crate::kit::hex::Hex;
+use crate::kit::seats::Seat;
 use crate::kit::shared::Shared;
 use crate::protocol::dice::Dice;
 use crate::systems::DataSource;

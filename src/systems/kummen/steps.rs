@@ -9,6 +9,7 @@ use super::orders::{
 };
 use super::state::{Log, State, Step};
 use super::{end, reaction, reinforce, setup, stages, survey, tactics, view};
+use crate::kit::seats::{Seat, TwoSeats};
 use crate::protocol::dice::Dice;
 use crate::systems::{Problem, Resolution};
 use crate::yaml::FieldPath;
@@ -520,7 +521,7 @@ pub fn check(state: &State, side_name: &str, orders: &Orders) -> Vec<Problem> {
             root(),
             "",
             format!("no side {side_name:?} in kummen"),
-            "mercenary or beeler",
+            Side::listing(),
         )];
     };
     let (_, asked) = view::step_title(state);
@@ -580,7 +581,7 @@ pub fn resolve(
     match s.step {
         Step::Over => return Err("the game is over; there is nothing to resolve".into()),
         Step::Setup => {
-            for side in Side::BOTH {
+            for &side in Side::ALL {
                 let o = orders_of(orders, side);
                 let (p, _) = run_orders(&mut s, side, &o, None, &mut log);
                 ignored(&mut log, side, &p);
@@ -642,7 +643,7 @@ pub fn resolve(
         }
     }
     let mut private = BTreeMap::new();
-    for side in Side::BOTH {
+    for &side in Side::ALL {
         let v = log.private.get(side).clone();
         if !v.is_empty() {
             private.insert(side.name().to_string(), v);

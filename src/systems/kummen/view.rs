@@ -8,6 +8,7 @@ use super::data::{Control, PerSide, Side};
 use super::orders::Policy;
 use super::state::{Modifiers, Place, Stage, State, Step, token_label};
 use crate::kit::hex::Hex;
+use crate::kit::seats::Seat;
 use crate::systems::Reader;
 use serde::Serialize;
 
@@ -185,7 +186,7 @@ pub fn view(state: &State, reader: &Reader) -> View {
         })
         .collect();
     let all_off = |place: Place| -> Vec<String> {
-        Side::BOTH
+        Side::ALL
             .iter()
             .flat_map(|s| state.off_map(*s, place))
             .collect()
@@ -212,10 +213,7 @@ pub fn view(state: &State, reader: &Reader) -> View {
         rp: state.rp,
         bases,
         hexes,
-        cup_counts: PerSide {
-            mercenary: state.cups.mercenary.len(),
-            beeler: state.cups.beeler.len(),
-        },
+        cup_counts: state.cups.map(|_, cup| cup.len()),
         own_cup: me.map(|s| {
             let mut v = state.cups.get(s).items.clone();
             v.sort();
@@ -263,8 +261,8 @@ pub fn render(v: &View) -> String {
                     super::stages::name(s)
                 ))
                 .unwrap_or_default(),
-            v.vp.mercenary,
-            v.vp.beeler,
+            v.vp[Side::Mercenary],
+            v.vp[Side::Beeler],
             v.rp
         ),
     );
@@ -340,7 +338,8 @@ pub fn render(v: &View) -> String {
         &mut out,
         format!(
             "Cups: mercenary {} units, beeler {} units",
-            v.cup_counts.mercenary, v.cup_counts.beeler
+            v.cup_counts[Side::Mercenary],
+            v.cup_counts[Side::Beeler]
         ),
     );
     if let Some(c) = &v.own_cup {
