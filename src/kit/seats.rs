@@ -225,14 +225,13 @@ pub fn check_serde_names<S: Seat + Serialize + serde::de::DeserializeOwned>() {
     }
 }
 
+/// Side enums for the kit's tests: a zeta-like game of three seats and a duel.
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::yaml;
+pub(crate) mod examples {
+    use super::{Seat, TwoSeats};
 
-    /// A zeta-like game of three seats.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-    enum Faction {
+    pub enum Faction {
         Titans,
         Aeug,
         NeoZeon,
@@ -244,7 +243,7 @@ mod tests {
     }
 
     #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-    enum Duel {
+    pub enum Duel {
         Red,
         Blue,
     }
@@ -255,6 +254,13 @@ mod tests {
     }
 
     impl TwoSeats for Duel {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::examples::{Duel, Faction};
+    use super::*;
+    use crate::yaml;
 
     #[test]
     fn a_side_is_found_by_its_name_and_nothing_else() {

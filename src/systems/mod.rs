@@ -8,6 +8,7 @@
 pub mod dougram;
 pub mod kummen;
 
+use crate::kit::events::Log;
 use crate::kit::seats::Seat;
 use crate::protocol::dice::Dice;
 use crate::yaml::{self, FieldPath, Rejection};
@@ -84,6 +85,18 @@ pub struct Resolution<S> {
     pub public: Vec<String>,
     /// Events only one side may read (its view).
     pub private: BTreeMap<String, Vec<String>>,
+}
+
+impl<St> Resolution<St> {
+    /// The new state, with the lines of the step's event log.
+    pub fn new<S: Seat>(state: St, log: Log<S>) -> Resolution<St> {
+        let (public, private) = log.into_lines();
+        Resolution {
+            state,
+            public,
+            private,
+        }
+    }
 }
 
 /// Where a system's data files come from: built in, or a user's directory of replacements.

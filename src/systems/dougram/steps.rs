@@ -4,7 +4,7 @@
 
 use super::cardphase;
 use super::cards::PhaseName;
-use super::ctx::{Ctx, Log};
+use super::ctx::Ctx;
 use super::data::Side;
 use super::orders::{Orders, Play};
 use super::state::{Stage, State};
@@ -59,19 +59,7 @@ pub fn resolve(
             }
         }
     }
-    let Log { public, private } = ctx.log;
-    let mut by_side = BTreeMap::new();
-    for &side in Side::ALL {
-        let lines = private.get(side).clone();
-        if !lines.is_empty() {
-            by_side.insert(side.name().to_string(), lines);
-        }
-    }
-    Ok(Resolution {
-        state: s,
-        public,
-        private: by_side,
-    })
+    Ok(Resolution::new(s, ctx.log))
 }
 
 fn card_phase(s: &mut State, side: Side, ctx: &mut Ctx) {

@@ -131,20 +131,7 @@ pub struct State {
 }
 
 /// Events of one resolution: public ones and each side's private ones.
-#[derive(Debug, Default, Clone)]
-pub struct Log {
-    pub public: Vec<String>,
-    pub private: PerSide<Vec<String>>,
-}
-
-impl Log {
-    pub fn public(&mut self, s: impl Into<String>) {
-        self.public.push(s.into());
-    }
-    pub fn private(&mut self, side: Side, s: impl Into<String>) {
-        self.private.get_mut(side).push(s.into());
-    }
-}
+pub type Log = crate::kit::events::Log<Side>;
 
 pub fn token_label(side: Side, n: u32) -> String {
     format!("{}#{n}", side.token_prefix())

@@ -642,16 +642,5 @@ pub fn resolve(
             }
         }
     }
-    let mut private = BTreeMap::new();
-    for &side in Side::ALL {
-        let v = log.private.get(side).clone();
-        if !v.is_empty() {
-            private.insert(side.name().to_string(), v);
-        }
-    }
-    Ok(Resolution {
-        state: s,
-        public: log.public,
-        private,
-    })
+    Ok(Resolution::new(s, log))
 }
