@@ -42,7 +42,7 @@ fn after_setup(seed: u64) -> State {
     let s = Kummen
         .initial_state("campaign", &DataSource::default())
         .unwrap();
-    let m = orders("policy: {heli_triggers: [{when_beeler_in: [I07], helis: 1}]}\n");
+    let m = orders("policies: {heli_triggers: [{when_beeler_in: [I07], helis: 1}]}\n");
     resolve(
         &s,
         &[(Side::Mercenary, m), (Side::Beeler, Orders::default())],

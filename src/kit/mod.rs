@@ -4,5 +4,6 @@
 pub mod cup;
 pub mod events;
 pub mod hex;
+pub mod policies;
 pub mod seats;
 pub mod shared;

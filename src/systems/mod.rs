@@ -469,11 +469,13 @@ impl<R: Rules> System for R {
 
 /// Reads a stored state for `upgrade_state`. With `split`, the state is one of rules that kept
 /// the component data in the state (every system's rules 1): the fields `keys` are taken out
-/// of it as the data, and the rest is read as the new rules' state.
+/// of it as the data, the fields `renamed` (old name, new name) are given their new names, and
+/// the rest is read as the new rules' state.
 pub fn split_state<D: DeserializeOwned, S: DeserializeOwned>(
     state: &str,
     split: bool,
     keys: &[&str],
+    renamed: &[(&str, &str)],
 ) -> Result<(Option<D>, S), String> {
     if !split {
         return Ok((None, load_state(state)?));
@@ -486,6 +488,11 @@ pub fn split_state<D: DeserializeOwned, S: DeserializeOwned>(
             format!("the stored state has no {key:?}: not a state of those rules")
         })?;
         data.insert(key.to_string(), value);
+    }
+    for (old, new) in renamed {
+        if let Some(value) = fields.remove(*old) {
+            fields.insert(new.to_string(), value);
+        }
     }
     let data = serde_json::from_value(serde_json::Value::Object(data))
         .map_err(|e| format!("the stored state's data: {e}"))?;

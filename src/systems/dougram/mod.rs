@@ -85,7 +85,7 @@ impl Rules for Dougram {
             data: data::Data,
         }
         let (held, mut st): (Option<Held>, State) =
-            crate::systems::split_state(state, from == 1, &["data"])?;
+            crate::systems::split_state(state, from == 1, &["data"], &[])?;
         let data = match held {
             Some(h) => std::sync::Arc::new(h.data),
             None => data.ok_or("the game has no data.yaml to carry over")?,

@@ -10,10 +10,11 @@ use super::data::Side;
 use super::latency::{self, LatencyOrders};
 use super::movement::{self, MovementOrders};
 use super::play;
-use super::policy::{self, PolicyUpdate};
+use super::policy::{self, PolicyPatch};
 use super::replenish::{self, ReplenishmentOrders};
 use super::security::{self, SecurityOrders};
 use super::state::{Stage, State};
+use crate::kit::policies;
 use crate::kit::seats::Seat;
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
@@ -47,8 +48,8 @@ pub struct Orders {
     #[serde(default, skip_serializing_if = "is_default")]
     pub security: SecurityOrders,
     /// Standing policies to replace (digest 3.2), part by part.
-    #[serde(default, skip_serializing_if = "PolicyUpdate::is_empty")]
-    pub policies: PolicyUpdate,
+    #[serde(default, skip_serializing_if = "policies::is_empty")]
+    pub policies: PolicyPatch,
 }
 
 /// A card played at the start of `phase` (default: the first phase of the player-turn).

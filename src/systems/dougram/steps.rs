@@ -9,6 +9,7 @@ use super::data::Side;
 use super::orders::{Orders, Play};
 use super::state::{Stage, State};
 use super::{arming, combat, latency, movement, play, replenish, security, setup, victory};
+use crate::kit::policies;
 use crate::kit::seats::Seat;
 use crate::protocol::dice::Dice;
 use crate::systems::Resolution;
@@ -28,7 +29,7 @@ pub fn resolve(
     let get = |side: Side| orders.get(side.name()).cloned().unwrap_or_default();
     for &side in Side::ALL {
         if let Some(o) = orders.get(side.name()) {
-            o.policies.apply(s.policies.get_mut(side));
+            policies::merge(s.policies.get_mut(side), &o.policies)?;
         }
     }
     match s.stage {

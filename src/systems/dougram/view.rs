@@ -89,9 +89,9 @@ pub struct View {
     pub places: BTreeMap<HexId, String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub finished: Option<Finish>,
-    /// The reader's own standing card policy.
+    /// The reader's own standing policies.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub policy: Option<Policies>,
+    pub policies: Option<Policies>,
 }
 
 pub fn view(state: &State, reader: &Reader) -> View {
@@ -195,7 +195,7 @@ pub fn view(state: &State, reader: &Reader) -> View {
             .map(|p| (p.hex, p.en.clone()))
             .collect(),
         finished: state.finished.clone(),
-        policy: me.map(|s| state.policies.get(s).clone()),
+        policies: me.map(|s| state.policies.get(s).clone()),
     }
 }
 
@@ -394,6 +394,6 @@ mod tests {
         assert!(l.cards["lib"].discard.iter().all(|d| d.card.is_some()));
         assert!(l.cards["fed"].hand.is_none());
         let p = view(&s, &Reader::Public);
-        assert!(p.cards.values().all(|z| z.hand.is_none()) && p.policy.is_none());
+        assert!(p.cards.values().all(|z| z.hand.is_none()) && p.policies.is_none());
     }
 }

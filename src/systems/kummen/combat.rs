@@ -47,7 +47,7 @@ pub fn retreat_dirs(side: Side) -> [Dir; 3] {
 /// enemies); ties by distance to the home base, then label.
 pub fn retreat_hexes(state: &State, side: Side, from: Hex) -> Vec<Hex> {
     let home = state.map.home(side);
-    let rule = state.policy.get(side).at(from).retreat_to;
+    let rule = state.policies.get(side).at(from).retreat_to;
     let kind_rank = |k: HexKind| -> usize {
         rule.prefer
             .iter()
@@ -200,7 +200,7 @@ pub fn pair(
     };
     let (free_m, free_b) = (free(m_alive), free(b_alive));
     // 1-to-1 pairing of free units by the phase player (9.8.1).
-    let policy = |side: Side| state.policy.get(side).at(hex);
+    let policy = |side: Side| state.policies.get(side).at(hex);
     let (mine, theirs) = match phase_player {
         Side::Mercenary => (free_m, free_b),
         Side::Beeler => (free_b, free_m),
@@ -232,7 +232,7 @@ pub fn pair(
 pub fn targets(state: &State, hex: Hex, groups: &[Group]) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     for &side in Side::ALL {
-        let rule = state.policy.get(side).at(hex).targets;
+        let rule = state.policies.get(side).at(hex).targets;
         for g in groups {
             let enemy = g.side(side.other());
             for u in g.side(side) {
@@ -262,7 +262,7 @@ pub fn base_attack_plan(
     if enemies.is_empty() {
         return Vec::new();
     }
-    let rule = state.policy.get(owner).at(hex).base_targets;
+    let rule = state.policies.get(owner).at(hex).base_targets;
     let ranked = tactics::rank(state, &rule, tactics::Shooter::base(attack), &enemies);
     (0..count as usize)
         .map(|k| ranked[k % ranked.len()].clone())
@@ -311,7 +311,7 @@ impl CombatPhase<'_> {
             .filter(|h| self.is_combat_hex(*h) || base_combats.contains(h))
             .collect();
         // 9.4 (policy D2): listed hexes first, then label order.
-        let order = self.state.policy.get(self.phase_player).hex_order.clone();
+        let order = self.state.policies.get(self.phase_player).hex_order.clone();
         let mut ordered: Vec<Hex> = order
             .iter()
             .filter(|h| pending.contains(h))
@@ -346,7 +346,7 @@ impl CombatPhase<'_> {
         self.end_of_phase();
         // Per-hex overrides hold for one combat phase only (docs/kummen.md "Policies").
         for &side in Side::ALL {
-            self.state.policy.get_mut(side).combat_overrides.clear();
+            self.state.policies.get_mut(side).combat_overrides.clear();
         }
     }
 
@@ -687,7 +687,7 @@ impl CombatPhase<'_> {
                     continue;
                 }
             }
-            let rule = self.state.policy.get(side).at(hex).retreat;
+            let rule = self.state.policies.get(side).at(hex).retreat;
             let facts = tactics::Facts {
                 round,
                 lost: *lost.get(side),
@@ -752,7 +752,7 @@ impl CombatPhase<'_> {
             ));
         }
         let ground = tactics::public_order(self.state, &ground);
-        let split = self.state.policy.get(side).at(hex).retreat_to.split;
+        let split = self.state.policies.get(side).at(hex).retreat_to.split;
         // Where each unit goes, in the public order.
         let plan: Vec<(String, Hex)> = ground
             .iter()
@@ -1131,8 +1131,8 @@ mod tests {
             put(&mut s, "M-AT01", "J07", true);
             put(&mut s, "M-AT02", "J07", true);
             put(&mut s, "B-SO01", "J07", true);
-            s.policy[Side::Beeler].retreat = super::super::orders::RetreatWhen::Never;
-            s.policy[Side::Mercenary].retreat = super::super::orders::RetreatWhen::Never;
+            s.policies[Side::Beeler].retreat = super::super::orders::RetreatWhen::Never;
+            s.policies[Side::Mercenary].retreat = super::super::orders::RetreatWhen::Never;
             run(&mut s, seed, Side::Beeler);
             let m = s.active_face_up(h("J07"), Side::Mercenary);
             let b = s.active_face_up(h("J07"), Side::Beeler);
@@ -1159,7 +1159,7 @@ mod tests {
             put(&mut s, "M-SO02", "J07", true);
             put(&mut s, "M-SO03", "J07", true);
             put(&mut s, "B-AT01", "J07", true);
-            s.policy[Side::Beeler].retreat = super::super::orders::RetreatWhen::Outnumbered;
+            s.policies[Side::Beeler].retreat = super::super::orders::RetreatWhen::Outnumbered;
             let log = run(&mut s, seed, Side::Mercenary);
             if log
                 .public
@@ -1209,7 +1209,7 @@ mod tests {
             for k in 1..=4 {
                 put(&mut s, &format!("M-AT0{k}"), "J07", true);
             }
-            s.policy[Side::Mercenary].retreat = super::super::orders::RetreatWhen::Never;
+            s.policies[Side::Mercenary].retreat = super::super::orders::RetreatWhen::Never;
             let mvp = s.vp[Side::Mercenary];
             let log = run(&mut s, seed, Side::Mercenary);
             if log.public.iter().any(|e| e.contains("B-BLUE destroyed")) {
@@ -1230,7 +1230,7 @@ mod tests {
             put(&mut s, "M-AT02", "J07", true);
             put(&mut s, "B-SO01", "J07", true);
             put(&mut s, "B-SO02", "J07", false);
-            s.policy[Side::Beeler].retreat = super::super::orders::RetreatWhen::Never;
+            s.policies[Side::Beeler].retreat = super::super::orders::RetreatWhen::Never;
             let log = run(&mut s, seed, Side::Beeler);
             if log.public.iter().any(|e| e.contains("B-SO01 destroyed")) {
                 assert!(

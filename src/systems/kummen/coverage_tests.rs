@@ -55,8 +55,8 @@ fn place(s: &State, id: &str) -> Place {
 
 /// Both sides fight on whatever happens (forced retreats still apply).
 fn never(s: &mut State) {
-    s.policy[Side::Mercenary].retreat = RetreatWhen::Never;
-    s.policy[Side::Beeler].retreat = RetreatWhen::Never;
+    s.policies[Side::Mercenary].retreat = RetreatWhen::Never;
+    s.policies[Side::Beeler].retreat = RetreatWhen::Never;
 }
 
 /// Runs one combat phase; returns its public events and dice.
@@ -614,7 +614,7 @@ fn mercenary_helis_react_again_after_the_beeler_reaction_is_complete_7_2_1() {
     s.rp = 1;
     put(&mut s, "M-H01", "B08", true);
     put(&mut s, "B-AT01", "G09", true);
-    s.policy[Side::Mercenary].heli_triggers = vec![trigger("F09", TriggerPhase::Second)];
+    s.policies[Side::Mercenary].heli_triggers = vec![trigger("F09", TriggerPhase::Second)];
     let o = orders("react: [{unit: B-AT01, path: [F09]}]\n");
     assert!(steps::check(&s, "beeler", &o).is_empty());
     let (_, events, _) = resolve(&s, &[(Side::Beeler, o)], seed(0));
@@ -628,7 +628,7 @@ fn only_active_helis_in_ex10_react_7_2_2() {
     s.set_hex("M-H02", h("B08"));
     s.units.get_mut("M-H02").unwrap().face_up = false; // acted
     put(&mut s, "B-SO01", "E07", false);
-    s.policy[Side::Mercenary].heli_triggers = vec![trigger("E07", TriggerPhase::Both)];
+    s.policies[Side::Mercenary].heli_triggers = vec![trigger("E07", TriggerPhase::Both)];
     let mut log = Log::default();
     reaction::heli_reaction(&mut s, &mut log, false);
     assert_eq!(s.hex_of("M-H01"), Some(h("C09")));
@@ -756,8 +756,8 @@ fn the_phase_player_chooses_the_order_of_the_combat_hexes_9_4() {
             put(&mut s, m, hex, true);
             put(&mut s, b, hex, true);
         }
-        s.policy[Side::Beeler].hex_order = beeler.iter().map(|x| h(x)).collect();
-        s.policy[Side::Mercenary].hex_order = mercenary.iter().map(|x| h(x)).collect();
+        s.policies[Side::Beeler].hex_order = beeler.iter().map(|x| h(x)).collect();
+        s.policies[Side::Mercenary].hex_order = mercenary.iter().map(|x| h(x)).collect();
         fight(&mut s, seed(0), "t1/p4", Side::Beeler).0
     };
     let log = run(&[], &[]);
@@ -799,8 +799,8 @@ fn a_round_pairs_then_attacks_then_applies_damage_then_retreats_9_6() {
     put(&mut s, "M-AT01", "J07", true);
     put(&mut s, "B-SO01", "J07", true);
     put(&mut s, "B-SO02", "J07", true);
-    s.policy[Side::Mercenary].retreat = RetreatWhen::Never;
-    s.policy[Side::Beeler].retreat = RetreatWhen::AfterRound(1);
+    s.policies[Side::Mercenary].retreat = RetreatWhen::Never;
+    s.policies[Side::Beeler].retreat = RetreatWhen::AfterRound(1);
     let (log, _) = fight(&mut s, seed(0), "t1/p4", Side::Beeler);
     let steps = [
         "J07/r1: pairing",
@@ -900,8 +900,8 @@ fn a_hex_whose_face_up_enemies_have_gone_is_open_for_retreat_9_11_7() {
     put(&mut s, "B-SO01", "K08", true);
     put(&mut s, "M-AT02", "J07", true); // nobody can hit: the phase player retreats (A13)
     put(&mut s, "B-AT01", "J07", true);
-    s.policy[Side::Beeler].hex_order = vec![h("K08")];
-    s.policy[Side::Beeler].retreat_to.hexes = vec![h("K08")];
+    s.policies[Side::Beeler].hex_order = vec![h("K08")];
+    s.policies[Side::Beeler].retreat_to.hexes = vec![h("K08")];
     assert!(!retreat_hexes(&s, Side::Beeler, h("J07")).contains(&h("K08")));
     let (log, _) = fight(&mut s, seed(0), "t1/p4", Side::Beeler);
     assert!(at(&log, "M-AT01 destroyed") < at(&log, "retreats B-AT01 to K08"));
@@ -914,8 +914,8 @@ fn a_side_that_would_retreat_but_has_no_legal_hex_fights_on_9_11_8() {
     put(&mut s, "B-AT01", "P01", true);
     put(&mut s, "M-AT01", "P01", true);
     assert!(retreat_hexes(&s, Side::Beeler, h("P01")).is_empty());
-    s.policy[Side::Beeler].retreat = RetreatWhen::AfterRound(1);
-    s.policy[Side::Mercenary].retreat = RetreatWhen::Never;
+    s.policies[Side::Beeler].retreat = RetreatWhen::AfterRound(1);
+    s.policies[Side::Mercenary].retreat = RetreatWhen::Never;
     let t = "t1/p4/combat/P01";
     let sd = seed_where(&[
         (&format!("{t}/r1/atk/M-AT01"), 2, 6..=12),
@@ -1015,8 +1015,8 @@ fn proto_one_never_retreats_out_of_the_palace_5_9_3() {
     put(&mut s, "B-PROTO", "O06", true);
     put(&mut s, "B-AT01", "O06", true);
     put(&mut s, "M-AT01", "O06", true);
-    s.policy[Side::Beeler].retreat = RetreatWhen::AfterRound(1);
-    s.policy[Side::Mercenary].retreat = RetreatWhen::Never;
+    s.policies[Side::Beeler].retreat = RetreatWhen::AfterRound(1);
+    s.policies[Side::Mercenary].retreat = RetreatWhen::Never;
     let sd = seed_where(&[("t7/p4/combat/O06/r1/atk/M-AT01", 2, 3..=12)]);
     let (log, _) = fight(&mut s, sd, "t7/p4", Side::Beeler);
     assert!([h("O05"), h("P05"), h("P06")].contains(&s.hex_of("B-AT01").unwrap()));
@@ -1203,7 +1203,7 @@ fn a_face_down_unit_retreating_into_nuba_flips_face_up_11_3() {
     put(&mut s, "B-SO01", "H09", true);
     put(&mut s, "B-AT01", "H09", false);
     put(&mut s, "M-AT01", "H09", true);
-    s.policy[Side::Beeler].retreat_to.hexes = vec![h("H08")];
+    s.policies[Side::Beeler].retreat_to.hexes = vec![h("H08")];
     assert_eq!(retreat_hexes(&s, Side::Beeler, h("H09"))[0], h("H08"));
     let mut d = Dice::new(seed(0), KEY);
     let mut log = Log::default();

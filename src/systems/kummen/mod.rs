@@ -73,15 +73,20 @@ impl Rules for Kummen {
         state.counters = data.counters.clone().into();
     }
 
-    /// Rules 1 kept the map and counters in every state: they become the game's data.
+    /// Rules 1 kept the map and counters in every state: they become the game's data; its
+    /// `policy` is rules 2's `policies`.
     fn upgrade_state(
         &self,
         from: u32,
         state: &str,
         data: Option<std::sync::Arc<data::Components>>,
     ) -> Result<State, String> {
-        let (components, mut st): (Option<data::Components>, State) =
-            crate::systems::split_state(state, from == 1, &["map", "counters"])?;
+        let (components, mut st): (Option<data::Components>, State) = crate::systems::split_state(
+            state,
+            from == 1,
+            &["map", "counters"],
+            &[("policy", "policies")],
+        )?;
         let data = match components {
             Some(c) => std::sync::Arc::new(c),
             None => data.ok_or("the game has no data.yaml to carry over")?,

@@ -13,7 +13,7 @@ use crate::yaml::FieldPath;
 pub fn heli_reaction(state: &mut State, log: &mut Log, second: bool) {
     let phase = if second { "p7b" } else { "p3" };
     let tag = state.label_prefix(phase);
-    let triggers = state.policy[Side::Mercenary].heli_triggers.clone();
+    let triggers = state.policies[Side::Mercenary].heli_triggers.clone();
     let live: Vec<_> = triggers
         .iter()
         .filter(|t| match t.phase {
@@ -178,7 +178,7 @@ mod tests {
         s.set_hex("M-H01", h("B08"));
         s.place_face_down(&["M-AT01".to_string()], h("B08"));
         s.place_face_down(&["B-SO01".to_string()], h("E07"));
-        s.policy[Side::Mercenary].heli_triggers = vec![trigger("E07", &["M-AT01"])];
+        s.policies[Side::Mercenary].heli_triggers = vec![trigger("E07", &["M-AT01"])];
         let mut log = Log::default();
         heli_reaction(&mut s, &mut log, false);
         assert_eq!(s.hex_of("M-H01"), Some(h("E07")));
@@ -193,7 +193,7 @@ mod tests {
         s.set_hex("M-H01", h("B08"));
         s.set_hex("B-AT01", h("B08"));
         s.place_face_down(&["B-SO01".to_string()], h("E07"));
-        s.policy[Side::Mercenary].heli_triggers = vec![trigger("E07", &[])];
+        s.policies[Side::Mercenary].heli_triggers = vec![trigger("E07", &[])];
         let mut log = Log::default();
         heli_reaction(&mut s, &mut log, false);
         assert_eq!(s.hex_of("M-H01"), Some(h("B08")));
@@ -206,7 +206,7 @@ mod tests {
         s.set_hex("M-H01", h("B08"));
         s.units.get_mut("M-H01").unwrap().moved = true;
         s.place_face_down(&["B-SO01".to_string()], h("E07"));
-        s.policy[Side::Mercenary].heli_triggers = vec![trigger("E07", &[])];
+        s.policies[Side::Mercenary].heli_triggers = vec![trigger("E07", &[])];
         let mut log = Log::default();
         heli_reaction(&mut s, &mut log, true);
         assert_eq!(s.hex_of("M-H01"), Some(h("B08")));

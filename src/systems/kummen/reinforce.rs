@@ -32,11 +32,11 @@ pub fn base_points(state: &State, side: Side) -> u32 {
 }
 
 /// 4.3: each BP buys one unit from the cup (face-down into the palace, 4.3.4) or 2 RP (RP capped
-/// at 9, 4.3.5); unused BP are lost (4.3.3). Policy D1: buy RP until `rp_target`, then units;
+/// at 9, 4.3.5); unused BP are lost (4.3.3). Policies D1: buy RP until `rp_target`, then units;
 /// once the cup is empty the rest become RP (4.2, default A55).
 fn beeler(state: &mut State, dice: &mut Dice, log: &mut Log) {
     let bp = base_points(state, Side::Beeler);
-    let target = state.policy[Side::Beeler].rp_target.min(9);
+    let target = state.policies[Side::Beeler].rp_target.min(9);
     let mut to_rp = 0;
     let mut to_units = 0usize;
     let mut rp = state.rp;
@@ -231,7 +231,7 @@ mod tests {
     #[test]
     fn beeler_rp_target_buys_rp_first_and_caps_at_9_4_3_5() {
         let mut s = fresh();
-        s.policy[Side::Beeler].rp_target = 9;
+        s.policies[Side::Beeler].rp_target = 9;
         let mut d = Dice::new(Hash32([1; 32]), Hash32([2; 32]));
         let mut log = Log::default();
         beeler(&mut s, &mut d, &mut log);

@@ -1639,8 +1639,8 @@ mod tests {
     fn kiriko_joins_from_the_next_round_and_destroying_strike_dog_removes_him_without_vp_12_10_13_1_13_2_10_2()
      {
         let mut s = palace_with_sd();
-        s.policy[Side::Mercenary].retreat = RetreatWhen::Never;
-        s.policy[Side::Beeler].retreat = RetreatWhen::Never;
+        s.policies[Side::Mercenary].retreat = RetreatWhen::Never;
+        s.policies[Side::Beeler].retreat = RetreatWhen::Never;
         // M-AT01 is immune to the base attack (7 - 7) and hits Strike Dog only on a 2; Strike
         // Dog cannot hit anyone; Kiriko destroys Strike Dog for sure.
         values(&mut s, "merc_at", 9, 7);
@@ -1699,8 +1699,8 @@ mod tests {
     fn strike_dog_destroying_kiriko_removes_him_then_attacks_freely_13_3() {
         let mut s = palace_with_sd();
         put(&mut s, "M-KIRIKO", "O06", true);
-        s.policy[Side::Mercenary].retreat = RetreatWhen::Never;
-        s.policy[Side::Beeler].retreat = RetreatWhen::Never;
+        s.policies[Side::Mercenary].retreat = RetreatWhen::Never;
+        s.policies[Side::Beeler].retreat = RetreatWhen::Never;
         values(&mut s, "merc_at", 0, 7);
         values(&mut s, "kiriko", 0, 7);
         values(&mut s, "strike_dog", 30, 7);

@@ -2,7 +2,7 @@
 //! every phase uses: where units are, flipping, tokens, cups.
 
 use super::data::{Class, Control, Counters, Map, PerSide, Role, Side, Values};
-use super::orders::Policy;
+use super::orders::Policies;
 use crate::kit::cup::Cup;
 use crate::kit::hex::Hex;
 use crate::kit::shared::Shared;
@@ -121,7 +121,7 @@ pub struct State {
     /// The next token number of each side.
     pub next_token: PerSide<u32>,
     /// Standing policies (private to each side).
-    pub policy: PerSide<Policy>,
+    pub policies: PerSide<Policies>,
     /// The drawn general-offensive turn (4.5): drawn in secret in phase 1 of turn 7, or at the end
     /// of an earlier game for 14.2.2.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -9,6 +9,7 @@ use super::orders::{
 };
 use super::state::{Log, State, Step};
 use super::{end, reaction, reinforce, setup, stages, survey, tactics, view};
+use crate::kit::policies;
 use crate::kit::seats::{Seat, TwoSeats};
 use crate::protocol::dice::Dice;
 use crate::systems::{Problem, Resolution};
@@ -317,7 +318,7 @@ fn check_overrides(state: &State, side: Side, list: &[CombatOverride]) -> Vec<Pr
 /// Problems with a policy patch sent by `side`.
 fn check_policy(state: &State, side: Side, p: &PolicyPatch) -> Vec<Problem> {
     let mut out = Vec::new();
-    let base = root().at("policy");
+    let base = root().at("policies");
     out.extend(check_combat(
         state,
         side,
@@ -465,17 +466,22 @@ fn run_orders(
         !o.react.is_empty() && step != Step::B2,
         &name,
     );
-    if let Some(p) = &o.policy {
-        let pp = check_policy(state, side, p);
-        if pp.is_empty() {
-            state.policy.get_mut(side).apply(p);
-        }
-        problems.extend(pp);
+    let pp = check_policy(state, side, &o.policies);
+    if pp.is_empty()
+        && let Err(e) = policies::merge(state.policies.get_mut(side), &o.policies)
+    {
+        problems.push(Problem::new(
+            root().at("policies"),
+            "",
+            e,
+            "the policies the template lists",
+        ));
     }
+    problems.extend(pp);
     if !o.combat_overrides.is_empty() {
         let pp = check_overrides(state, side, &o.combat_overrides);
         if pp.is_empty() {
-            state.policy.get_mut(side).combat_overrides = o.combat_overrides.clone();
+            state.policies.get_mut(side).combat_overrides = o.combat_overrides.clone();
         }
         problems.extend(pp);
     }
@@ -540,9 +546,7 @@ pub fn check(state: &State, side_name: &str, orders: &Orders) -> Vec<Problem> {
         not_now(&mut out, "survey", !orders.survey.is_empty(), &step);
         not_now(&mut out, "reveal", !orders.reveal.is_empty(), &step);
         not_now(&mut out, "react", !orders.react.is_empty(), &step);
-        if let Some(p) = &orders.policy {
-            out.extend(check_policy(state, side, p));
-        }
+        out.extend(check_policy(state, side, &orders.policies));
         out.extend(check_overrides(state, side, &orders.combat_overrides));
         return out;
     }

@@ -65,9 +65,9 @@ fn policy_note(key: &str) -> &'static str {
 }
 
 fn policy_lines(state: &State, side: Side) -> Vec<String> {
-    let p = state.policy.get(side);
+    let p = state.policies.get(side);
     let mut v = vec![
-        "  policy: {}".to_string(),
+        "  policies: {}".to_string(),
         "  # Standing policy, kept until you change it; write only the keys you change. Now:"
             .to_string(),
     ];

@@ -315,15 +315,15 @@ fn orders_out_of_step_are_refused_with_their_field() {
     let o: Orders = yaml::parse("actions:\n  - move: {unit: B-NOPE, path: [O05]}\n", "o").unwrap();
     let p = Kummen.check(&s, "beeler", &o);
     assert_eq!(p[0].path.to_string(), "orders.actions[0].move.unit");
-    let o: Orders = yaml::parse("policy: {heli_triggers: []}\n", "o").unwrap();
+    let o: Orders = yaml::parse("policies: {heli_triggers: []}\n", "o").unwrap();
     let p = Kummen.check(&s, "beeler", &o);
-    assert_eq!(p[0].path.to_string(), "orders.policy.heli_triggers");
+    assert_eq!(p[0].path.to_string(), "orders.policies.heli_triggers");
 }
 
 #[test]
 fn a_policy_sent_in_any_order_is_kept_for_later_steps() {
     let s0 = fresh();
-    let o: Orders = yaml::parse("policy: {retreat: never}\n", "o").unwrap();
+    let o: Orders = yaml::parse("policies: {retreat: never}\n", "o").unwrap();
     let r = step(
         &s0,
         &[(Side::Mercenary, o), (Side::Beeler, Orders::default())],
@@ -331,10 +331,10 @@ fn a_policy_sent_in_any_order_is_kept_for_later_steps() {
         1,
     );
     assert_eq!(
-        r.state.policy[Side::Mercenary].retreat,
+        r.state.policies[Side::Mercenary].retreat,
         super::orders::RetreatWhen::Never
     );
     // The policy is private: the beeler view does not show it.
     let v = Kummen.view(&r.state, &Reader::Side("beeler".into()));
-    assert_eq!(v.policy, Some(r.state.policy[Side::Beeler].clone()));
+    assert_eq!(v.policies, Some(r.state.policies[Side::Beeler].clone()));
 }

@@ -5,7 +5,7 @@
 //! hidden identities. The opponent's cup is a count. Standing policies are private.
 
 use super::data::{Control, PerSide, Side};
-use super::orders::Policy;
+use super::orders::Policies;
 use super::state::{Modifiers, Place, Stage, State, Step, token_label};
 use crate::kit::hex::Hex;
 use crate::kit::seats::Seat;
@@ -78,7 +78,7 @@ pub struct View {
     pub offensive: Option<String>,
     /// The reader's own standing policy.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub policy: Option<Policy>,
+    pub policies: Option<Policies>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ending: Option<String>,
     pub stand_in_data: bool,
@@ -223,7 +223,7 @@ pub fn view(state: &State, reader: &Reader) -> View {
         returning: all_off(Place::Returning),
         removed: all_off(Place::Removed),
         offensive,
-        policy: me.map(|s| state.policy.get(s).clone()),
+        policies: me.map(|s| state.policies.get(s).clone()),
         ending: state.ending.as_ref().map(|e| e.summary.clone()),
         stand_in_data: state.map.stand_in,
     }
@@ -361,7 +361,7 @@ pub fn render(v: &View) -> String {
             format!("Removed from the game: {}", v.removed.join(", ")),
         );
     }
-    if let (Some(p), Some(side)) = (&v.policy, Side::parse(&v.reader)) {
+    if let (Some(p), Some(side)) = (&v.policies, Side::parse(&v.reader)) {
         line(&mut out, String::new());
         line(
             &mut out,
