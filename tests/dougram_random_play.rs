@@ -935,7 +935,7 @@ fn assert_conservation(first: &State, s: &State, ctx: &str) {
             }
         }
     }
-    if s.stage != pbem::systems::dougram::state::Stage::Setup {
+    if s.step != pbem::systems::dougram::state::Step::Setup {
         let zones = card_zones(s);
         for c in &s.data.cards.cards {
             let z = zones.get(&c.no).cloned().unwrap_or_default();
@@ -1087,7 +1087,7 @@ fn play_game(scenario: &str, long: bool, seed: u64, tally: &mut Tally) {
     for step in 0..MAX_STEPS {
         let ctx = format!(
             "{scenario} seed {seed} step {step} ({:?} turn {})",
-            s.stage, s.turn
+            s.step, s.turn
         );
         if let Phase::Finished(_) = Dougram.phase(&s) {
             break;

@@ -1390,16 +1390,16 @@ mod tests {
     use crate::protocol::dice::Roll;
     use crate::systems::dougram::ctx::Log;
     use crate::systems::dougram::fixtures::{dealt, dice};
-    use crate::systems::dougram::state::{Stage, Unit};
+    use crate::systems::dougram::state::{Step, Unit};
 
     const H: HexId = 57;
 
     /// setup1 with `phasing` to move and hex 57 emptied.
     fn arena(phasing: Side) -> State {
         let mut s = dealt("setup1", 11);
-        s.stage = match phasing {
-            Side::Lib => Stage::Lib,
-            Side::Fed => Stage::Fed,
+        s.step = match phasing {
+            Side::Lib => Step::Lib,
+            Side::Fed => Step::Fed,
         };
         s.turn = 2;
         clear(&mut s, H);

@@ -37,7 +37,7 @@ use crate::protocol::dice::Dice;
 use crate::systems::{DataSource, Outcome, Phase, Problem, Reader, Resolution, Rules};
 use data::Side;
 use orders::Orders;
-use state::{Stage, State};
+use state::{State, Step};
 use std::collections::BTreeMap;
 use view::View;
 
@@ -73,7 +73,8 @@ impl Rules for Dougram {
         state.data = data.into();
     }
 
-    /// Rules 1 kept the map, counters and cards in every state: they become the game's data.
+    /// Rules 1 kept the map, counters and cards in every state: they become the game's data; its
+    /// `stage` is rules 2's `step`.
     fn upgrade_state(
         &self,
         from: u32,
@@ -85,7 +86,7 @@ impl Rules for Dougram {
             data: data::Data,
         }
         let (held, mut st): (Option<Held>, State) =
-            crate::systems::split_state(state, from == 1, &["data"], &[])?;
+            crate::systems::split_state(state, from == 1, &["data"], &[("stage", "step")])?;
         let data = match held {
             Some(h) => std::sync::Arc::new(h.data),
             None => data.ok_or("the game has no data.yaml to carry over")?,
@@ -122,17 +123,17 @@ impl Rules for Dougram {
             });
         }
         let t = state.turn;
-        let (title, sides) = match state.stage {
-            Stage::Setup => (
+        let (title, sides) = match state.step {
+            Step::Setup => (
                 "setup: standing policies (both sides); resolving deals chits and hands (28)"
                     .to_string(),
                 vec!["lib".to_string(), "fed".to_string()],
             ),
-            Stage::Lib => (
+            Step::Lib => (
                 format!("turn {t}, Lib player-turn: arming, movement, combat, latency"),
                 vec![Side::Lib.name().to_string()],
             ),
-            Stage::Fed => (
+            Step::Fed => (
                 format!(
                     "turn {t}, Fed player-turn: replenishment, movement, combat, security, victory check"
                 ),

@@ -1314,7 +1314,7 @@ mod tests {
     use super::*;
     use crate::systems::dougram::ctx::Log;
     use crate::systems::dougram::fixtures::{dealt, dice};
-    use crate::systems::dougram::state::{ChitAt, Stage};
+    use crate::systems::dougram::state::{ChitAt, Step};
 
     /// Setup1 after the deal with every unit back in the stock, `side` phasing.
     fn blank(side: Side) -> State {
@@ -1322,9 +1322,9 @@ mod tests {
         for u in s.units.values_mut() {
             u.at = UnitAt::Stock;
         }
-        s.stage = match side {
-            Side::Lib => Stage::Lib,
-            Side::Fed => Stage::Fed,
+        s.step = match side {
+            Side::Lib => Step::Lib,
+            Side::Fed => Step::Fed,
         };
         // Cards that change movement rules stay out of both hands unless a test puts them in.
         for (_, z) in s.cards.iter_mut() {

@@ -13,7 +13,7 @@ use super::play;
 use super::policy::{self, PolicyPatch};
 use super::replenish::{self, ReplenishmentOrders};
 use super::security::{self, SecurityOrders};
-use super::state::{Stage, State};
+use super::state::{State, Step};
 use crate::kit::policies;
 use crate::kit::seats::Seat;
 use crate::systems::Problem;
@@ -114,8 +114,8 @@ pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
     let phasing = state.phasing();
     if phasing != Some(side) {
         // Setup, or the other side's player-turn: only standing policies.
-        let why = match state.stage {
-            Stage::Setup => "the setup step takes standing policies only (28)".to_string(),
+        let why = match state.step {
+            Step::Setup => "the setup step takes standing policies only (28)".to_string(),
             _ => format!(
                 "this step is {}'s player-turn; {} may send standing policies only (4.1)",
                 phasing.map(|s| s.name()).unwrap_or("nobody"),
@@ -330,7 +330,7 @@ mod tests {
 
     fn lib_turn() -> State {
         let mut s = dealt("setup1", 31);
-        s.stage = Stage::Lib;
+        s.step = Step::Lib;
         s
     }
 
@@ -363,7 +363,7 @@ mod tests {
             rules(&p),
             vec![("orders.play[0].phase".into(), Some("4.1".into()))]
         );
-        s.stage = Stage::Fed;
+        s.step = Step::Fed;
         assert!(!check(&s, "lib", &o).is_empty());
     }
 

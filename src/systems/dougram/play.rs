@@ -330,11 +330,11 @@ pub fn control_checked(state: &mut State, ctx: &mut Ctx) {
 mod tests {
     use super::*;
     use crate::systems::dougram::fixtures::{dealt, dice};
-    use crate::systems::dougram::state::Stage;
+    use crate::systems::dougram::state::Step;
 
     fn lib_turn(seed: u64) -> State {
         let mut s = dealt("setup1", seed);
-        s.stage = Stage::Lib;
+        s.step = Step::Lib;
         s
     }
 
@@ -376,7 +376,7 @@ mod tests {
         let wrong_turn =
             may_play(&s, Side::Lib, 102, PhaseName::Combat, Some(StepName::W1)).unwrap_err();
         assert_eq!(wrong_turn.rule, "2.13");
-        s.stage = Stage::Fed;
+        s.step = Step::Fed;
         assert!(may_play(&s, Side::Lib, 102, PhaseName::Combat, Some(StepName::W1)).is_ok());
     }
 

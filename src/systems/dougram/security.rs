@@ -499,7 +499,7 @@ mod tests {
     use crate::protocol::dice::DiceTranscript;
     use crate::systems::dougram::ctx::Log;
     use crate::systems::dougram::fixtures::{dealt, dice};
-    use crate::systems::dougram::state::{Stage, Unit, permute_hidden};
+    use crate::systems::dougram::state::{Step, Unit, permute_hidden};
 
     fn put(s: &mut State, prefix: &str, n: usize, h: HexId, side: Side) -> Vec<String> {
         // From the stock first, then from other hexes.
@@ -528,7 +528,7 @@ mod tests {
     /// Fed's turn, no latent chit but `chits` in hex 57 (emptied of units), card 36 in Fed's hand.
     fn arranged(chits: usize) -> State {
         let mut s = dealt("setup1", 21);
-        s.stage = Stage::Fed;
+        s.step = Step::Fed;
         for u in s.units.values_mut() {
             if u.at == UnitAt::Hex(57) {
                 u.at = UnitAt::Stock;

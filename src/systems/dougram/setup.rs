@@ -6,7 +6,7 @@
 use super::cardphase::DRAW;
 use super::cards::{Setup1, Setup2};
 use super::data::{self, HexId, PerSide, Side};
-use super::state::{Chit, ChitAt, Stage, State, Unit, UnitAt, Zones};
+use super::state::{Chit, ChitAt, State, Step, Unit, UnitAt, Zones};
 use crate::kit::seats::Seat;
 use crate::protocol::dice::Dice;
 use crate::systems::DataSource;
@@ -316,7 +316,7 @@ pub fn initial_state(scenario: &str, source: &DataSource) -> Result<State, Strin
         scenario: scenario.to_string(),
         data: crate::kit::shared::Shared::new(data),
         turn: 1,
-        stage: Stage::Setup,
+        step: Step::Setup,
         units,
         chits,
         next_token: 0,
@@ -386,7 +386,7 @@ pub fn deal(state: &mut State, dice: &mut Dice) -> Result<Vec<String>, String> {
             .filter(|c| matches!(c.at, ChitAt::Box(_)))
             .count()
     ));
-    state.stage = Stage::Lib;
+    state.step = Step::Lib;
     state.recompute_control();
     Ok(public)
 }
@@ -467,7 +467,7 @@ mod tests {
             .count();
         assert_eq!(sixth, 1);
         assert_eq!(s.cup().len(), 60 - 14);
-        assert_eq!(s.stage, Stage::Lib);
+        assert_eq!(s.step, Step::Lib);
     }
 
     #[test]

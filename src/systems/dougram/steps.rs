@@ -7,7 +7,7 @@ use super::cards::PhaseName;
 use super::ctx::Ctx;
 use super::data::Side;
 use super::orders::{Orders, Play};
-use super::state::{Stage, State};
+use super::state::{State, Step};
 use super::{arming, combat, latency, movement, play, replenish, security, setup, victory};
 use crate::kit::policies;
 use crate::kit::seats::Seat;
@@ -32,29 +32,29 @@ pub fn resolve(
             policies::merge(s.policies.get_mut(side), &o.policies)?;
         }
     }
-    match s.stage {
-        Stage::Setup => {
+    match s.step {
+        Step::Setup => {
             let lines = setup::deal(&mut s, ctx.dice)?;
             for l in lines {
                 ctx.log.public(l);
             }
-            s.stage = Stage::Lib;
+            s.step = Step::Lib;
             ctx.log
                 .public("turn 1: no card phase on turn 1 (5.7); Lib player-turn next");
         }
-        Stage::Lib => {
+        Step::Lib => {
             let o = get(Side::Lib);
             player_turn(&mut s, Side::Lib, &o, &mut ctx)?;
-            s.stage = Stage::Fed;
+            s.step = Step::Fed;
             card_phase(&mut s, Side::Fed, &mut ctx);
         }
-        Stage::Fed => {
+        Step::Fed => {
             let o = get(Side::Fed);
             player_turn(&mut s, Side::Fed, &o, &mut ctx)?;
             victory::check(&mut s, &mut ctx);
             if s.finished.is_none() {
                 s.turn += 1;
-                s.stage = Stage::Lib;
+                s.step = Step::Lib;
                 ctx.log.public(format!("turn {} begins", s.turn));
                 card_phase(&mut s, Side::Lib, &mut ctx);
             }
@@ -172,7 +172,7 @@ mod tests {
         });
         o.insert("lib".to_string(), lib);
         let r = resolve(&start(), &o, &mut dice(1)).unwrap();
-        assert_eq!(r.state.stage, Stage::Lib);
+        assert_eq!(r.state.step, Step::Lib);
         assert_eq!(r.state.turn, 1);
         assert_eq!(r.state.cards[Side::Lib].hand.len(), 6);
         assert_eq!(r.state.policies[Side::Lib].card.keep, vec![34]);
@@ -183,7 +183,7 @@ mod tests {
         let s = resolve(&start(), &none(), &mut dice(2)).unwrap().state;
         // Lib turn 1, then the Fed card phase of turn 1 is skipped (5.7).
         let r = resolve(&s, &none(), &mut dice(3)).unwrap();
-        assert_eq!(r.state.stage, Stage::Fed);
+        assert_eq!(r.state.step, Step::Fed);
         assert!(
             r.public
                 .iter()
@@ -192,7 +192,7 @@ mod tests {
         assert_eq!(r.state.cards[Side::Fed].hand.len(), 6);
         // Fed turn 1 ends turn 1; turn 2 begins with the Lib card phase.
         let r = resolve(&r.state, &none(), &mut dice(4)).unwrap();
-        assert_eq!((r.state.turn, r.state.stage), (2, Stage::Lib));
+        assert_eq!((r.state.turn, r.state.step), (2, Step::Lib));
         assert!(
             r.public
                 .iter()
@@ -202,7 +202,7 @@ mod tests {
         assert!(!r.private.contains_key("fed"));
         // Lib turn 2 ends with the Fed card phase of turn 2.
         let r = resolve(&r.state, &none(), &mut dice(5)).unwrap();
-        assert_eq!((r.state.turn, r.state.stage), (2, Stage::Fed));
+        assert_eq!((r.state.turn, r.state.step), (2, Step::Fed));
         assert!(
             r.public
                 .iter()
@@ -273,7 +273,7 @@ mod tests {
     fn units_landing_at_north_pole_port_move_in_the_same_player_turn_24_4() {
         let s = resolve(&start(), &none(), &mut dice(12)).unwrap().state;
         let mut s = resolve(&s, &none(), &mut dice(13)).unwrap().state;
-        assert_eq!(s.stage, Stage::Fed);
+        assert_eq!(s.step, Step::Fed);
         for &side in Side::ALL {
             s.cards.get_mut(side).hand.retain(|c| *c != 76);
             s.cards.get_mut(side).deck.retain(|c| *c != 76);

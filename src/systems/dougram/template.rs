@@ -2,7 +2,7 @@
 
 use super::data::Side;
 use super::orders::phases;
-use super::state::{Stage, State};
+use super::state::{State, Step};
 use super::{arming, combat, latency, movement, replenish, security};
 use crate::kit::seats::Seat;
 
@@ -71,8 +71,8 @@ pub fn template(state: &State, side_name: &str) -> String {
         );
     }
     let mut body = String::new();
-    match state.stage {
-        Stage::Setup => {
+    match state.step {
+        Step::Setup => {
             body.push_str("# setup (28): send standing policies if you want; resolving deals the chits and hands\n");
         }
         _ if state.phasing() != Some(side) => {

@@ -5,7 +5,7 @@
 
 use super::data::{HexId, Side};
 use super::policy::Policies;
-use super::state::{Chit, ChitAt, Finish, Stage, State, UnitAt};
+use super::state::{Chit, ChitAt, Finish, State, Step, UnitAt};
 use crate::kit::seats::Seat;
 use crate::systems::Reader;
 use serde::Serialize;
@@ -68,7 +68,7 @@ pub struct View {
     pub reader: String,
     pub scenario: String,
     pub turn: u32,
-    pub stage: Stage,
+    pub step: Step,
     /// Units on the map, by hex, then by counter id.
     pub map: BTreeMap<HexId, BTreeMap<String, UnitView>>,
     pub replenishment_box: BTreeMap<String, UnitView>,
@@ -170,7 +170,7 @@ pub fn view(state: &State, reader: &Reader) -> View {
         reader: me.map(|s| s.name()).unwrap_or("public").to_string(),
         scenario: state.scenario.clone(),
         turn: state.turn,
-        stage: state.stage,
+        step: state.step,
         map,
         replenishment_box: rbox,
         stock_units: state
@@ -230,13 +230,13 @@ fn cards_text(v: &[u32]) -> String {
 /// The view as text, from the view alone.
 pub fn render(v: &View) -> String {
     let mut out = Vec::new();
-    let stage = match v.stage {
-        Stage::Setup => "setup".to_string(),
-        Stage::Lib => "Lib player-turn".to_string(),
-        Stage::Fed => "Fed player-turn".to_string(),
+    let step = match v.step {
+        Step::Setup => "setup".to_string(),
+        Step::Lib => "Lib player-turn".to_string(),
+        Step::Fed => "Fed player-turn".to_string(),
     };
     out.push(format!(
-        "Dougram ({}), turn {}, {stage}; view of {}",
+        "Dougram ({}), turn {}, {step}; view of {}",
         v.scenario, v.turn, v.reader
     ));
     if let Some(f) = &v.finished {

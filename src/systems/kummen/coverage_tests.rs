@@ -6,7 +6,7 @@
 use super::combat::{CombatPhase, retreat_hexes};
 use super::data::{self, BaseAttack, Class, Control, Side};
 use super::fixtures::*;
-use super::movement::{self, Allowance, MoverKind, Phase};
+use super::movement::{self, Allowance, MovementPhase, MoverKind};
 use super::orders::{
     HeliMove, HeliTrigger, MoveOrder, Orders, RetreatWhen, SurveyOrder, TriggerPhase,
 };
@@ -92,7 +92,7 @@ fn orders(text: &str) -> Orders {
 /// A ground move in a movement phase without dice; returns the problems.
 fn mv(s: &mut State, side: Side, unit: &str, path: &[&str]) -> Vec<Problem> {
     let mut log = Log::default();
-    let mut ph = Phase::new(s, side, None, &mut log, "p2");
+    let mut ph = MovementPhase::new(s, side, None, &mut log, "p2");
     let m = MoveOrder {
         unit: unit.into(),
         path: path.iter().map(|x| h(x)).collect(),
@@ -453,7 +453,7 @@ fn helis_are_never_flipped_face_down_5_2() {
     let mut s = blank();
     put(&mut s, "M-H01", "B08", true);
     let mut log = Log::default();
-    let mut ph = Phase::new(&mut s, Side::Mercenary, None, &mut log, "p5");
+    let mut ph = MovementPhase::new(&mut s, Side::Mercenary, None, &mut log, "p5");
     ph.hide_at_home(&ids(&["M-H01"]), &FieldPath::root().at("hide"), 0);
     assert_eq!(ph.problems[0].rule.as_deref(), Some("5.2"));
     assert!(s.unit("M-H01").unwrap().face_up);
@@ -511,7 +511,7 @@ fn an_acted_heli_cannot_move_5_11_2() {
     s.set_hex("M-H01", h("B08"));
     s.units.get_mut("M-H01").unwrap().face_up = false;
     let mut log = Log::default();
-    let mut ph = Phase::new(&mut s, Side::Mercenary, None, &mut log, "p5");
+    let mut ph = MovementPhase::new(&mut s, Side::Mercenary, None, &mut log, "p5");
     let hm = HeliMove {
         heli: "M-H01".into(),
         path: vec![h("C08")],
@@ -542,7 +542,7 @@ fn a_heli_entering_a_hex_with_any_enemy_unit_pays_1_more_and_stops_5_11_4() {
         2
     );
     let mut log = Log::default();
-    let mut ph = Phase::new(&mut s, Side::Mercenary, None, &mut log, "p5");
+    let mut ph = MovementPhase::new(&mut s, Side::Mercenary, None, &mut log, "p5");
     let hm = HeliMove {
         heli: "M-H01".into(),
         path: vec![h("C08"), h("D07")],

@@ -2,7 +2,7 @@
 //! with reaction points (7.3).
 
 use super::data::{Class, Role, Side};
-use super::movement::{self, Allowance, Phase};
+use super::movement::{self, Allowance, MovementPhase};
 use super::orders::{MoveOrder, TriggerPhase};
 use super::state::{Log, State};
 use crate::protocol::dice::Dice;
@@ -35,7 +35,7 @@ pub fn heli_reaction(state: &mut State, log: &mut Log, second: bool) {
     }
     let ex10 = state.map.home(Side::Mercenary);
     let mut any = false;
-    let mut ph = Phase::new(state, Side::Mercenary, None, log, phase);
+    let mut ph = MovementPhase::new(state, Side::Mercenary, None, log, phase);
     for t in live {
         let target = t.when_beeler_in.iter().copied().find(|h| {
             ph.state.side_units_in(*h, Side::Beeler).len() >= t.min_units.max(1) as usize
@@ -96,7 +96,7 @@ pub fn beeler_reaction(
     dice: Option<&mut Dice>,
     log: &mut Log,
 ) -> Vec<crate::systems::Problem> {
-    let mut ph = Phase::new(state, Side::Beeler, dice, log, "p7a");
+    let mut ph = MovementPhase::new(state, Side::Beeler, dice, log, "p7a");
     let root = FieldPath::root().at("orders");
     for (i, id) in reveal.iter().enumerate() {
         ph.flip_up_by_rule(id, &root.at("reveal").at(i), "7.3.2");

@@ -42,7 +42,8 @@ pub struct Unit {
     pub moved: bool,
 }
 
-/// The steps of a turn (standard mode, digest 3.3).
+/// Which step of the turn the game is at: which submission it waits for (standard mode, digest
+/// 3.3). Named `Step` in every system; not to be confused with `Stage`, the campaign stage (12).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Step {

@@ -2,7 +2,7 @@
 
 use super::combat::CombatPhase;
 use super::data::{Class, Side};
-use super::movement::Phase;
+use super::movement::MovementPhase;
 use super::orders::{
     CombatOverride, KINDS, Orders, PolicyPatch, PsRule, RetreatTo, RetreatWhen, RuleOr, TargetRule,
     flow,
@@ -489,7 +489,7 @@ fn run_orders(
     match step {
         Step::B1 | Step::M1 => {
             let phase = if step == Step::B1 { "p2" } else { "p5" };
-            let mut ph = Phase::new(state, side, dice, log, phase);
+            let mut ph = MovementPhase::new(state, side, dice, log, phase);
             ph.hide_at_start(&o.hide_at_start, &root().at("hide_at_start"));
             for (i, a) in o.actions.iter().enumerate() {
                 if side == Side::Beeler && a.heli.is_some() {
