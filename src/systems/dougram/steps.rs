@@ -314,4 +314,14 @@ mod tests {
         assert!(r.public.iter().all(|l| !l.contains("34")));
         assert!(r.private["lib"].iter().any(|l| l.contains("card 34")));
     }
+
+    #[test]
+    fn a_rules_1_state_is_carried_over_with_its_stage_as_step() {
+        let old =
+            include_str!("../../../tests/fixtures/journal1-dougram/archive/state/000002.yaml");
+        let st =
+            crate::systems::Rules::upgrade_state(&super::super::Dougram, 1, old, None).unwrap();
+        assert_eq!(st.step, Step::Fed);
+        assert_eq!(st.policies[Side::Lib].card.keep, [34, 29, 20]);
+    }
 }

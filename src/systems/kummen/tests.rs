@@ -338,3 +338,12 @@ fn a_policy_sent_in_any_order_is_kept_for_later_steps() {
     let v = Kummen.view(&r.state, &Reader::Side("beeler".into()));
     assert_eq!(v.policies, Some(r.state.policies[Side::Beeler].clone()));
 }
+
+#[test]
+fn a_rules_1_state_is_carried_over_with_its_policy_as_policies() {
+    let old = include_str!("../../../tests/fixtures/rules1-kummen/game/host/state/000002.yaml");
+    let st = Rules::upgrade_state(&Kummen, 1, old, None).unwrap();
+    assert_eq!(st.step, Step::M1);
+    assert_eq!(st.policies[Side::Beeler].rp_target, 4);
+    assert_eq!(st.policies[Side::Mercenary].heli_triggers[0].helis, 2);
+}
