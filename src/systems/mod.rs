@@ -16,7 +16,6 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::any::Any;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 /// Who is reading a view.
@@ -99,33 +98,47 @@ impl<St> Resolution<St> {
     }
 }
 
-/// Where a system's data files come from: built in, or a user's directory of replacements.
+/// A data file a system reads when a game is created: its name (in games/<system>/ and in a
+/// `pbem new --data DIR`) and the built-in stand-in.
+#[derive(Debug, Clone, Copy)]
+pub struct DataFile {
+    pub name: &'static str,
+    pub builtin: &'static str,
+}
+
+/// The texts of a new game's data files: the user's replacements, which the engine read from
+/// `pbem new --data DIR` (engine::new), else the built-in stand-ins. Text only: a system
+/// reads no file.
 #[derive(Debug, Clone, Default)]
 pub struct DataSource {
-    pub overrides: Option<PathBuf>,
+    /// File name -> (text, where it came from).
+    overrides: BTreeMap<String, (String, String)>,
 }
 
 impl DataSource {
-    /// The text of data file `name` and where it came from: the user's file when the override
-    /// directory has one, else the built-in stand-in.
-    pub fn load(
-        &self,
-        system: &str,
-        name: &str,
-        builtin: &'static str,
-    ) -> Result<(String, String), String> {
-        if let Some(dir) = &self.overrides {
-            let path = dir.join(name);
-            if path.exists() {
-                let text = std::fs::read_to_string(&path)
-                    .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-                return Ok((text, path.display().to_string()));
-            }
+    /// Replaces data file `name` with `text`; `origin` names it in every error (its path).
+    pub fn replace(&mut self, name: &str, text: String, origin: String) {
+        self.overrides.insert(name.to_string(), (text, origin));
+    }
+
+    /// The built-in data with `file` replaced by `text`, named `mine/<name>` in errors.
+    #[cfg(test)]
+    pub fn with(file: &DataFile, text: String) -> DataSource {
+        let mut ds = DataSource::default();
+        ds.replace(file.name, text, format!("mine/{}", file.name));
+        ds
+    }
+
+    /// The text of `file` and where it came from: the user's replacement if there is one, else
+    /// the built-in stand-in.
+    pub fn load(&self, system: &str, file: &DataFile) -> (&str, String) {
+        match self.overrides.get(file.name) {
+            Some((text, origin)) => (text, origin.clone()),
+            None => (
+                file.builtin,
+                format!("games/{system}/{} (built in)", file.name),
+            ),
         }
-        Ok((
-            builtin.to_string(),
-            format!("games/{system}/{name} (built in)"),
-        ))
     }
 }
 
@@ -260,6 +273,9 @@ pub trait Rules: Send + Sync + 'static {
     fn attach(&self, state: &mut Self::State, data: Arc<Self::Data>);
     /// (name, description); the first is the default scenario.
     fn scenarios(&self) -> Vec<(String, String)>;
+    /// The data files a game of these rules starts from (`pbem new --data DIR` may replace
+    /// each by a file of the same name).
+    fn data_files(&self) -> &'static [DataFile];
     /// The state before step 1, with the component data of `data` (built in, or the user's
     /// replacements) attached. Randomness at setup happens when step 1 is resolved, so that it
     /// is seeded by the players' entropy too.
@@ -319,6 +335,8 @@ pub trait System: Send + Sync {
     ) -> Result<(String, String), String>;
     fn sides(&self) -> Vec<String>;
     fn scenarios(&self) -> Vec<(String, String)>;
+    /// The names of the data files a new game reads ([`Rules::data_files`]).
+    fn data_files(&self) -> Vec<&'static str>;
     /// The state before step 1 and the game's component data, both as stored (state, data).
     fn initial_state(&self, scenario: &str, data: &DataSource) -> Result<(String, String), String>;
     /// Reads a game's data.yaml.
@@ -391,6 +409,9 @@ impl<R: Rules> System for R {
     }
     fn scenarios(&self) -> Vec<(String, String)> {
         Rules::scenarios(self)
+    }
+    fn data_files(&self) -> Vec<&'static str> {
+        Rules::data_files(self).iter().map(|f| f.name).collect()
     }
     fn initial_state(&self, scenario: &str, data: &DataSource) -> Result<(String, String), String> {
         let st = Rules::initial_state(self, scenario, data)?;

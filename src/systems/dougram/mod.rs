@@ -34,7 +34,7 @@ mod fixtures;
 
 use crate::kit::seats::Seat;
 use crate::protocol::dice::Dice;
-use crate::systems::{DataSource, Outcome, Phase, Problem, Reader, Resolution, Rules};
+use crate::systems::{DataFile, DataSource, Outcome, Phase, Problem, Reader, Resolution, Rules};
 use data::Side;
 use orders::Orders;
 use state::{State, Step};
@@ -106,6 +106,10 @@ impl Rules for Dougram {
                 "the short start (28.2), with card 29 and others already open".into(),
             ),
         ]
+    }
+
+    fn data_files(&self) -> &'static [DataFile] {
+        data::FILES
     }
 
     fn initial_state(&self, scenario: &str, data: &DataSource) -> Result<State, String> {

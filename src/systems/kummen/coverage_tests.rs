@@ -193,17 +193,12 @@ fn only_the_mercenary_side_has_helis_2_2_1() {
             .filter(|id| c.class(id) == Some(Class::Heli))
             .all(|id| c.side(id) == Some(Side::Mercenary))
     );
-    let dir = tempfile::tempdir().unwrap();
-    let bad = data::COUNTERS_YAML.replace(
+    let bad = data::COUNTERS.builtin.replace(
         "{side: mercenary, class: heli",
         "{side: beeler, class: heli",
     );
-    assert_ne!(bad, data::COUNTERS_YAML);
-    std::fs::write(dir.path().join("counters.yaml"), bad).unwrap();
-    let err = data::load(&DataSource {
-        overrides: Some(dir.path().to_path_buf()),
-    })
-    .unwrap_err();
+    assert_ne!(bad, data::COUNTERS.builtin);
+    let err = data::load(&DataSource::with(&data::COUNTERS, bad)).unwrap_err();
     assert!(
         err.contains("only the mercenary side has helis (2.2.1)"),
         "{err}"

@@ -1,17 +1,26 @@
 //! The stand-in map and counters (games/kummen/*.yaml): their format, loading and validation.
 //!
-//! Both files are copied into the game state at creation, so a game replays from its state
-//! alone even if the data files change later.
+//! Both are read once, when a game is created (the engine gives their texts: built in, or the
+//! user's `pbem new --data DIR`), and written to the game's data.yaml, so a game replays from
+//! its states and that file even if the data files change later.
 
 use crate::kit::hex::{Hex, HexGrid};
 use crate::kit::seats::{self, Seat, TwoSeats};
-use crate::systems::DataSource;
+use crate::systems::{DataFile, DataSource};
 use crate::yaml::{self, FieldPath};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
-pub const MAP_YAML: &str = include_str!("../../../games/kummen/map.yaml");
-pub const COUNTERS_YAML: &str = include_str!("../../../games/kummen/counters.yaml");
+pub const MAP: DataFile = DataFile {
+    name: "map.yaml",
+    builtin: include_str!("../../../games/kummen/map.yaml"),
+};
+pub const COUNTERS: DataFile = DataFile {
+    name: "counters.yaml",
+    builtin: include_str!("../../../games/kummen/counters.yaml"),
+};
+/// The files a game starts from, in the order they are read.
+pub const FILES: &[DataFile] = &[MAP, COUNTERS];
 
 /// The two seats, in seat order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -550,13 +559,13 @@ impl Counters {
 
 /// Loads and validates map.yaml and counters.yaml (built in, or the user's replacements).
 pub fn load(data: &DataSource) -> Result<(Map, Counters), String> {
-    let (map_text, map_origin) = data.load("kummen", "map.yaml", MAP_YAML)?;
-    let map: Map = yaml::parse(&map_text, &map_origin).map_err(|r| r.to_string())?;
-    yaml::data_problems(map.validate(), &map_text, &map_origin)?;
-    let (c_text, c_origin) = data.load("kummen", "counters.yaml", COUNTERS_YAML)?;
-    let file: CountersFile = yaml::parse(&c_text, &c_origin).map_err(|r| r.to_string())?;
+    let (map_text, map_origin) = data.load("kummen", &MAP);
+    let map: Map = yaml::parse(map_text, &map_origin).map_err(|r| r.to_string())?;
+    yaml::data_problems(map.validate(), map_text, &map_origin)?;
+    let (c_text, c_origin) = data.load("kummen", &COUNTERS);
+    let file: CountersFile = yaml::parse(c_text, &c_origin).map_err(|r| r.to_string())?;
     let (counters, errs) = file.compile();
-    yaml::data_problems(errs, &c_text, &c_origin)?;
+    yaml::data_problems(errs, c_text, &c_origin)?;
     Ok((map, counters))
 }
 
@@ -598,33 +607,26 @@ mod tests {
 
     #[test]
     fn bad_map_is_rejected_with_file_field_and_line() {
-        let dir = tempfile::tempdir().unwrap();
-        let bad = MAP_YAML.replace("hex: G10", "hex: Z10");
-        std::fs::write(dir.path().join("map.yaml"), bad).unwrap();
-        let ds = DataSource {
-            overrides: Some(dir.path().to_path_buf()),
-        };
-        let err = load(&ds).unwrap_err();
-        assert!(err.contains("map.yaml"), "{err}");
+        let bad = MAP.builtin.replace("hex: G10", "hex: Z10");
+        let err = load(&DataSource::with(&MAP, bad)).unwrap_err();
+        assert!(err.contains("mine/map.yaml"), "{err}");
         assert!(err.contains("Z10"), "{err}");
 
-        let bad = MAP_YAML.replace("{name: EX-9, hex: G10", "{name: EX-9, hex: Q10");
-        std::fs::write(dir.path().join("map.yaml"), bad).unwrap();
-        let err = load(&ds).unwrap_err();
+        let bad = MAP
+            .builtin
+            .replace("{name: EX-9, hex: G10", "{name: EX-9, hex: Q10");
+        let err = load(&DataSource::with(&MAP, bad)).unwrap_err();
         assert!(err.contains("bases[2].hex"), "{err}");
         assert!(err.contains("off the map"), "{err}");
     }
 
     #[test]
     fn bad_counters_are_rejected_with_the_field() {
-        let dir = tempfile::tempdir().unwrap();
-        let bad = COUNTERS_YAML.replace("[8, 9, 9, 10, 10, 10, 11]", "[8, 9, 9, 10, 10, 10, 12]");
-        std::fs::write(dir.path().join("counters.yaml"), bad).unwrap();
-        let ds = DataSource {
-            overrides: Some(dir.path().to_path_buf()),
-        };
-        let err = load(&ds).unwrap_err();
-        assert!(err.contains("counters.yaml"), "{err}");
+        let bad = COUNTERS
+            .builtin
+            .replace("[8, 9, 9, 10, 10, 10, 11]", "[8, 9, 9, 10, 10, 10, 12]");
+        let err = load(&DataSource::with(&COUNTERS, bad)).unwrap_err();
+        assert!(err.contains("mine/counters.yaml"), "{err}");
         assert!(err.contains("offensive_markers[6]"), "{err}");
     }
 }

@@ -102,6 +102,10 @@ impl Rules for Kummen {
         )]
     }
 
+    fn data_files(&self) -> &'static [DataFile] {
+        data::FILES
+    }
+
     fn initial_state(&self, scenario: &str, data: &DataSource) -> Result<State, String> {
         setup::initial_state(scenario, data)
     }
