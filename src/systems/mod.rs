@@ -106,6 +106,23 @@ pub struct DataFile {
     pub builtin: &'static str,
 }
 
+/// The data file `games/<system>/<name>`, its text built into the binary.
+macro_rules! data_file {
+    ($system:literal, $name:literal) => {
+        $crate::systems::DataFile {
+            name: $name,
+            builtin: include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/games/",
+                $system,
+                "/",
+                $name
+            )),
+        }
+    };
+}
+pub(crate) use data_file;
+
 /// The texts of a new game's data files: the user's replacements, which the engine read from
 /// `pbem new --data DIR` (engine::new), else the built-in stand-ins. Text only: a system
 /// reads no file.

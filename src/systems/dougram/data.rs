@@ -6,24 +6,15 @@
 use super::cards::{CardsFile, Known};
 use crate::kit::seats::{self, Seat, TwoSeats};
 use crate::systems::Problem;
-use crate::systems::{DataFile, DataSource};
+use crate::systems::{DataFile, DataSource, data_file};
 use crate::yaml::{self, FieldPath};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-pub const MAP: DataFile = DataFile {
-    name: "map.yaml",
-    builtin: include_str!("../../../games/dougram/map.yaml"),
-};
-pub const COUNTERS: DataFile = DataFile {
-    name: "counters.yaml",
-    builtin: include_str!("../../../games/dougram/counters.yaml"),
-};
-pub const CARDS: DataFile = DataFile {
-    name: "cards.yaml",
-    builtin: include_str!("../../../games/dougram/cards.yaml"),
-};
+pub const MAP: DataFile = data_file!("dougram", "map.yaml");
+pub const COUNTERS: DataFile = data_file!("dougram", "counters.yaml");
+pub const CARDS: DataFile = data_file!("dougram", "cards.yaml");
 /// The files a game starts from, in the order they are read.
 pub const FILES: &[DataFile] = &[MAP, COUNTERS, CARDS];
 

@@ -6,19 +6,13 @@
 
 use crate::kit::hex::{Hex, HexGrid};
 use crate::kit::seats::{self, Seat, TwoSeats};
-use crate::systems::{DataFile, DataSource};
+use crate::systems::{DataFile, DataSource, data_file};
 use crate::yaml::{self, FieldPath};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
-pub const MAP: DataFile = DataFile {
-    name: "map.yaml",
-    builtin: include_str!("../../../games/kummen/map.yaml"),
-};
-pub const COUNTERS: DataFile = DataFile {
-    name: "counters.yaml",
-    builtin: include_str!("../../../games/kummen/counters.yaml"),
-};
+pub const MAP: DataFile = data_file!("kummen", "map.yaml");
+pub const COUNTERS: DataFile = data_file!("kummen", "counters.yaml");
 /// The files a game starts from, in the order they are read.
 pub const FILES: &[DataFile] = &[MAP, COUNTERS];
 
