@@ -60,7 +60,8 @@ impl Rules for Dougram {
     }
 
     /// 1: the rules as first released (pbem 0.1.0); 2: the map, counters and cards moved out
-    /// of the state into the game's data.yaml (pbem 0.3.0). History: docs/dougram.md.
+    /// of the state into the game's data.yaml, `stage` is `step` in state and view, and the
+    /// view's `policy` is `policies` (pbem 0.3.0). History: docs/dougram.md.
     fn rules_version(&self) -> u32 {
         2
     }

@@ -56,7 +56,8 @@ impl Rules for Kummen {
     }
 
     /// 1: the rules as first released (pbem 0.1.0); 2: the map and counters moved out of the
-    /// state into the game's data.yaml (pbem 0.3.0). History: docs/kummen.md.
+    /// state into the game's data.yaml, and `policy` is `policies` in orders, state and view
+    /// (pbem 0.3.0). History: docs/kummen.md.
     fn rules_version(&self) -> u32 {
         2
     }
