@@ -98,7 +98,7 @@ impl<St> Resolution<St> {
     }
 }
 
-/// A data file a system reads when a game is created: its name (in games/<system>/ and in a
+/// A data file a system reads when a game is created: its name (in `games/<system>/` and in a
 /// `pbem new --data DIR`) and the built-in stand-in.
 #[derive(Debug, Clone, Copy)]
 pub struct DataFile {
