@@ -26,6 +26,7 @@ pub trait Seat: Copy + Eq + Ord + fmt::Debug + Send + Sync + 'static {
         "Seat::ALL and Seat::NAMES must list the same sides"
     );
 
+    /// The side's name, from [`Seat::NAMES`].
     fn name(self) -> &'static str {
         let () = Self::PAIRED;
         Self::NAMES[self.index()]
