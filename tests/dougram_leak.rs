@@ -3,6 +3,7 @@
 //! face-down discards; its own deck order; chit values it may not see) give that side and the
 //! public byte-identical views, also after a card phase run on both with the same dice.
 
+use pbem::kit::seats::{Seat, TwoSeats};
 use pbem::protocol::dice::Dice;
 use pbem::protocol::hash::Hash32;
 use pbem::systems::DataSource;
@@ -186,7 +187,7 @@ proptest! {
 fn permuting_really_changes_hidden_facts() {
     let a = game("setup2", 5, 2);
     let b = permute_hidden(&a, Side::Fed, &mut lcg(99));
-    assert_ne!(a.cards.lib, b.cards.lib);
+    assert_ne!(a.cards[Side::Lib], b.cards[Side::Lib]);
     assert_ne!(a.chits, b.chits);
     assert_ne!(
         seen(&a, &Reader::Side("lib".into())),

@@ -8,6 +8,7 @@
 //!
 //! `DOUGRAM_RANDOM_GAMES` (games per scenario) and `DOUGRAM_RANDOM_SEED` widen or move the run.
 
+use pbem::kit::seats::{Seat, TwoSeats};
 use pbem::protocol::dice::Dice;
 use pbem::protocol::hash::Hash32;
 use pbem::systems::dougram::Dougram;
@@ -870,7 +871,7 @@ fn orders_for(s: &State, side: Side, r: &mut Rng, ctx: &str, tally: &mut Tally) 
 
 fn card_zones(s: &State) -> BTreeMap<u32, Vec<String>> {
     let mut at: BTreeMap<u32, Vec<String>> = BTreeMap::new();
-    for side in Side::BOTH {
+    for &side in Side::ALL {
         let z = s.cards.get(side);
         let n = side.name();
         for c in &z.hand {
@@ -934,7 +935,7 @@ fn assert_conservation(first: &State, s: &State, ctx: &str) {
             }
         }
     }
-    if s.stage != pbem::systems::dougram::state::Stage::Setup {
+    if s.step != pbem::systems::dougram::state::Step::Setup {
         let zones = card_zones(s);
         for c in &s.data.cards.cards {
             let z = zones.get(&c.no).cloned().unwrap_or_default();
@@ -944,7 +945,7 @@ fn assert_conservation(first: &State, s: &State, ctx: &str) {
         for no in zones.keys() {
             assert!(known.contains(no), "{ctx}: unknown card {no} in a zone");
         }
-        for side in Side::BOTH {
+        for &side in Side::ALL {
             for c in &s.cards.get(side).hand {
                 assert_eq!(
                     s.card(*c).map(|c| c.owner),
@@ -1086,13 +1087,13 @@ fn play_game(scenario: &str, long: bool, seed: u64, tally: &mut Tally) {
     for step in 0..MAX_STEPS {
         let ctx = format!(
             "{scenario} seed {seed} step {step} ({:?} turn {})",
-            s.stage, s.turn
+            s.step, s.turn
         );
         if let Phase::Finished(_) = Dougram.phase(&s) {
             break;
         }
         let mut orders = BTreeMap::new();
-        for side in Side::BOTH {
+        for &side in Side::ALL {
             let o = orders_for(&s, side, &mut r, &ctx, tally);
             if o != Orders::default() || r.chance(50) {
                 orders.insert(side.name().to_string(), o);

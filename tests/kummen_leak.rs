@@ -2,6 +2,7 @@
 //! side may not know give that side (and the public) byte-identical views, and resolving the
 //! same step on them gives identical public events.
 
+use pbem::kit::seats::{Seat, TwoSeats};
 use pbem::protocol::dice::Dice;
 use pbem::protocol::hash::Hash32;
 use pbem::systems::kummen::data::Side;
@@ -41,7 +42,7 @@ fn after_setup(seed: u64) -> State {
     let s = Kummen
         .initial_state("campaign", &DataSource::default())
         .unwrap();
-    let m = orders("policy: {heli_triggers: [{when_beeler_in: [I07], helis: 1}]}\n");
+    let m = orders("policies: {heli_triggers: [{when_beeler_in: [I07], helis: 1}]}\n");
     resolve(
         &s,
         &[(Side::Mercenary, m), (Side::Beeler, Orders::default())],
@@ -100,7 +101,7 @@ proptest! {
         keys in proptest::collection::vec(any::<u64>(), 80),
     ) {
         let s = game(seed, depth);
-        for side in Side::BOTH {
+        for &side in Side::ALL {
             let perm = permutation(&keys, hidden_count(&s, side));
             let p = permute_hidden(&s, side, &perm).expect("a permutation of the hidden slots");
             for reader in [Reader::Side(side.other().name().into()), Reader::Public] {

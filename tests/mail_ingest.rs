@@ -518,7 +518,7 @@ fn a_signed_order_mailed_by_a_stranger_is_rejected_at_the_seats_address_only() {
     let f = t.signed(
         "beeler",
         "rp12",
-        &t.order("beeler", "orders:\n  policy: {rp_target: 12}\n"),
+        &t.order("beeler", "orders:\n  policies: {rp_target: 12}\n"),
     );
     let m = attacker_mail(
         "victim@elsewhere.example.org",
@@ -734,7 +734,7 @@ fn when_seats_share_a_key_the_side_the_order_names_gets_the_answer() {
     let f = t.signed(
         "beeler",
         "rp12",
-        &t.order("beeler", "orders:\n  policy: {rp_target: 12}\n"),
+        &t.order("beeler", "orders:\n  policies: {rp_target: 12}\n"),
     );
     let m = attacker_mail(
         "victim@elsewhere.example.org",

@@ -142,7 +142,7 @@ fn the_same_version_with_other_content_is_refused() {
         "beeler",
         "b",
         5,
-        "orders:\n  policy: {retreat: never}\n",
+        "orders:\n  policies: {retreat: never}\n",
     );
     let before = snapshot(&t.game);
     let (code, _, err) = t.submit(&other);

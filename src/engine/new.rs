@@ -8,7 +8,7 @@ use crate::protocol::dice::DICE_ALGORITHM;
 use crate::protocol::hash::{Hash32, commitment, sha256};
 use crate::protocol::journal::{self, Genesis, JOURNAL_FORMAT, NextStep, Record, SeatKey};
 use crate::protocol::keys::{PublicKey, SecretKey};
-use crate::systems::{self, DataSource, Phase, Reader};
+use crate::systems::{self, DataSource, Phase, Reader, System};
 use crate::yaml;
 use std::path::{Path, PathBuf};
 
@@ -133,8 +133,9 @@ pub fn create(req: NewGame) -> Result<Game, Error> {
     };
     dir::write_private(&gd.secrets(), yaml::encode(&secrets)?.as_bytes())?;
 
-    let data = DataSource {
-        overrides: req.data.clone(),
+    let data = match &req.data {
+        Some(dir) => read_data(system.as_ref(), dir)?,
+        None => DataSource::default(),
     };
     let (state, data_yaml) = system.initial_state(&scenario, &data)?;
     // The component data is public and pinned by genesis; states hold only what changes.
@@ -217,6 +218,43 @@ pub fn create(req: NewGame) -> Result<Game, Error> {
     Ok(game)
 }
 
+/// The largest data file `pbem new --data DIR` reads: 1 MiB, a hundred times the largest
+/// stand-in (dougram's cards.yaml, 13 KB). Anything larger is refused before it is parsed.
+pub const MAX_DATA_FILE_BYTES: usize = 1 << 20;
+
+/// The data files of `dir` that replace `system`'s built-in ones: each file the system names
+/// that `dir` holds (other files are not looked at).
+fn read_data(system: &dyn System, dir: &Path) -> Result<DataSource, Error> {
+    use std::io::Read;
+    let mut data = DataSource::default();
+    for name in system.data_files() {
+        let path = dir.join(name);
+        if !path.exists() {
+            continue;
+        }
+        let cannot = |e: &dyn std::fmt::Display| {
+            Error::Fail(format!("{}: cannot read: {e}", path.display()))
+        };
+        let mut bytes = Vec::new();
+        std::fs::File::open(&path)
+            .and_then(|f| {
+                f.take(MAX_DATA_FILE_BYTES as u64 + 1)
+                    .read_to_end(&mut bytes)
+            })
+            .map_err(|e| cannot(&e))?;
+        if bytes.len() > MAX_DATA_FILE_BYTES {
+            return Err(Error::Fail(format!(
+                "{}: larger than {MAX_DATA_FILE_BYTES} bytes, the limit of a data file",
+                path.display()
+            )));
+        }
+        let text =
+            String::from_utf8(bytes).map_err(|_| cannot(&"stream did not contain valid UTF-8"))?;
+        data.replace(name, text, path.display().to_string());
+    }
+    Ok(data)
+}
+
 /// Game ids go into file contents, mail subjects and hashes: keep them to a safe alphabet.
 fn validate_id(id: &str) -> Result<String, Error> {
     let ok = !id.is_empty()
@@ -230,5 +268,61 @@ fn validate_id(id: &str) -> Result<String, Error> {
         Err(Error::Fail(format!(
             "--id {id:?}: use 1 to 64 characters from A-Z, a-z, 0-9, '-', '_' and '.'"
         )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kummen() -> Box<dyn System> {
+        systems::by_id("kummen").unwrap()
+    }
+
+    #[test]
+    fn a_data_file_in_the_directory_replaces_the_built_in_one_of_that_name() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("map.yaml"), "not: a map\n").unwrap();
+        std::fs::write(dir.path().join("notes.yaml"), "ignored").unwrap();
+        let data = read_data(kummen().as_ref(), dir.path()).unwrap();
+        let err = kummen().initial_state("campaign", &data).unwrap_err();
+        let path = dir.path().join("map.yaml").display().to_string();
+        assert!(err.contains(&path), "{err}");
+    }
+
+    #[test]
+    fn a_data_file_over_the_limit_is_refused_naming_file_and_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("counters.yaml");
+        std::fs::write(&path, vec![b'#'; MAX_DATA_FILE_BYTES + 1]).unwrap();
+        let Err(Error::Fail(err)) = read_data(kummen().as_ref(), dir.path()) else {
+            panic!("a data file over the limit was read");
+        };
+        assert_eq!(
+            err,
+            format!(
+                "{}: larger than 1048576 bytes, the limit of a data file",
+                path.display()
+            )
+        );
+        std::fs::write(&path, vec![b'#'; MAX_DATA_FILE_BYTES]).unwrap();
+        assert!(read_data(kummen().as_ref(), dir.path()).is_ok());
+    }
+
+    #[test]
+    fn a_data_file_that_is_not_utf8_cannot_be_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("map.yaml");
+        std::fs::write(&path, [0xff, 0xfe, b'\n']).unwrap();
+        let Err(Error::Fail(err)) = read_data(kummen().as_ref(), dir.path()) else {
+            panic!("a file that is not UTF-8 was read");
+        };
+        assert_eq!(
+            err,
+            format!(
+                "{}: cannot read: stream did not contain valid UTF-8",
+                path.display()
+            )
+        );
     }
 }

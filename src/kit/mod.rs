@@ -1,5 +1,9 @@
-//! Board vocabulary shared by every system: hex grids with labelled hexes, cups, decks.
+//! What every system is built from: seats (typed sides, one value per side), hex grids with
+//! labelled hexes, cups, and component data shared by the states of a game.
 
 pub mod cup;
+pub mod events;
 pub mod hex;
+pub mod policies;
+pub mod seats;
 pub mod shared;

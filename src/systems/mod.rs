@@ -8,13 +8,14 @@
 pub mod dougram;
 pub mod kummen;
 
+use crate::kit::events::Log;
+use crate::kit::seats::Seat;
 use crate::protocol::dice::Dice;
 use crate::yaml::{self, FieldPath, Rejection};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::any::Any;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 /// Who is reading a view.
@@ -85,33 +86,76 @@ pub struct Resolution<S> {
     pub private: BTreeMap<String, Vec<String>>,
 }
 
-/// Where a system's data files come from: built in, or a user's directory of replacements.
+impl<St> Resolution<St> {
+    /// The new state, with the lines of the step's event log.
+    pub fn new<S: Seat>(state: St, log: Log<S>) -> Resolution<St> {
+        let (public, private) = log.into_lines();
+        Resolution {
+            state,
+            public,
+            private,
+        }
+    }
+}
+
+/// A data file a system reads when a game is created: its name (in `games/<system>/` and in a
+/// `pbem new --data DIR`) and the built-in stand-in.
+#[derive(Debug, Clone, Copy)]
+pub struct DataFile {
+    pub name: &'static str,
+    pub builtin: &'static str,
+}
+
+/// The data file `games/<system>/<name>`, its text built into the binary.
+macro_rules! data_file {
+    ($system:literal, $name:literal) => {
+        $crate::systems::DataFile {
+            name: $name,
+            builtin: include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/games/",
+                $system,
+                "/",
+                $name
+            )),
+        }
+    };
+}
+pub(crate) use data_file;
+
+/// The texts of a new game's data files: the user's replacements, which the engine read from
+/// `pbem new --data DIR` (engine::new), else the built-in stand-ins. Text only: a system
+/// reads no file.
 #[derive(Debug, Clone, Default)]
 pub struct DataSource {
-    pub overrides: Option<PathBuf>,
+    /// File name -> (text, where it came from).
+    overrides: BTreeMap<String, (String, String)>,
 }
 
 impl DataSource {
-    /// The text of data file `name` and where it came from: the user's file when the override
-    /// directory has one, else the built-in stand-in.
-    pub fn load(
-        &self,
-        system: &str,
-        name: &str,
-        builtin: &'static str,
-    ) -> Result<(String, String), String> {
-        if let Some(dir) = &self.overrides {
-            let path = dir.join(name);
-            if path.exists() {
-                let text = std::fs::read_to_string(&path)
-                    .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-                return Ok((text, path.display().to_string()));
-            }
+    /// Replaces data file `name` with `text`; `origin` names it in every error (its path).
+    pub fn replace(&mut self, name: &str, text: String, origin: String) {
+        self.overrides.insert(name.to_string(), (text, origin));
+    }
+
+    /// The built-in data with `file` replaced by `text`, named `mine/<name>` in errors.
+    #[cfg(test)]
+    pub fn with(file: &DataFile, text: String) -> DataSource {
+        let mut ds = DataSource::default();
+        ds.replace(file.name, text, format!("mine/{}", file.name));
+        ds
+    }
+
+    /// The text of `file` and where it came from: the user's replacement if there is one, else
+    /// the built-in stand-in.
+    pub fn load(&self, system: &str, file: &DataFile) -> (&str, String) {
+        match self.overrides.get(file.name) {
+            Some((text, origin)) => (text, origin.clone()),
+            None => (
+                file.builtin,
+                format!("games/{system}/{} (built in)", file.name),
+            ),
         }
-        Ok((
-            builtin.to_string(),
-            format!("games/{system}/{name} (built in)"),
-        ))
     }
 }
 
@@ -243,6 +287,8 @@ impl GameData {
 
 /// A rule set with typed state, orders and views.
 pub trait Rules: Send + Sync + 'static {
+    /// The seats, in seat order; this order is used for the step seed and for display.
+    type Side: Seat;
     type State: Serialize + DeserializeOwned + Clone + Send + Sync;
     /// The component data every state of a game shares: stored once in the game directory
     /// (`data.yaml`, pinned by genesis), never in a state; the state's copy is skipped when it
@@ -277,10 +323,11 @@ pub trait Rules: Send + Sync + 'static {
     fn data_of(&self, state: &Self::State) -> Arc<Self::Data>;
     /// Gives a state read from its file the component data of its game.
     fn attach(&self, state: &mut Self::State, data: Arc<Self::Data>);
-    /// Seats in seat order; this order is used for the step seed and for display.
-    fn sides(&self) -> &'static [&'static str];
     /// (name, description); the first is the default scenario.
     fn scenarios(&self) -> Vec<(String, String)>;
+    /// The data files a game of these rules starts from (`pbem new --data DIR` may replace
+    /// each by a file of the same name).
+    fn data_files(&self) -> &'static [DataFile];
     /// The state before step 1, with the component data of `data` (built in, or the user's
     /// replacements) attached. Randomness at setup happens when step 1 is resolved, so that it
     /// is seeded by the players' entropy too.
@@ -340,6 +387,8 @@ pub trait System: Send + Sync {
     ) -> Result<(String, String), String>;
     fn sides(&self) -> Vec<String>;
     fn scenarios(&self) -> Vec<(String, String)>;
+    /// The names of the data files a new game reads ([`Rules::data_files`]).
+    fn data_files(&self) -> Vec<&'static str>;
     /// The state before step 1 and the game's component data, both as stored (state, data).
     fn initial_state(&self, scenario: &str, data: &DataSource) -> Result<(String, String), String>;
     /// Reads a game's data.yaml.
@@ -413,10 +462,13 @@ impl<R: Rules> System for R {
         ))
     }
     fn sides(&self) -> Vec<String> {
-        Rules::sides(self).iter().map(|s| s.to_string()).collect()
+        R::Side::NAMES.iter().map(|s| s.to_string()).collect()
     }
     fn scenarios(&self) -> Vec<(String, String)> {
         Rules::scenarios(self)
+    }
+    fn data_files(&self) -> Vec<&'static str> {
+        Rules::data_files(self).iter().map(|f| f.name).collect()
     }
     fn initial_state(&self, scenario: &str, data: &DataSource) -> Result<(String, String), String> {
         let st = Rules::initial_state(self, scenario, data)?;
@@ -502,11 +554,13 @@ impl<R: Rules> System for R {
 
 /// Reads a stored state for `upgrade_state`. With `split`, the state is one of rules that kept
 /// the component data in the state (every system's rules 1): the fields `keys` are taken out
-/// of it as the data, and the rest is read as the new rules' state.
+/// of it as the data, the fields `renamed` (old name, new name) are given their new names, and
+/// the rest is read as the new rules' state.
 pub fn split_state<D: DeserializeOwned, S: DeserializeOwned>(
     state: &str,
     split: bool,
     keys: &[&str],
+    renamed: &[(&str, &str)],
 ) -> Result<(Option<D>, S), String> {
     if !split {
         return Ok((None, load_state(state)?));
@@ -519,6 +573,11 @@ pub fn split_state<D: DeserializeOwned, S: DeserializeOwned>(
             format!("the stored state has no {key:?}: not a state of those rules")
         })?;
         data.insert(key.to_string(), value);
+    }
+    for (old, new) in renamed {
+        if let Some(value) = fields.remove(*old) {
+            fields.insert(new.to_string(), value);
+        }
     }
     let data = serde_json::from_value(serde_json::Value::Object(data))
         .map_err(|e| format!("the stored state's data: {e}"))?;

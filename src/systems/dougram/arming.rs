@@ -776,9 +776,7 @@ pub fn template(state: &State, side: Side) -> String {
             cities.join(", ")
         }
     ));
-    let cards: Vec<String> = state
-        .cards
-        .lib
+    let cards: Vec<String> = state.cards[Side::Lib]
         .hand
         .iter()
         .filter(|n| play::may_play(state, side, **n, PhaseName::Arming, None).is_ok())
@@ -1010,8 +1008,7 @@ pub(crate) mod tests {
         );
         assert_eq!(lib_count(&s, 57), 0, "2 arming points are not enough");
         assert!(
-            log.private
-                .lib
+            log.private[Side::Lib]
                 .iter()
                 .any(|l| l.contains("skipped") && l.contains("6.4"))
         );
@@ -1045,12 +1042,11 @@ pub(crate) mod tests {
         assert_eq!(lib_count(&s, 57), 3);
         assert_eq!(latent(&s, 57).len(), 0, "both chits are used up");
         assert!(
-            log.private
-                .lib
+            log.private[Side::Lib]
                 .iter()
                 .any(|l| l.contains("4 latent point(s); 3 used, 1 lost"))
         );
-        assert!(log.private.fed.is_empty());
+        assert!(log.private[Side::Fed].is_empty());
     }
 
     #[test]
@@ -1068,8 +1064,7 @@ pub(crate) mod tests {
         let (log, _) = run(&mut s, &o, 1);
         assert_eq!(lib_count(&s, 57), 0);
         assert!(
-            log.private
-                .lib
+            log.private[Side::Lib]
                 .iter()
                 .any(|l| l.contains("no latent chit") && l.contains("6.5"))
         );
@@ -1159,9 +1154,9 @@ pub(crate) mod tests {
     #[test]
     fn an_arming_points_card_draws_a_public_chit_that_returns_to_the_cup_6_3_2_6_7() {
         let mut s = with_points(0);
-        s.cards.lib.hand.retain(|c| *c != 2);
-        s.cards.lib.hand.push(2);
-        s.cards.lib.deck.retain(|c| *c != 2);
+        s.cards[Side::Lib].hand.retain(|c| *c != 2);
+        s.cards[Side::Lib].hand.push(2);
+        s.cards[Side::Lib].deck.retain(|c| *c != 2);
         let t = chit(&mut s, 57, 1);
         let cup = s.cup().len();
         let o = ArmingOrders {
@@ -1186,7 +1181,7 @@ pub(crate) mod tests {
             "drawn chit and used latent chit are back"
         );
         assert!(s.chits.values().all(|c| c.at != ChitAt::Box(HOLD.into())));
-        assert!(!s.cards.lib.hand.contains(&2));
+        assert!(!s.cards[Side::Lib].hand.contains(&2));
         let tr = d.finish().unwrap();
         assert_eq!(tr.sealed[0].label, "t1/lib/arming/card2/0/1");
     }
@@ -1194,7 +1189,7 @@ pub(crate) mod tests {
     #[test]
     fn playing_a_card_not_in_hand_or_of_another_phase_is_a_problem_2_10_2_13() {
         let mut s = with_points(0);
-        s.cards.lib.hand = vec![20];
+        s.cards[Side::Lib].hand = vec![20];
         let o = ArmingOrders {
             play: vec![2, 20, 20],
             ..ArmingOrders::default()
@@ -1209,8 +1204,7 @@ pub(crate) mod tests {
         );
         let (log, _) = run(&mut s, &o, 1);
         assert!(
-            log.private
-                .lib
+            log.private[Side::Lib]
                 .iter()
                 .any(|l| l.contains("your card 2 is not played"))
         );
@@ -1243,14 +1237,17 @@ pub(crate) mod tests {
         let mut refused = s.clone();
         let (log, _) = run(&mut refused, &o, 1);
         assert_eq!(lib_count(&refused, 57), 0, "refused at resolution too");
-        assert!(log.private.lib.iter().any(|l| l.contains("6.8")), "{log:?}");
+        assert!(
+            log.private[Side::Lib].iter().any(|l| l.contains("6.8")),
+            "{log:?}"
+        );
         // Card 107 opens with lib_arm; let it name the Dougram and play it in the same orders.
         for c in s.data.cards.cards.iter_mut().filter(|c| c.no == 107) {
             c.while_open = vec![Flag::LibArm("dougram".into())];
         }
-        s.cards.lib.hand.retain(|c| *c != 107);
-        s.cards.lib.hand.push(107);
-        s.cards.lib.deck.retain(|c| *c != 107);
+        s.cards[Side::Lib].hand.retain(|c| *c != 107);
+        s.cards[Side::Lib].hand.push(107);
+        s.cards[Side::Lib].deck.retain(|c| *c != 107);
         let o = ArmingOrders {
             play: vec![107],
             ..o
@@ -1287,7 +1284,7 @@ pub(crate) mod tests {
         );
         let (log, _) = run(&mut s, &o, 1);
         assert_eq!(lib_count(&s, 57), 0);
-        assert!(log.private.lib.iter().any(|l| l.contains("6.9")));
+        assert!(log.private[Side::Lib].iter().any(|l| l.contains("6.9")));
     }
 
     #[test]
@@ -1376,8 +1373,7 @@ pub(crate) mod tests {
         let (log, _) = run(&mut s, &o, 1);
         assert!(s.units["DG01"].damaged);
         assert!(
-            log.private
-                .lib
+            log.private[Side::Lib]
                 .iter()
                 .any(|l| l.contains("no arming point left (21.3.2)"))
         );
@@ -1443,8 +1439,7 @@ pub(crate) mod tests {
         let (log, _) = run(&mut s, &o, 1);
         assert_eq!(lib_count(&s, 57), 1);
         assert!(
-            log.private
-                .lib
+            log.private[Side::Lib]
                 .iter()
                 .any(|l| l.contains("arming 2 is skipped"))
         );
@@ -1454,7 +1449,7 @@ pub(crate) mod tests {
     fn a_skipped_arming_order_is_told_to_lib_only() {
         let mut s = with_points(3);
         let t = chit(&mut s, 57, 2);
-        let card = s.cards.fed.hand[0]; // not Lib's to play
+        let card = s.cards[Side::Fed].hand[0]; // not Lib's to play
         let o = ArmingOrders {
             repair: vec!["nosuch".into()],
             play: vec![card],
@@ -1471,7 +1466,7 @@ pub(crate) mod tests {
             "your arming 2 is skipped".to_string(),
         ] {
             assert!(
-                log.private.lib.iter().any(|l| l.contains(&want)),
+                log.private[Side::Lib].iter().any(|l| l.contains(&want)),
                 "{want}: {log:?}"
             );
         }
@@ -1487,7 +1482,7 @@ pub(crate) mod tests {
                 "{needle}: {log:?}"
             );
         }
-        assert!(log.private.fed.is_empty(), "{log:?}");
+        assert!(log.private[Side::Fed].is_empty(), "{log:?}");
     }
 
     #[test]

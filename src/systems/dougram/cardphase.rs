@@ -8,6 +8,7 @@
 use super::cards::DECK_SIZE;
 use super::data::Side;
 use super::state::{Discard, State};
+use crate::kit::seats::Seat;
 use crate::protocol::dice::Dice;
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
@@ -310,11 +311,11 @@ mod tests {
     fn keep_at_most_one_discard_face_down_draw_six_5_2_5_3_5_6() {
         let mut s = dealt("setup1", 1);
         s.turn = 2;
-        let hand = s.cards.lib.hand.clone();
-        s.policies.lib.card.keep = vec![hand[3], hand[1]];
+        let hand = s.cards[Side::Lib].hand.clone();
+        s.policies[Side::Lib].card.keep = vec![hand[3], hand[1]];
         let mut d = dice(3);
         let r = card_phase(&mut s, Side::Lib, &mut d, "t2");
-        let z = &s.cards.lib;
+        let z = &s.cards[Side::Lib];
         assert_eq!(z.hand.len(), 7);
         assert!(z.hand.contains(&hand[3]));
         assert_eq!(z.discard.len(), 5);
@@ -331,35 +332,38 @@ mod tests {
         let mut s = dealt("setup1", 1);
         s.turn = 2;
         card_phase(&mut s, Side::Fed, &mut dice(4), "t2");
-        assert_eq!(s.cards.fed.hand.len(), 6);
-        assert!(!s.pending_discard.fed);
-        assert_eq!(s.cards.fed.discard.len(), 6);
+        assert_eq!(s.cards[Side::Fed].hand.len(), 6);
+        assert!(!s.pending_discard[Side::Fed]);
+        assert_eq!(s.cards[Side::Fed].discard.len(), 6);
     }
 
     #[test]
     fn a_short_deck_gives_only_what_it_has_5_3() {
         let mut s = dealt("setup1", 1);
         s.turn = 2;
-        let rest: Vec<u32> = s.cards.lib.deck.drain(3..).collect();
+        let rest: Vec<u32> = s.cards[Side::Lib].deck.drain(3..).collect();
         s.stock.extend(rest);
         card_phase(&mut s, Side::Lib, &mut dice(5), "t2");
-        assert_eq!(s.cards.lib.hand.len(), 3);
-        assert!(s.cards.lib.deck.is_empty());
+        assert_eq!(s.cards[Side::Lib].hand.len(), 3);
+        assert!(s.cards[Side::Lib].deck.is_empty());
     }
 
     #[test]
     fn an_empty_deck_reshuffles_the_discards_topped_up_to_18_5_5_5_5_1() {
         let mut s = dealt("setup1", 1);
         s.turn = 3;
-        let rest: Vec<u32> = s.cards.lib.deck.drain(..).collect();
+        let rest: Vec<u32> = s.cards[Side::Lib].deck.drain(..).collect();
         s.stock.extend(rest.iter().copied());
         let wish = rest[4];
-        s.policies.lib.card.stock_wishlist = vec![wish];
+        s.policies[Side::Lib].card.stock_wishlist = vec![wish];
         let mut d = dice(6);
         let r = card_phase(&mut s, Side::Lib, &mut d, "t3");
         // 6 discards + 12 from the stock, wish first; then 6 drawn.
-        assert_eq!(s.cards.lib.hand.len() + s.cards.lib.deck.len(), 18);
-        assert_eq!(s.cards.lib.hand.len(), 6);
+        assert_eq!(
+            s.cards[Side::Lib].hand.len() + s.cards[Side::Lib].deck.len(),
+            18
+        );
+        assert_eq!(s.cards[Side::Lib].hand.len(), 6);
         assert!(!s.stock.contains(&wish));
         assert!(
             r.public
@@ -370,7 +374,11 @@ mod tests {
         assert_eq!(t.sealed.len(), 1);
         assert_eq!(t.sealed[0].label, "t3/reshuffle/lib");
         // Only Lib's own cards came from the stock (default A43).
-        for c in s.cards.lib.hand.iter().chain(&s.cards.lib.deck) {
+        for c in s.cards[Side::Lib]
+            .hand
+            .iter()
+            .chain(&s.cards[Side::Lib].deck)
+        {
             assert_eq!(s.card(*c).unwrap().owner, Side::Lib);
         }
     }
@@ -386,28 +394,26 @@ mod tests {
                 c.owner = Side::Lib;
             }
         }
-        let rest: Vec<u32> = s.cards.lib.deck.drain(..).collect();
+        let rest: Vec<u32> = s.cards[Side::Lib].deck.drain(..).collect();
         for c in rest {
-            s.cards.lib.discard.push(Discard {
+            s.cards[Side::Lib].discard.push(Discard {
                 card: c,
                 face_up: false,
             });
         }
-        let hand = s.cards.lib.hand.clone();
-        s.policies.lib.card.swap_out = hand.clone();
-        s.policies.lib.card.stock_wishlist = extra.to_vec();
+        let hand = s.cards[Side::Lib].hand.clone();
+        s.policies[Side::Lib].card.swap_out = hand.clone();
+        s.policies[Side::Lib].card.stock_wishlist = extra.to_vec();
         let r = card_phase(&mut s, Side::Lib, &mut dice(7), "t3");
         assert!(
             r.public.iter().all(|l| !l.contains("5.5.1")),
             "18 already: no top-up"
         );
         assert_eq!(r.public.iter().filter(|l| l.contains("5.5.2")).count(), 3);
-        let in_play: Vec<u32> = s
-            .cards
-            .lib
+        let in_play: Vec<u32> = s.cards[Side::Lib]
             .hand
             .iter()
-            .chain(&s.cards.lib.deck)
+            .chain(&s.cards[Side::Lib].deck)
             .copied()
             .collect();
         assert_eq!(in_play.len(), 18);
@@ -420,17 +426,21 @@ mod tests {
     fn open_and_removed_cards_never_enter_the_new_deck_5_5_3() {
         let mut s = dealt("setup2", 1);
         s.turn = 3;
-        let rest: Vec<u32> = s.cards.fed.deck.drain(..).collect();
+        let rest: Vec<u32> = s.cards[Side::Fed].deck.drain(..).collect();
         s.stock.extend(rest);
         // An open card left lying in the discard pile must still stay out of the new deck.
         let open = *s.open.iter().next().unwrap();
-        s.cards.fed.discard.push(Discard {
+        s.cards[Side::Fed].discard.push(Discard {
             card: open,
             face_up: true,
         });
         card_phase(&mut s, Side::Fed, &mut dice(8), "t3");
         assert!(!s.open.is_empty() && !s.removed.is_empty());
-        for c in s.cards.fed.hand.iter().chain(&s.cards.fed.deck) {
+        for c in s.cards[Side::Fed]
+            .hand
+            .iter()
+            .chain(&s.cards[Side::Fed].deck)
+        {
             assert!(!s.open.contains(c) && !s.removed.contains(c));
         }
     }
@@ -439,21 +449,20 @@ mod tests {
     fn the_seventh_card_is_discarded_by_order_or_by_fallback_5_4() {
         let mut s = dealt("setup1", 1);
         s.turn = 2;
-        let keep = s.cards.lib.hand[0];
-        s.policies.lib.card.keep = vec![keep];
+        let keep = s.cards[Side::Lib].hand[0];
+        s.policies[Side::Lib].card.keep = vec![keep];
         card_phase(&mut s, Side::Lib, &mut dice(9), "t2");
         let mut t = s.clone();
-        let named = s.cards.lib.hand[2];
+        let named = s.cards[Side::Lib].hand[2];
         assert_eq!(discard_to_six(&mut s, Side::Lib, Some(named)), Ok(named));
-        assert_eq!(s.cards.lib.hand.len(), 6);
-        assert!(!s.cards.lib.discard.last().unwrap().face_up);
+        assert_eq!(s.cards[Side::Lib].hand.len(), 6);
+        assert!(!s.cards[Side::Lib].discard.last().unwrap().face_up);
         assert!(discard_to_six(&mut s, Side::Lib, None).is_err());
         let f = discard_to_six(&mut t, Side::Lib, None).unwrap();
         assert_ne!(f, keep, "the ranked card is discarded last");
         assert_eq!(
             f,
-            *t.cards
-                .lib
+            *t.cards[Side::Lib]
                 .hand
                 .iter()
                 .chain([&f])

@@ -5,6 +5,7 @@
 //! says).
 
 use super::data::Side;
+use crate::kit::seats::Seat;
 use crate::yaml::FieldPath;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -365,7 +366,7 @@ impl CardsFile {
                 }
             }
         }
-        for side in Side::BOTH {
+        for &side in Side::ALL {
             let n1 = self
                 .cards
                 .iter()

@@ -16,6 +16,7 @@ use super::damage;
 use super::data::{Class, HexId, HexRef, Hexside, PerSide, Side, Values};
 use super::play;
 use super::state::{State, UnitAt};
+use crate::kit::seats::{Seat, TwoSeats};
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
 use serde::{Deserialize, Serialize};
@@ -629,7 +630,10 @@ fn fight(
         name: name.clone(),
         label: format!("t{}/{}/combat/{h}", state.turn, phasing.name()),
         phasing,
-        parts: PerSide { lib, fed },
+        parts: PerSide::from_fn(|side| match side {
+            Side::Lib => lib.clone(),
+            Side::Fed => fed.clone(),
+        }),
         mods: PerSide::default(),
         capture: 0,
         cancelled: false,
@@ -754,7 +758,7 @@ fn reactions(state: &State, side: Side, f: &Fight, step: StepName) -> Vec<u32> {
 fn capture_possible(state: &State, f: &Fight) -> bool {
     f.phasing == Side::Fed
         && !state.flag(&super::cards::Flag::LibGovernment)
-        && f.parts.lib.len() <= 3
+        && f.parts[Side::Lib].len() <= 3
 }
 
 /// A card whose every effect changes the capture target: a reaction with it is wasted when no
@@ -860,7 +864,7 @@ fn capture_step(
     f: &mut Fight,
     ctx: &mut Ctx,
 ) -> Result<bool, String> {
-    let lib_n = f.parts.lib.len();
+    let lib_n = f.parts[Side::Lib].len();
     if state.flag(&super::cards::Flag::LibGovernment) {
         ctx.log.public(format!(
             "no capture check at {}: card 29 is open (13.2)",
@@ -883,7 +887,7 @@ fn capture_step(
         .filter(|id| state.unit_type(id) == Some("garcia_squad"))
         .count() as i32;
     let target_now = soldiers.len() as i32 + 3 * garcia + f.capture;
-    let request = match state.policies.lib.combat.capture.unwrap_or_default() {
+    let request = match state.policies[Side::Lib].combat.capture.unwrap_or_default() {
         CaptureRequest::Always => true,
         CaptureRequest::Never => false,
         CaptureRequest::IfTargetAtMost(n) => target_now <= n,
@@ -1038,7 +1042,7 @@ fn apply_pools(
         damage::take_hits(state, &id, ctx);
     }
     // Destroyed units, and mercenaries 27.1 removed without a hit, stop fighting at once.
-    for side in Side::BOTH {
+    for &side in Side::ALL {
         f.parts
             .get_mut(side)
             .retain(|x| state.units.get(x).is_some_and(|u| u.at == here));
@@ -1278,9 +1282,7 @@ pub fn displace_from_fortress(state: &mut State, ctx: &mut Ctx) {
             continue;
         }
         let name = hex_name(state, h);
-        if state
-            .policies
-            .fed
+        if state.policies[Side::Fed]
             .combat
             .fortress_displace
             .unwrap_or_default()
@@ -1388,16 +1390,16 @@ mod tests {
     use crate::protocol::dice::Roll;
     use crate::systems::dougram::ctx::Log;
     use crate::systems::dougram::fixtures::{dealt, dice};
-    use crate::systems::dougram::state::{Stage, Unit};
+    use crate::systems::dougram::state::{Step, Unit};
 
     const H: HexId = 57;
 
     /// setup1 with `phasing` to move and hex 57 emptied.
     fn arena(phasing: Side) -> State {
         let mut s = dealt("setup1", 11);
-        s.stage = match phasing {
-            Side::Lib => Stage::Lib,
-            Side::Fed => Stage::Fed,
+        s.step = match phasing {
+            Side::Lib => Step::Lib,
+            Side::Fed => Step::Fed,
         };
         s.turn = 2;
         clear(&mut s, H);
@@ -1541,7 +1543,7 @@ mod tests {
         let o = orders(vec![decl("57")]);
         assert!(check(&s, Side::Fed, &o, &root()).is_empty());
         let (log, rolls) = run(&mut s, Side::Fed, &o, 1);
-        assert!(log.private.fed.iter().any(|l| l.contains("(12.3)")));
+        assert!(log.private[Side::Fed].iter().any(|l| l.contains("(12.3)")));
         assert!(!says(&log, "(12.3)"), "{:?}", log.public);
         assert!(rolls.is_empty());
     }
@@ -1563,7 +1565,7 @@ mod tests {
             "your fight_group choice at ",
         ] {
             assert!(
-                log.private.fed.iter().any(|l| l.contains(want)),
+                log.private[Side::Fed].iter().any(|l| l.contains(want)),
                 "{want}: {log:?}"
             );
         }
@@ -1579,13 +1581,13 @@ mod tests {
             assert!(!says(&log, needle), "{needle}: {:?}", log.public);
         }
         assert!(says(&log, "fed declares a combat at"), "{:?}", log.public);
-        assert!(log.private.lib.is_empty(), "{log:?}");
+        assert!(log.private[Side::Lib].is_empty(), "{log:?}");
     }
 
     #[test]
     fn a_card_not_in_hand_is_a_problem_2_10() {
         let mut s = arena(Side::Fed);
-        s.cards.fed.hand.retain(|c| *c != 201);
+        s.cards[Side::Fed].hand.retain(|c| *c != 201);
         let mut d = decl("57");
         d.cba = vec![201];
         let p = check(&s, Side::Fed, &orders(vec![d]), &root());
@@ -1713,7 +1715,7 @@ mod tests {
         set(&mut s, "round_facer", 6, 0, 1);
         put(&mut s, "CG14", Side::Lib, H);
         put(&mut s, "RF01", Side::Fed, H);
-        s.policies.lib.combat.capture = Some(CaptureRequest::Never);
+        s.policies[Side::Lib].combat.capture = Some(CaptureRequest::Never);
         let (_, rolls) = run(&mut s, Side::Fed, &orders(vec![decl("57")]), 23);
         assert!(rolled(&rolls, "/cba/CG14") && rolled(&rolls, "/cba/RF01"));
         assert_eq!(at(&s, "CG14"), UnitAt::Stock);
@@ -1725,9 +1727,9 @@ mod tests {
         let mut s = arena(Side::Fed);
         put(&mut s, "RF01", Side::Fed, H);
         put(&mut s, "SO40", Side::Lib, H);
-        s.policies.lib.combat.capture = Some(CaptureRequest::Never);
-        s.policies.fed.combat.ap_attack = ApRequest::Never;
-        s.policies.lib.combat.ap_attack = ApRequest::Never;
+        s.policies[Side::Lib].combat.capture = Some(CaptureRequest::Never);
+        s.policies[Side::Fed].combat.ap_attack = ApRequest::Never;
+        s.policies[Side::Lib].combat.ap_attack = ApRequest::Never;
         let (log, rolls) = run(&mut s, Side::Fed, &orders(vec![decl("57")]), 3);
         assert!(says(&log, "A20"));
         assert!(!rolls.iter().any(|r| r.label.contains("/cba/")));
@@ -1744,8 +1746,8 @@ mod tests {
         put(&mut s, "CG14", Side::Lib, H);
         put(&mut s, "RF01", Side::Fed, H);
         put(&mut s, "SO01", Side::Fed, H);
-        s.policies.lib.combat.ap_attack = ApRequest::Never;
-        s.policies.fed.combat.ap_attack = ApRequest::Never;
+        s.policies[Side::Lib].combat.ap_attack = ApRequest::Never;
+        s.policies[Side::Fed].combat.ap_attack = ApRequest::Never;
         let (log, _) = run(&mut s, Side::Lib, &orders(vec![decl("57")]), 4);
         assert_eq!(at(&s, "SO01"), UnitAt::Hex(H), "{:?}", log.public);
         assert_eq!(at(&s, "RF01"), UnitAt::Hex(H));
@@ -1759,7 +1761,7 @@ mod tests {
         set(&mut s, "fortress", 0, 0, 1);
         put(&mut s, "CG14", Side::Lib, H);
         put(&mut s, "FT01", Side::Fed, H);
-        s.policies.fed.combat.fortress_displace = Some(Displace::Never);
+        s.policies[Side::Fed].combat.fortress_displace = Some(Displace::Never);
         let (log, rolls) = run(&mut s, Side::Lib, &orders(vec![decl("57")]), 5);
         assert!(rolled(&rolls, "/cba/FT01"));
         assert_eq!(at(&s, "FT01"), UnitAt::Removed);
@@ -1818,7 +1820,7 @@ mod tests {
         set(&mut s, "soldier", 0, 6, 1);
         put(&mut s, "SO40", Side::Lib, H);
         put(&mut s, "SO01", Side::Fed, H);
-        s.policies.lib.combat.capture = Some(CaptureRequest::Never);
+        s.policies[Side::Lib].combat.capture = Some(CaptureRequest::Never);
         let mut d = decl("57");
         d.melee_attack = Some(true);
         let (_, rolls) = run(&mut s, Side::Fed, &orders(vec![d]), 7);
@@ -1905,10 +1907,10 @@ mod tests {
             name: "x".into(),
             label: "t".into(),
             phasing: Side::Lib,
-            parts: PerSide {
-                lib: vec!["CG01".into(), "SO01".into()],
-                fed: vec!["GA01".into(), "GA02".into(), "TQ01".into()],
-            },
+            parts: PerSide::from_fn(|side| match side {
+                Side::Lib => vec!["CG01".into(), "SO01".into()],
+                Side::Fed => vec!["GA01".into(), "GA02".into(), "TQ01".into()],
+            }),
             mods: PerSide::default(),
             capture: 0,
             cancelled: false,
@@ -1930,7 +1932,7 @@ mod tests {
         ];
         apply_pools(&mut s, &decl("57"), &mut f, pools, "15.6", &mut ctx);
         assert_eq!(at(&s, "TQ01"), UnitAt::Removed, "{:?}", ctx.log.public);
-        assert!(f.parts.fed.is_empty());
+        assert!(f.parts[Side::Fed].is_empty());
     }
 
     #[test]
@@ -2053,7 +2055,7 @@ mod tests {
         let (log, _) = run(&mut s.clone(), Side::Lib, &orders(vec![d.clone()]), 10);
         assert!(says(&log, "CG14 (crab_gunner, AA 4)"), "{:?}", log.public);
         give(&mut s, Side::Fed, 208); // Fed reaction at w2: enemy AA -1
-        s.policies.fed.combat.reactions = vec![Reaction {
+        s.policies[Side::Fed].combat.reactions = vec![Reaction {
             at: StepName::W2,
             play: 208,
             ..Reaction::default()
@@ -2077,9 +2079,9 @@ mod tests {
         let mut s = arena(Side::Fed);
         put(&mut s, "CG14", Side::Lib, H);
         put(&mut s, "RF01", Side::Fed, H);
-        s.policies.lib.combat.capture = Some(CaptureRequest::Never);
+        s.policies[Side::Lib].combat.capture = Some(CaptureRequest::Never);
         give(&mut s, Side::Lib, 103);
-        s.policies.lib.combat.reactions = vec![Reaction {
+        s.policies[Side::Lib].combat.reactions = vec![Reaction {
             at: StepName::W2,
             play: 103,
             if_own_units_at_most: Some(2),
@@ -2093,7 +2095,7 @@ mod tests {
         put(&mut s, "CG12", Side::Lib, H);
         let (_, rolls) = run(&mut s, Side::Fed, &orders(vec![decl("57")]), 11);
         assert!(rolled(&rolls, "/cba/"));
-        assert!(s.cards.lib.hand.contains(&103));
+        assert!(s.cards[Side::Lib].hand.contains(&103));
     }
 
     #[test]
@@ -2101,13 +2103,13 @@ mod tests {
         let mut s = arena(Side::Fed);
         give(&mut s, Side::Fed, 201);
         let mut f = probe(&s, H);
-        f.parts.lib = vec!["CG14".into()];
+        f.parts[Side::Lib] = vec!["CG14".into()];
         let mut d = dice(1);
         let mut ctx = Ctx::new(&mut d);
         try_play(&mut s, Side::Fed, 201, StepName::Cba, &mut f, &mut ctx).unwrap();
-        assert!(ctx.log.private.fed[0].contains("12.10"));
+        assert!(ctx.log.private[Side::Fed][0].contains("12.10"));
         assert!(ctx.log.public.is_empty(), "the hand stays secret");
-        assert!(s.cards.fed.hand.contains(&201));
+        assert!(s.cards[Side::Fed].hand.contains(&201));
     }
 
     #[test]
@@ -2120,11 +2122,10 @@ mod tests {
         d.w2 = vec![101];
         let o = orders(vec![d]);
         assert!(check(&s, Side::Lib, &o, &root()).is_empty());
-        s.cards.lib.hand.retain(|c| *c != 101);
+        s.cards[Side::Lib].hand.retain(|c| *c != 101);
         let (log, _) = run(&mut s, Side::Lib, &o, 12);
         assert!(
-            log.private
-                .lib
+            log.private[Side::Lib]
                 .iter()
                 .any(|l| l.contains("does not play card 101")),
             "{:?}",
@@ -2170,7 +2171,7 @@ mod tests {
         put(&mut s, "SO01", Side::Fed, H);
         put(&mut s, "SO02", Side::Fed, H);
         give(&mut s, Side::Lib, 102); // w1, enemy capture target -2
-        s.policies.lib.combat.reactions = vec![Reaction {
+        s.policies[Side::Lib].combat.reactions = vec![Reaction {
             at: StepName::W1,
             play: 102,
             ..Reaction::default()
@@ -2188,13 +2189,13 @@ mod tests {
         }
         put(&mut s, "SO01", Side::Fed, H);
         give(&mut s, Side::Lib, 102); // w1, enemy capture target -2
-        s.policies.lib.combat.reactions = vec![Reaction {
+        s.policies[Side::Lib].combat.reactions = vec![Reaction {
             at: StepName::W1,
             play: 102,
             ..Reaction::default()
         }];
         let (log, _) = run(&mut s, Side::Fed, &orders(vec![decl("57")]), 15);
-        assert!(s.cards.lib.hand.contains(&102), "{:?}", log.public);
+        assert!(s.cards[Side::Lib].hand.contains(&102), "{:?}", log.public);
         assert!(!says(&log, "plays card 102"));
     }
 
@@ -2219,7 +2220,7 @@ mod tests {
         assert!(!rolled(&rolls, "/capture") && says(&log, "A24"));
         let mut s = arena(Side::Fed);
         base(&mut s);
-        s.policies.lib.combat.capture = Some(CaptureRequest::IfTargetAtMost(-1));
+        s.policies[Side::Lib].combat.capture = Some(CaptureRequest::IfTargetAtMost(-1));
         let (_, rolls) = run(&mut s, Side::Fed, &orders(vec![decl("57")]), 16);
         assert!(!rolled(&rolls, "/capture"));
         let mut s = arena(Side::Lib);
@@ -2240,14 +2241,14 @@ mod tests {
         set(&mut s, "round_facer", 0, 0, 6);
         set(&mut s, "crab_gunner", 0, 0, 6);
         set(&mut s, "soldier", 0, 0, 6);
-        s.policies.fed.combat.ap_attack = ApRequest::Never;
-        s.policies.lib.combat.melee = MeleeRequest::Never;
-        s.policies.fed.combat.melee = MeleeRequest::Never;
+        s.policies[Side::Fed].combat.ap_attack = ApRequest::Never;
+        s.policies[Side::Lib].combat.melee = MeleeRequest::Never;
+        s.policies[Side::Fed].combat.melee = MeleeRequest::Never;
         let (_, rolls) = run(&mut s.clone(), Side::Lib, &orders(vec![decl("57")]), 17);
         assert!(rolled(&rolls, "/ap/CG14") && rolled(&rolls, "/ap/SO40"));
         assert!(!rolled(&rolls, "/ap/RF01") && !rolled(&rolls, "/ap/SO01"));
         // Both ask: two resolutions; the order can refuse for the phasing side.
-        s.policies.fed.combat.ap_attack = ApRequest::Always;
+        s.policies[Side::Fed].combat.ap_attack = ApRequest::Always;
         let (_, rolls) = run(&mut s.clone(), Side::Lib, &orders(vec![decl("57")]), 17);
         assert!(rolled(&rolls, "/ap/RF01") && rolled(&rolls, "/ap/CG14"));
         let mut d = decl("57");
@@ -2265,7 +2266,7 @@ mod tests {
         set(&mut s, "crab_gunner", 0, 6, 6);
         set(&mut s, "round_facer", 0, 0, 1);
         set(&mut s, "soldier", 0, 0, 1);
-        s.policies.fed.combat.ap_attack = ApRequest::Never;
+        s.policies[Side::Fed].combat.ap_attack = ApRequest::Never;
         run(&mut s, Side::Lib, &orders(vec![decl("57")]), 18);
         assert_eq!(at(&s, "SO01"), UnitAt::ReplenishmentBox);
         assert_eq!(
@@ -2283,7 +2284,7 @@ mod tests {
         put(&mut s, "GA01", Side::Fed, H);
         set(&mut s, "soldier", 0, 1, 6);
         set(&mut s, "garcia_squad", 0, 6, 6);
-        s.policies.lib.combat.capture = Some(CaptureRequest::Never);
+        s.policies[Side::Lib].combat.capture = Some(CaptureRequest::Never);
         // Mercenaries (AP 6) fight: Fed's expectation 42 >= Lib's 2, Fed asks.
         let mut d = decl("57");
         d.fight_group = Some(FightGroup::Mercenaries);
@@ -2298,8 +2299,8 @@ mod tests {
         let (log, _) = run(&mut s.clone(), Side::Fed, &orders(vec![d.clone()]), 19);
         assert!(says(&log, "fed and lib ask(s)"), "{:?}", log.public);
         // Nobody asks: no melee.
-        s.policies.fed.combat.melee = MeleeRequest::Never;
-        s.policies.lib.combat.melee = MeleeRequest::Never;
+        s.policies[Side::Fed].combat.melee = MeleeRequest::Never;
+        s.policies[Side::Lib].combat.melee = MeleeRequest::Never;
         let (_, rolls) = run(&mut s, Side::Fed, &orders(vec![d]), 19);
         assert!(!rolled(&rolls, "/melee/"));
     }
@@ -2310,11 +2311,11 @@ mod tests {
         put(&mut s, "SO40", Side::Lib, H);
         put(&mut s, "SO01", Side::Fed, H);
         put(&mut s, "GA01", Side::Fed, H);
-        s.policies.lib.combat.melee = MeleeRequest::Always;
+        s.policies[Side::Lib].combat.melee = MeleeRequest::Always;
         let (log, rolls) = run(&mut s.clone(), Side::Lib, &orders(vec![decl("57")]), 20);
         assert!(says(&log, "chooses the Fed regulars"), "{:?}", log.public);
         assert!(!rolled(&rolls, "/melee/GA01"));
-        s.policies.lib.combat.fight_group = GroupChoice::Mercenaries;
+        s.policies[Side::Lib].combat.fight_group = GroupChoice::Mercenaries;
         let (log, _) = run(&mut s, Side::Lib, &orders(vec![decl("57")]), 20);
         assert!(says(&log, "chooses the Fed mercenaries"));
     }
@@ -2350,7 +2351,7 @@ mod tests {
         assert_eq!(at(&t, "SO40"), UnitAt::Hex(target));
         assert_eq!(at(&t, "SO41"), UnitAt::Hex(target));
         assert_eq!(at(&t, "FT01"), UnitAt::Hex(H));
-        s.policies.fed.combat.fortress_displace = Some(Displace::Never);
+        s.policies[Side::Fed].combat.fortress_displace = Some(Displace::Never);
         run(&mut s, Side::Lib, &orders(vec![]), 22);
         assert_eq!(at(&s, "SO40"), UnitAt::Hex(H));
     }

@@ -5,6 +5,7 @@
 use super::ctx::Ctx;
 use super::play;
 use super::state::State;
+use crate::kit::seats::Seat;
 
 /// Recomputes control; `when` names the moment for the report.
 pub fn check(state: &mut State, when: &str, ctx: &mut Ctx) {

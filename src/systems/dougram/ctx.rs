@@ -3,27 +3,14 @@
 //! replenishment orders may label new units so that later movement and combat orders can use
 //! them).
 
-use super::data::{PerSide, Side};
+use super::data::Side;
 use super::state::State;
+use crate::kit::events;
 use crate::protocol::dice::Dice;
 use std::collections::BTreeMap;
 
 /// Events of one step: lines for everyone, and lines only one side may read.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Log {
-    pub public: Vec<String>,
-    pub private: PerSide<Vec<String>>,
-}
-
-impl Log {
-    pub fn public(&mut self, line: impl Into<String>) {
-        self.public.push(line.into());
-    }
-
-    pub fn private(&mut self, side: Side, line: impl Into<String>) {
-        self.private.get_mut(side).push(line.into());
-    }
-}
+pub type Log = events::Log<Side>;
 
 pub struct Ctx<'d> {
     pub dice: &'d mut Dice,

@@ -1,17 +1,22 @@
 //! The stand-in data (games/dougram/*.yaml): formats, loading and validation. Every file is
-//! copied into the game state at creation, so a game replays from its state alone.
+//! read once, when a game is created (the engine gives the texts: built in, or the user's
+//! `pbem new --data DIR`), and written to the game's data.yaml, so a game replays from its
+//! states and that file alone.
 
 use super::cards::{CardsFile, Known};
-use crate::systems::DataSource;
+use crate::kit::seats::{self, Seat, TwoSeats};
 use crate::systems::Problem;
+use crate::systems::{DataFile, DataSource, data_file};
 use crate::yaml::{self, FieldPath};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-pub const MAP_YAML: &str = include_str!("../../../games/dougram/map.yaml");
-pub const COUNTERS_YAML: &str = include_str!("../../../games/dougram/counters.yaml");
-pub const CARDS_YAML: &str = include_str!("../../../games/dougram/cards.yaml");
+pub const MAP: DataFile = data_file!("dougram", "map.yaml");
+pub const COUNTERS: DataFile = data_file!("dougram", "counters.yaml");
+pub const CARDS: DataFile = data_file!("dougram", "cards.yaml");
+/// The files a game starts from, in the order they are read.
+pub const FILES: &[DataFile] = &[MAP, COUNTERS, CARDS];
 
 /// The two seats, in seat order: Lib moves first in every turn (4.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -21,54 +26,15 @@ pub enum Side {
     Fed,
 }
 
-impl Side {
-    pub const BOTH: [Side; 2] = [Side::Lib, Side::Fed];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Side::Lib => "lib",
-            Side::Fed => "fed",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Side> {
-        match s {
-            "lib" => Some(Side::Lib),
-            "fed" => Some(Side::Fed),
-            _ => None,
-        }
-    }
-
-    pub fn other(self) -> Side {
-        match self {
-            Side::Lib => Side::Fed,
-            Side::Fed => Side::Lib,
-        }
-    }
+impl Seat for Side {
+    const ALL: &'static [Side] = &[Side::Lib, Side::Fed];
+    const NAMES: &'static [&'static str] = &["lib", "fed"];
 }
+
+impl TwoSeats for Side {}
 
 /// One value per side.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PerSide<T> {
-    pub lib: T,
-    pub fed: T,
-}
-
-impl<T> PerSide<T> {
-    pub fn get(&self, side: Side) -> &T {
-        match side {
-            Side::Lib => &self.lib,
-            Side::Fed => &self.fed,
-        }
-    }
-    pub fn get_mut(&mut self, side: Side) -> &mut T {
-        match side {
-            Side::Lib => &mut self.lib,
-            Side::Fed => &mut self.fed,
-        }
-    }
-}
+pub type PerSide<T> = seats::PerSide<Side, T>;
 
 /// A hex in an order: its number (`57`) or a place id (`bonar`).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -668,14 +634,14 @@ pub struct Data {
 
 /// Loads and validates map.yaml, counters.yaml and cards.yaml.
 pub fn load(data: &DataSource) -> Result<Data, String> {
-    let (m_text, m_origin) = data.load("dougram", "map.yaml", MAP_YAML)?;
-    let map: Map = yaml::parse(&m_text, &m_origin).map_err(|r| r.to_string())?;
-    yaml::data_problems(map.validate(), &m_text, &m_origin)?;
-    let (c_text, c_origin) = data.load("dougram", "counters.yaml", COUNTERS_YAML)?;
-    let counters: CountersFile = yaml::parse(&c_text, &c_origin).map_err(|r| r.to_string())?;
-    yaml::data_problems(counters.validate(), &c_text, &c_origin)?;
-    let (k_text, k_origin) = data.load("dougram", "cards.yaml", CARDS_YAML)?;
-    let cards: CardsFile = yaml::parse(&k_text, &k_origin).map_err(|r| r.to_string())?;
+    let (m_text, m_origin) = data.load("dougram", &MAP);
+    let map: Map = yaml::parse(m_text, &m_origin).map_err(|r| r.to_string())?;
+    yaml::data_problems(map.validate(), m_text, &m_origin)?;
+    let (c_text, c_origin) = data.load("dougram", &COUNTERS);
+    let counters: CountersFile = yaml::parse(c_text, &c_origin).map_err(|r| r.to_string())?;
+    yaml::data_problems(counters.validate(), c_text, &c_origin)?;
+    let (k_text, k_origin) = data.load("dougram", &CARDS);
+    let cards: CardsFile = yaml::parse(k_text, &k_origin).map_err(|r| r.to_string())?;
     let places: BTreeSet<String> = map.places.iter().map(|p| p.id.clone()).collect();
     let cities: BTreeSet<String> = map
         .places
@@ -698,7 +664,7 @@ pub fn load(data: &DataSource) -> Result<Data, String> {
         cba_types: &cba_types,
         boxes: &boxes,
     };
-    yaml::data_problems(cards.validate(&known), &k_text, &k_origin)?;
+    yaml::data_problems(cards.validate(&known), k_text, &k_origin)?;
     Ok(Data {
         map,
         counters,
@@ -710,17 +676,19 @@ pub fn load(data: &DataSource) -> Result<Data, String> {
 mod tests {
     use super::*;
 
-    fn with_override(name: &str, text: &str) -> Result<Data, String> {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join(name), text).unwrap();
-        load(&DataSource {
-            overrides: Some(dir.path().to_path_buf()),
-        })
+    fn with_override(file: &DataFile, text: &str) -> Result<Data, String> {
+        load(&DataSource::with(file, text.to_string()))
     }
 
     fn replaced(text: &str, from: &str, to: &str) -> String {
         assert!(text.contains(from), "pattern {from:?} not found");
         text.replacen(from, to, 1)
+    }
+
+    #[test]
+    fn sides_are_written_by_their_seat_names_lib_first_4_1() {
+        crate::kit::seats::check_serde_names::<Side>();
+        assert_eq!(Side::ALL, [Side::Lib, Side::Fed]);
     }
 
     #[test]
@@ -758,8 +726,8 @@ mod tests {
 
     #[test]
     fn a_bad_map_names_file_and_field() {
-        let bad = replaced(MAP_YAML, "hex: 73,", "hex: 23,");
-        let err = with_override("map.yaml", &bad).unwrap_err();
+        let bad = replaced(MAP.builtin, "hex: 73,", "hex: 23,");
+        let err = with_override(&MAP, &bad).unwrap_err();
         assert!(err.contains("map.yaml"), "{err}");
         assert!(err.contains("places[1].hex"), "{err}");
     }
@@ -767,11 +735,11 @@ mod tests {
     #[test]
     fn a_bad_counter_file_names_file_and_field_2_9() {
         let bad = replaced(
-            COUNTERS_YAML,
+            COUNTERS.builtin,
             "{prefix: GA, count: 2,",
             "{prefix: GA, count: 3,",
         );
-        let err = with_override("counters.yaml", &bad).unwrap_err();
+        let err = with_override(&COUNTERS, &bad).unwrap_err();
         assert!(
             err.contains("counters.yaml") && err.contains("2.9"),
             "{err}"
@@ -781,36 +749,40 @@ mod tests {
     #[test]
     fn a_bad_card_file_names_file_and_field_10_3() {
         let bad = replaced(
-            CARDS_YAML,
+            CARDS.builtin,
             "[grante, bonar], [grante, spa]",
             "[grante, bonar], [grante, atlantis]",
         );
-        let err = with_override("cards.yaml", &bad).unwrap_err();
+        let err = with_override(&CARDS, &bad).unwrap_err();
         assert!(err.contains("cards.yaml"), "{err}");
         assert!(
             err.contains("cards[1].effects[0].sea_move.routes[1][1]"),
             "{err}"
         );
-        let bad = replaced(CARDS_YAML, "while_open: [lib_government]", "while_open: []");
-        let err = with_override("cards.yaml", &bad).unwrap_err();
+        let bad = replaced(
+            CARDS.builtin,
+            "while_open: [lib_government]",
+            "while_open: []",
+        );
+        let err = with_override(&CARDS, &bad).unwrap_err();
         assert!(err.contains("card 29"), "{err}");
         let bad = replaced(
-            CARDS_YAML,
+            CARDS.builtin,
             "setup2: open, when: {turn: own, phase: any}, after: open",
             "setup2: open, when: {turn: own, phase: any}, after: discard",
         );
-        let err = with_override("cards.yaml", &bad).unwrap_err();
+        let err = with_override(&CARDS, &bad).unwrap_err();
         assert!(err.contains("starts open"), "{err}");
     }
 
     #[test]
     fn a_deck_of_the_wrong_size_is_rejected_28_1_2() {
         let bad = replaced(
-            CARDS_YAML,
+            CARDS.builtin,
             "owner: lib, setup1: deck, setup2: deck",
             "owner: lib, setup1: stock, setup2: deck",
         );
-        let err = with_override("cards.yaml", &bad).unwrap_err();
+        let err = with_override(&CARDS, &bad).unwrap_err();
         assert!(err.contains("28.1.2.1"), "{err}");
     }
 }

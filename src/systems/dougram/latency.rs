@@ -391,8 +391,7 @@ mod tests {
         let (log, _) = run(&mut u, &o, 6);
         assert_eq!(chits_in(&u, 57), 1);
         assert!(
-            log.private
-                .lib
+            log.private[Side::Lib]
                 .iter()
                 .any(|l| l.contains("cut to 1") && l.contains("18.3"))
         );
@@ -415,7 +414,7 @@ mod tests {
             "your latency order for hex 57 asks 3 chit(s)",
         ] {
             assert!(
-                log.private.lib.iter().any(|l| l.contains(want)),
+                log.private[Side::Lib].iter().any(|l| l.contains(want)),
                 "{want}: {log:?}"
             );
         }
@@ -479,13 +478,12 @@ mod tests {
         assert_eq!(placed.len(), 2);
         for (tok, v) in placed {
             assert!(
-                log.private
-                    .lib
+                log.private[Side::Lib]
                     .iter()
                     .any(|l| l.contains(&format!("token {tok} in hex 57 is worth {v}")))
             );
         }
-        assert!(log.private.fed.is_empty());
+        assert!(log.private[Side::Fed].is_empty());
         assert!(
             log.public
                 .iter()

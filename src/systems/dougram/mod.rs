@@ -32,11 +32,12 @@ pub mod view;
 #[cfg(test)]
 mod fixtures;
 
+use crate::kit::seats::Seat;
 use crate::protocol::dice::Dice;
-use crate::systems::{DataSource, Outcome, Phase, Problem, Reader, Resolution, Rules};
+use crate::systems::{DataFile, DataSource, Outcome, Phase, Problem, Reader, Resolution, Rules};
 use data::Side;
 use orders::Orders;
-use state::{Stage, State};
+use state::{State, Step};
 use std::collections::BTreeMap;
 use view::View;
 
@@ -44,6 +45,7 @@ use view::View;
 pub struct Dougram;
 
 impl Rules for Dougram {
+    type Side = data::Side;
     type State = State;
     type Data = data::Data;
     type Orders = Orders;
@@ -58,7 +60,8 @@ impl Rules for Dougram {
     }
 
     /// 1: the rules as first released (pbem 0.1.0); 2: the map, counters and cards moved out
-    /// of the state into the game's data.yaml (pbem 0.3.0). History: docs/dougram.md.
+    /// of the state into the game's data.yaml, `stage` is `step` in state and view, and the
+    /// view's `policy` is `policies` (pbem 0.3.0). History: docs/dougram.md.
     fn rules_version(&self) -> u32 {
         2
     }
@@ -71,7 +74,8 @@ impl Rules for Dougram {
         state.data = data.into();
     }
 
-    /// Rules 1 kept the map, counters and cards in every state: they become the game's data.
+    /// Rules 1 kept the map, counters and cards in every state: they become the game's data; its
+    /// `stage` is rules 2's `step`.
     fn upgrade_state(
         &self,
         from: u32,
@@ -83,17 +87,13 @@ impl Rules for Dougram {
             data: data::Data,
         }
         let (held, mut st): (Option<Held>, State) =
-            crate::systems::split_state(state, from == 1, &["data"])?;
+            crate::systems::split_state(state, from == 1, &["data"], &[("stage", "step")])?;
         let data = match held {
             Some(h) => std::sync::Arc::new(h.data),
             None => data.ok_or("the game has no data.yaml to carry over")?,
         };
         self.attach(&mut st, data);
         Ok(st)
-    }
-
-    fn sides(&self) -> &'static [&'static str] {
-        &["lib", "fed"]
     }
 
     fn scenarios(&self) -> Vec<(String, String)> {
@@ -107,6 +107,10 @@ impl Rules for Dougram {
                 "the short start (28.2), with card 29 and others already open".into(),
             ),
         ]
+    }
+
+    fn data_files(&self) -> &'static [DataFile] {
+        data::FILES
     }
 
     fn initial_state(&self, scenario: &str, data: &DataSource) -> Result<State, String> {
@@ -124,17 +128,17 @@ impl Rules for Dougram {
             });
         }
         let t = state.turn;
-        let (title, sides) = match state.stage {
-            Stage::Setup => (
+        let (title, sides) = match state.step {
+            Step::Setup => (
                 "setup: standing policies (both sides); resolving deals chits and hands (28)"
                     .to_string(),
                 vec!["lib".to_string(), "fed".to_string()],
             ),
-            Stage::Lib => (
+            Step::Lib => (
                 format!("turn {t}, Lib player-turn: arming, movement, combat, latency"),
                 vec![Side::Lib.name().to_string()],
             ),
-            Stage::Fed => (
+            Step::Fed => (
                 format!(
                     "turn {t}, Fed player-turn: replenishment, movement, combat, security, victory check"
                 ),

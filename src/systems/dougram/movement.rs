@@ -13,6 +13,7 @@ use super::ctx::Ctx;
 use super::data::{Class, HexId, HexRef, Hexside, Map, Side};
 use super::play;
 use super::state::{State, UnitAt};
+use crate::kit::seats::{Seat, TwoSeats};
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
 use serde::{Deserialize, Serialize};
@@ -1238,7 +1239,7 @@ fn execute(
 /// standing policy. A unit moves only to an adjacent land hex across a passable hexside, free
 /// of Fed units and with room left, so the fix never makes a new over-stack.
 pub fn fix_overstack(state: &mut State, ctx: &mut Ctx) {
-    let policy = state.policies.lib.movement.overstack.clone();
+    let policy = state.policies[Side::Lib].movement.overstack.clone();
     let mut count: BTreeMap<HexId, usize> = BTreeMap::new();
     for u in state.units.values() {
         if let (UnitAt::Hex(h), Side::Lib) = (&u.at, u.side) {
@@ -1313,7 +1314,7 @@ mod tests {
     use super::*;
     use crate::systems::dougram::ctx::Log;
     use crate::systems::dougram::fixtures::{dealt, dice};
-    use crate::systems::dougram::state::{ChitAt, Stage};
+    use crate::systems::dougram::state::{ChitAt, Step};
 
     /// Setup1 after the deal with every unit back in the stock, `side` phasing.
     fn blank(side: Side) -> State {
@@ -1321,12 +1322,12 @@ mod tests {
         for u in s.units.values_mut() {
             u.at = UnitAt::Stock;
         }
-        s.stage = match side {
-            Side::Lib => Stage::Lib,
-            Side::Fed => Stage::Fed,
+        s.step = match side {
+            Side::Lib => Step::Lib,
+            Side::Fed => Step::Fed,
         };
         // Cards that change movement rules stay out of both hands unless a test puts them in.
-        for z in [&mut s.cards.lib, &mut s.cards.fed] {
+        for (_, z) in s.cards.iter_mut() {
             z.hand.retain(|c| ![20, 29, 32, 64, 68].contains(c));
         }
         s.recompute_control();
@@ -1340,7 +1341,7 @@ mod tests {
     }
 
     fn hand(s: &mut State, side: Side, no: u32) {
-        for z in [&mut s.cards.lib, &mut s.cards.fed] {
+        for (_, z) in s.cards.iter_mut() {
             z.hand.retain(|c| *c != no);
             z.deck.retain(|c| *c != no);
         }
@@ -1556,10 +1557,10 @@ mod tests {
         let log = run(&mut s, Side::Lib, y);
         assert_eq!(at(&s, "SO01"), UnitAt::Hex(53));
         assert!(
-            has(&log.private.lib, "your move 1 is skipped at path[1]"),
+            has(&log.private[Side::Lib], "your move 1 is skipped at path[1]"),
             "{log:?}"
         );
-        assert!(has(&log.private.lib, "(9.4)"), "{log:?}");
+        assert!(has(&log.private[Side::Lib], "(9.4)"), "{log:?}");
     }
 
     #[test]
@@ -1575,13 +1576,16 @@ mod tests {
         let log = run(&mut s, Side::Fed, y);
         assert_eq!(at(&s, "SO10"), UnitAt::Hex(14));
         assert!(
-            has(&log.private.fed, "your move 1 is skipped at sea.from"),
+            has(
+                &log.private[Side::Fed],
+                "your move 1 is skipped at sea.from"
+            ),
             "{log:?}"
         );
         for needle in ["skipped", "move 1", "card 32", "10.6", "bonar"] {
             assert!(!has(&log.public, needle), "{needle}: {log:?}");
         }
-        assert!(log.private.lib.is_empty(), "{log:?}");
+        assert!(log.private[Side::Lib].is_empty(), "{log:?}");
         // A move cut short by enemy units (9.4): public is where the units went, nothing more.
         let mut s = blank(Side::Lib);
         put(&mut s, &["SO01"], Side::Lib, 52);
@@ -1592,14 +1596,14 @@ mod tests {
         );
         assert_eq!(at(&s, "SO01"), UnitAt::Hex(61));
         assert!(
-            has(&log.private.lib, "your move 1 stops in hex 61"),
+            has(&log.private[Side::Lib], "your move 1 stops in hex 61"),
             "{log:?}"
         );
         assert!(has(&log.public, "from hex 52 to 61 (9)"), "{log:?}");
         for needle in ["stops", "move 1", "> 71"] {
             assert!(!has(&log.public, needle), "{needle}: {log:?}");
         }
-        assert!(log.private.fed.is_empty(), "{log:?}");
+        assert!(log.private[Side::Fed].is_empty(), "{log:?}");
     }
 
     #[test]
@@ -1614,9 +1618,9 @@ mod tests {
         let mut t = s.clone();
         let log = run(&mut t, Side::Fed, y);
         assert_eq!(at(&t, "SO10"), UnitAt::Hex(57));
-        assert!(has(&log.private.fed, "(23.1)"), "{log:?}");
+        assert!(has(&log.private[Side::Fed], "(23.1)"), "{log:?}");
         // Open: Fed may enter.
-        s.cards.fed.hand.retain(|c| *c != 64);
+        s.cards[Side::Fed].hand.retain(|c| *c != 64);
         s.open.insert(64);
         run(&mut s, Side::Fed, y);
         assert_eq!(at(&s, "SO10"), UnitAt::Hex(66));
@@ -1649,7 +1653,10 @@ mod tests {
         assert_eq!(probs(&s, Side::Lib, y), one("moves[1].units[0]", "8.2"));
         let log = run(&mut s, Side::Lib, y);
         assert_eq!(at(&s, "SO01"), UnitAt::Hex(52));
-        assert!(has(&log.private.lib, "your move 2 is skipped"), "{log:?}");
+        assert!(
+            has(&log.private[Side::Lib], "your move 2 is skipped"),
+            "{log:?}"
+        );
         assert_eq!(
             probs(
                 &s,
@@ -1701,7 +1708,7 @@ mod tests {
         assert!(probs(&s, Side::Lib, y).is_empty());
         let log = run(&mut s, Side::Lib, y);
         assert_eq!(at(&s, "SO20"), UnitAt::Stock);
-        assert!(has(&log.private.lib, "(8.1)"), "{log:?}");
+        assert!(has(&log.private[Side::Lib], "(8.1)"), "{log:?}");
         // Unknown names are labels at check time unless the labels are known.
         let o = orders("moves: [{units: [nolabel], path: [52]}]");
         let root = FieldPath::root();
@@ -1721,7 +1728,7 @@ mod tests {
         let y = "moves: [{units: [RF01], path: [71]}]";
         assert!(probs(&s, Side::Fed, y).is_empty());
         let log = run(&mut s.clone(), Side::Fed, y);
-        assert!(has(&log.private.fed, "(9.2)"), "{log:?}");
+        assert!(has(&log.private[Side::Fed], "(9.2)"), "{log:?}");
         // With a CBA in the box 7.10 cannot apply, so the start hex is certain.
         s.units.get_mut("RF02").unwrap().at = UnitAt::ReplenishmentBox;
         s.units.get_mut("RF02").unwrap().side = Side::Fed;
@@ -1765,7 +1772,7 @@ mod tests {
         assert!(probs(&s, Side::Fed, y).is_empty());
         let log = run_with(&mut s, Side::Fed, y, &[("m", "GA02")]);
         assert_eq!(at(&s, "GA02"), UnitAt::Hex(72));
-        assert!(has(&log.private.fed, "(8.6)"), "{log:?}");
+        assert!(has(&log.private[Side::Fed], "(8.6)"), "{log:?}");
     }
 
     #[test]
@@ -1789,7 +1796,7 @@ mod tests {
         assert_eq!(t.units_in(62, Side::Lib).len(), 4);
         assert!(has(&log.public, "(8.4.2)"), "{log:?}");
         // The policy names what leaves first.
-        s.policies.lib.movement.overstack.shed_first = vec!["crab_gunner".into()];
+        s.policies[Side::Lib].movement.overstack.shed_first = vec!["crab_gunner".into()];
         run(&mut s, Side::Lib, "{}");
         assert_eq!(at(&s, "CG01"), UnitAt::Hex(72));
     }
@@ -1815,7 +1822,7 @@ mod tests {
             Side::Lib,
             62,
         );
-        s.policies.lib.movement.overstack.mode = OverstackMode::Eliminate;
+        s.policies[Side::Lib].movement.overstack.mode = OverstackMode::Eliminate;
         run(&mut s, Side::Lib, "{}");
         assert_eq!(at(&s, "SO01"), UnitAt::Stock);
         assert_eq!(s.units_in(62, Side::Lib).len(), 4);
@@ -1903,10 +1910,9 @@ mod tests {
         let log = run(&mut s, Side::Lib, y);
         assert_eq!(at(&s, "SO01"), UnitAt::Hex(14));
         assert_eq!(at(&s, "SO02"), UnitAt::Hex(14));
-        assert!(!s.cards.lib.hand.contains(&20));
+        assert!(!s.cards[Side::Lib].hand.contains(&20));
         assert!(
-            s.cards
-                .lib
+            s.cards[Side::Lib]
                 .discard
                 .iter()
                 .any(|d| d.card == 20 && d.face_up)
@@ -2002,9 +2008,9 @@ mod tests {
         let mut t = s.clone();
         let log = run(&mut t, Side::Fed, y);
         assert_eq!(at(&t, "SO10"), UnitAt::Hex(14));
-        assert!(has(&log.private.fed, "(10.6)"), "{log:?}");
+        assert!(has(&log.private[Side::Fed], "(10.6)"), "{log:?}");
         assert!(
-            t.cards.fed.hand.contains(&32),
+            t.cards[Side::Fed].hand.contains(&32),
             "a skipped move plays no card"
         );
         // Fed-controlled origin: fine.
@@ -2079,7 +2085,7 @@ mod tests {
         assert_eq!(probs(&s, Side::Fed, y), one("moves[1].units", "11.8"));
         let log = run(&mut s, Side::Fed, y);
         assert_eq!(s.units_in(73, Side::Fed).len(), 3);
-        assert!(has(&log.private.fed, "(11.8)"), "{log:?}");
+        assert!(has(&log.private[Side::Fed], "(11.8)"), "{log:?}");
         let mut s = blank(Side::Lib);
         s.open.insert(29);
         put(&mut s, &["SO01", "SO02", "SO03"], Side::Lib, 75);
@@ -2103,7 +2109,7 @@ mod tests {
         hand(&mut s, Side::Lib, 29);
         assert!(probs(&s, Side::Lib, y).is_empty());
         let log = run(&mut s.clone(), Side::Lib, y);
-        assert!(has(&log.private.lib, "(11.9)"), "{log:?}");
+        assert!(has(&log.private[Side::Lib], "(11.9)"), "{log:?}");
         // Open, and both cities Lib's at the start of the phase.
         s.open.insert(29);
         put(&mut s, &["SO02"], Side::Lib, 73);
@@ -2122,7 +2128,7 @@ mod tests {
         assert_eq!(at(&s, "SO10"), UnitAt::Hex(54));
         assert!(
             has(
-                &log.private.fed,
+                &log.private[Side::Fed],
                 "transport.to: cardinal was not fed-controlled"
             ),
             "{log:?}"
@@ -2150,7 +2156,7 @@ mod tests {
         assert!(!s.units_in(61, Side::Fed).is_empty());
         assert_eq!(at(&s, "SO01"), UnitAt::Hex(61));
         assert!(
-            has(&log.private.lib, "your move 1 stops in hex 61"),
+            has(&log.private[Side::Lib], "your move 1 stops in hex 61"),
             "{log:?}"
         );
     }

@@ -10,10 +10,12 @@ use super::data::Side;
 use super::latency::{self, LatencyOrders};
 use super::movement::{self, MovementOrders};
 use super::play;
-use super::policy::{self, PolicyUpdate};
+use super::policy::{self, PolicyPatch};
 use super::replenish::{self, ReplenishmentOrders};
 use super::security::{self, SecurityOrders};
-use super::state::{Stage, State};
+use super::state::{State, Step};
+use crate::kit::policies;
+use crate::kit::seats::Seat;
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
 use serde::{Deserialize, Serialize};
@@ -46,8 +48,8 @@ pub struct Orders {
     #[serde(default, skip_serializing_if = "is_default")]
     pub security: SecurityOrders,
     /// Standing policies to replace (digest 3.2), part by part.
-    #[serde(default, skip_serializing_if = "PolicyUpdate::is_empty")]
-    pub policies: PolicyUpdate,
+    #[serde(default, skip_serializing_if = "policies::is_empty")]
+    pub policies: PolicyPatch,
 }
 
 /// A card played at the start of `phase` (default: the first phase of the player-turn).
@@ -96,7 +98,7 @@ pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
             FieldPath::root().at("side"),
             "",
             format!("no side {side_name:?} in dougram"),
-            "lib or fed",
+            Side::listing(),
         )];
     };
     let mut out = policy::check(state, side, &o.policies, &root.at("policies"));
@@ -112,8 +114,8 @@ pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
     let phasing = state.phasing();
     if phasing != Some(side) {
         // Setup, or the other side's player-turn: only standing policies.
-        let why = match state.stage {
-            Stage::Setup => "the setup step takes standing policies only (28)".to_string(),
+        let why = match state.step {
+            Step::Setup => "the setup step takes standing policies only (28)".to_string(),
             _ => format!(
                 "this step is {}'s player-turn; {} may send standing policies only (4.1)",
                 phasing.map(|s| s.name()).unwrap_or("nobody"),
@@ -328,7 +330,7 @@ mod tests {
 
     fn lib_turn() -> State {
         let mut s = dealt("setup1", 31);
-        s.stage = Stage::Lib;
+        s.step = Step::Lib;
         s
     }
 
@@ -354,27 +356,27 @@ mod tests {
         let o = parse("replenishment: {}\nsecurity: {}");
         // Empty parts are the defaults, so they pass; a play in a foreign phase does not.
         assert!(check(&s, "lib", &o).is_empty());
-        let hand = s.cards.lib.hand[0];
+        let hand = s.cards[Side::Lib].hand[0];
         let o = parse(&format!("play: [{{card: {hand}, phase: security}}]"));
         let p = check(&s, "lib", &o);
         assert_eq!(
             rules(&p),
             vec![("orders.play[0].phase".into(), Some("4.1".into()))]
         );
-        s.stage = Stage::Fed;
+        s.step = Step::Fed;
         assert!(!check(&s, "lib", &o).is_empty());
     }
 
     #[test]
     fn discard_to_six_needs_a_pending_discard_and_a_card_in_hand_5_4() {
         let mut s = lib_turn();
-        let c = s.cards.lib.hand[0];
+        let c = s.cards[Side::Lib].hand[0];
         let o = parse(&format!("discard_to_six: {c}"));
         assert_eq!(
             rules(&check(&s, "lib", &o)),
             vec![("orders.discard_to_six".into(), Some("5.4".into()))]
         );
-        s.pending_discard.lib = true;
+        s.pending_discard[Side::Lib] = true;
         assert!(check(&s, "lib", &o).is_empty());
         let o = parse("discard_to_six: 9999");
         assert_eq!(check(&s, "lib", &o)[0].rule.as_deref(), Some("5.4"));
@@ -383,9 +385,9 @@ mod tests {
     #[test]
     fn a_card_cannot_be_discarded_to_six_and_played_in_the_same_orders_5_4() {
         let mut s = lib_turn();
-        s.pending_discard.lib = true;
-        s.cards.lib.deck.retain(|c| *c != 2);
-        s.cards.lib.hand.push(2);
+        s.pending_discard[Side::Lib] = true;
+        s.cards[Side::Lib].deck.retain(|c| *c != 2);
+        s.cards[Side::Lib].hand.push(2);
         let o = parse("discard_to_six: 2\narming: {play: [2]}");
         assert_eq!(
             rules(&check(&s, "lib", &o)),
@@ -396,8 +398,8 @@ mod tests {
     #[test]
     fn a_card_with_a_phase_effect_is_played_in_that_phases_orders_2_13() {
         let mut s = lib_turn();
-        s.cards.lib.deck.retain(|c| *c != 20);
-        s.cards.lib.hand.push(20);
+        s.cards[Side::Lib].deck.retain(|c| *c != 20);
+        s.cards[Side::Lib].hand.push(20);
         let o = parse("play: [{card: 20, phase: movement}]");
         let p = check(&s, "lib", &o);
         assert_eq!(
@@ -410,7 +412,7 @@ mod tests {
     #[test]
     fn an_optional_play_may_name_an_own_card_not_yet_in_hand() {
         let mut s = lib_turn();
-        s.cards.lib.hand.retain(|c| *c != 34);
+        s.cards[Side::Lib].hand.retain(|c| *c != 34);
         let o = parse("play: [{card: 34, optional: true}]");
         assert!(check(&s, "lib", &o).is_empty());
         let o = parse("play: [{card: 34}]");

@@ -8,6 +8,7 @@ use super::cards::{After, Card, Count, Effect, PhaseName, StepName, Trigger, Tur
 use super::ctx::Ctx;
 use super::data::{HexId, Side};
 use super::state::{ChitAt, Discard, State, Unit, UnitAt};
+use crate::kit::seats::Seat;
 
 /// Why a card may not be played: the rule it breaks and what would be accepted.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -152,7 +153,7 @@ pub fn open_card(state: &mut State, no: u32, why: &str, ctx: &mut Ctx) -> bool {
     let Some(card) = state.card(no).cloned() else {
         return false;
     };
-    for side in Side::BOTH {
+    for &side in Side::ALL {
         let z = state.cards.get_mut(side);
         z.hand.retain(|c| *c != no);
         z.deck.retain(|c| *c != no);
@@ -242,7 +243,7 @@ fn run_box_effects(
 /// when the stock runs out, fewer arrive.
 pub fn place_sixth_army(state: &mut State, n: usize, hex: HexId, ctx: &mut Ctx) {
     let defs = state.data.counters.counter_defs();
-    let priority = state.policies.fed.sixth_army.clone();
+    let priority = state.policies[Side::Fed].sixth_army.clone();
     let mut free: Vec<(usize, String)> = state
         .units
         .iter()
@@ -329,11 +330,11 @@ pub fn control_checked(state: &mut State, ctx: &mut Ctx) {
 mod tests {
     use super::*;
     use crate::systems::dougram::fixtures::{dealt, dice};
-    use crate::systems::dougram::state::Stage;
+    use crate::systems::dougram::state::Step;
 
     fn lib_turn(seed: u64) -> State {
         let mut s = dealt("setup1", seed);
-        s.stage = Stage::Lib;
+        s.step = Step::Lib;
         s
     }
 
@@ -375,7 +376,7 @@ mod tests {
         let wrong_turn =
             may_play(&s, Side::Lib, 102, PhaseName::Combat, Some(StepName::W1)).unwrap_err();
         assert_eq!(wrong_turn.rule, "2.13");
-        s.stage = Stage::Fed;
+        s.step = Step::Fed;
         assert!(may_play(&s, Side::Lib, 102, PhaseName::Combat, Some(StepName::W1)).is_ok());
     }
 
@@ -397,7 +398,7 @@ mod tests {
         let mut ctx = Ctx::new(&mut d);
         play(&mut s, Side::Lib, 20, &mut ctx).unwrap();
         play(&mut s, Side::Lib, 29, &mut ctx).unwrap();
-        let z = &s.cards.lib;
+        let z = &s.cards[Side::Lib];
         assert!(!z.hand.contains(&20) && !z.hand.contains(&29));
         assert!(z.discard.contains(&Discard {
             card: 20,
@@ -413,12 +414,16 @@ mod tests {
     fn a_draw_card_effect_draws_for_its_player_only_in_private() {
         let mut s = lib_turn(6);
         give(&mut s, Side::Lib, 106); // draw_cards: 1
-        let before = s.cards.lib.hand.len();
+        let before = s.cards[Side::Lib].hand.len();
         let mut d = dice(7);
         let mut ctx = Ctx::new(&mut d);
         play(&mut s, Side::Lib, 106, &mut ctx).unwrap();
-        assert_eq!(s.cards.lib.hand.len(), before); // one played, one drawn
-        assert!(ctx.log.private.lib.iter().any(|l| l.contains("you drew")));
+        assert_eq!(s.cards[Side::Lib].hand.len(), before); // one played, one drawn
+        assert!(
+            ctx.log.private[Side::Lib]
+                .iter()
+                .any(|l| l.contains("you drew"))
+        );
         assert!(ctx.log.public.iter().all(|l| !l.contains("you drew")));
     }
 
@@ -431,7 +436,7 @@ mod tests {
         let mut ctx = Ctx::new(&mut d);
         lib_unit_entered(&mut s, npp, &mut ctx);
         assert!(s.open.contains(&76));
-        assert!(!s.cards.fed.hand.contains(&76) && !s.cards.fed.deck.contains(&76));
+        assert!(!s.cards[Side::Fed].hand.contains(&76) && !s.cards[Side::Fed].deck.contains(&76));
         assert!(ctx.log.public.iter().any(|l| l.contains("(24.1)")));
     }
 
@@ -451,7 +456,7 @@ mod tests {
     #[test]
     fn a_removed_card_never_opens_by_itself_a39() {
         let mut s = lib_turn(12);
-        for side in Side::BOTH {
+        for &side in Side::ALL {
             s.cards.get_mut(side).deck.retain(|c| *c != 76);
             s.cards.get_mut(side).hand.retain(|c| *c != 76);
         }
@@ -525,7 +530,7 @@ mod tests {
     #[test]
     fn sixth_army_units_follow_feds_type_priority_24_2() {
         let mut s = lib_turn(20);
-        s.policies.fed.sixth_army = vec!["round_facer".into()];
+        s.policies[Side::Fed].sixth_army = vec!["round_facer".into()];
         let mut d = dice(21);
         let mut ctx = Ctx::new(&mut d);
         place_sixth_army(&mut s, 2, 61, &mut ctx);

@@ -26,10 +26,10 @@ pub struct Policies {
     pub sixth_army: Vec<String>,
 }
 
-/// `policies:` in an order file: each part present replaces the stored one.
+/// `policies:` in an order file: each part present replaces the stored one (kit::policies).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct PolicyUpdate {
+pub struct PolicyPatch {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub card: Option<CardPolicy>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -40,29 +40,8 @@ pub struct PolicyUpdate {
     pub sixth_army: Option<Vec<String>>,
 }
 
-impl PolicyUpdate {
-    pub fn is_empty(&self) -> bool {
-        *self == PolicyUpdate::default()
-    }
-
-    pub fn apply(&self, to: &mut Policies) {
-        if let Some(p) = &self.card {
-            to.card = p.clone();
-        }
-        if let Some(p) = &self.combat {
-            to.combat = p.clone();
-        }
-        if let Some(p) = &self.movement {
-            to.movement = p.clone();
-        }
-        if let Some(p) = &self.sixth_army {
-            to.sixth_army = p.clone();
-        }
-    }
-}
-
 /// Problems with an update, located under `at`.
-pub fn check(state: &State, side: Side, u: &PolicyUpdate, at: &FieldPath) -> Vec<Problem> {
+pub fn check(state: &State, side: Side, u: &PolicyPatch, at: &FieldPath) -> Vec<Problem> {
     let mut out = Vec::new();
     if let Some(p) = &u.card {
         out.extend(cardphase::check_policy(state, side, p, &at.at("card")));
@@ -96,4 +75,22 @@ pub fn check(state: &State, side: Side, u: &PolicyUpdate, at: &FieldPath) -> Vec
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kit::policies;
+    use crate::yaml;
+
+    #[test]
+    fn every_part_of_a_patch_is_a_standing_policy_of_the_same_name_3_2() {
+        let text = "card: {keep: [36]}\ncombat: {ap_attack: never}\n\
+                    movement: {overstack: {mode: eliminate}}\nsixth_army: [round_facer]\n";
+        let patch: PolicyPatch = yaml::parse(text, "o").unwrap();
+        let mut p = Policies::default();
+        policies::merge(&mut p, &patch).unwrap();
+        let changed: PolicyPatch = yaml::parse(&yaml::to_string(&p), "p").unwrap();
+        assert_eq!(changed, patch);
+    }
 }

@@ -940,9 +940,7 @@ pub fn template(state: &State, side: Side) -> String {
         })
         .collect();
     out.push(format!("#   Replenishment box: {}", list(contents)));
-    let cards: Vec<String> = state
-        .cards
-        .fed
+    let cards: Vec<String> = state.cards[Side::Fed]
         .hand
         .iter()
         .filter(|n| play::may_play(state, side, **n, PhaseName::Replenishment, None).is_ok())
@@ -1031,6 +1029,7 @@ pub fn template(state: &State, side: Side) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kit::seats::Seat;
     use crate::systems::dougram::ctx::Log;
     use crate::systems::dougram::fixtures::{dealt, dice};
 
@@ -1061,7 +1060,7 @@ mod tests {
     }
 
     fn open(s: &mut State, no: u32) {
-        for side in Side::BOTH {
+        for &side in Side::ALL {
             let z = s.cards.get_mut(side);
             z.hand.retain(|c| *c != no);
             z.deck.retain(|c| *c != no);
@@ -1151,8 +1150,7 @@ mod tests {
         let (log, _) = run(&mut s, &o);
         assert_eq!(box_units(&s).len(), 2, "one soldier and one CBA stay");
         assert!(
-            log.private
-                .fed
+            log.private[Side::Fed]
                 .iter()
                 .any(|l| l.contains("at most 3 soldier(s)"))
         );
@@ -1191,7 +1189,7 @@ mod tests {
             vec![pair("orders.replenishment.cbas[0]", "7.3")]
         );
         let (log, _) = run(&mut s.clone(), &o);
-        assert!(log.private.fed.iter().any(|l| l.contains("(7.3)")));
+        assert!(log.private[Side::Fed].iter().any(|l| l.contains("(7.3)")));
         open(&mut s, 204); // Bushman deployment begins
         assert!(problems(&s, &o).is_empty());
         run(&mut s, &o);
@@ -1232,8 +1230,7 @@ mod tests {
         assert_eq!(s.units[&so[0]].at, UnitAt::ReplenishmentBox);
         assert_eq!(s.units[&cg[0]].at, UnitAt::Hex(NP_PORT));
         assert!(
-            log.private
-                .fed
+            log.private[Side::Fed]
                 .iter()
                 .any(|l| l.contains("your soldier replenishment is skipped") && l.contains("7.6"))
         );
@@ -1297,7 +1294,7 @@ mod tests {
             assert_eq!(problems(&s, &o), vec![want]);
         }
         let (log, _) = run(&mut s.clone(), &conv(&six[0], "round_facer"));
-        assert!(log.private.fed.iter().any(|l| l.contains("(7.9)")));
+        assert!(log.private[Side::Fed].iter().any(|l| l.contains("(7.9)")));
         open(&mut s, 204);
         assert!(problems(&s, &conv(&cg[0], "bushman")).is_empty());
         run(&mut s, &conv(&cg[0], "bushman"));
@@ -1418,8 +1415,7 @@ mod tests {
         let (log, _) = run(&mut s, &tb(&cg));
         assert!(matches!(s.units[&cg].at, UnitAt::Hex(_)));
         assert!(
-            log.private
-                .fed
+            log.private[Side::Fed]
                 .iter()
                 .any(|l| l.contains("skipped") && l.contains("7.10"))
         );
@@ -1438,7 +1434,7 @@ mod tests {
             })
             .map(|(id, _)| id.clone())
             .unwrap();
-        let card = s.cards.lib.hand[0]; // not Fed's to play
+        let card = s.cards[Side::Lib].hand[0]; // not Fed's to play
         let o = ReplenishmentOrders {
             play: vec![card],
             to_box: Some(cg.clone()),
@@ -1460,7 +1456,7 @@ mod tests {
             "your fortress order is skipped".to_string(),
         ] {
             assert!(
-                log.private.fed.iter().any(|l| l.contains(&want)),
+                log.private[Side::Fed].iter().any(|l| l.contains(&want)),
                 "{want}: {log:?}"
             );
         }
@@ -1479,7 +1475,7 @@ mod tests {
                 "{needle}: {log:?}"
             );
         }
-        assert!(log.private.lib.is_empty(), "{log:?}");
+        assert!(log.private[Side::Lib].is_empty(), "{log:?}");
         // Lib control of Cardinal: the soldiers listed stay secret too (7.6).
         let mut s = state();
         for u in s.units.values_mut() {
@@ -1498,8 +1494,7 @@ mod tests {
             },
         );
         assert!(
-            log.private
-                .fed
+            log.private[Side::Fed]
                 .iter()
                 .any(|l| l.contains("your soldier replenishment is skipped")),
             "{log:?}"
@@ -1588,7 +1583,7 @@ mod tests {
         );
         let (log, _) = run(&mut t, &fort(Some(53), false));
         assert_eq!(t.units[&fortress_id(&t).unwrap()].at, UnitAt::Stock);
-        assert!(log.private.fed.iter().any(|l| l.contains("(22.4)")));
+        assert!(log.private[Side::Fed].iter().any(|l| l.contains("(22.4)")));
     }
 
     #[test]

@@ -446,9 +446,7 @@ pub fn template(state: &State, side: Side) -> String {
         })
         .map(|n| n.to_string())
         .collect();
-    let hand: Vec<String> = state
-        .cards
-        .fed
+    let hand: Vec<String> = state.cards[Side::Fed]
         .hand
         .iter()
         .filter(|n| {
@@ -497,10 +495,11 @@ pub fn template(state: &State, side: Side) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kit::seats::Seat;
     use crate::protocol::dice::DiceTranscript;
     use crate::systems::dougram::ctx::Log;
     use crate::systems::dougram::fixtures::{dealt, dice};
-    use crate::systems::dougram::state::{Stage, Unit, permute_hidden};
+    use crate::systems::dougram::state::{Step, Unit, permute_hidden};
 
     fn put(s: &mut State, prefix: &str, n: usize, h: HexId, side: Side) -> Vec<String> {
         // From the stock first, then from other hexes.
@@ -529,7 +528,7 @@ mod tests {
     /// Fed's turn, no latent chit but `chits` in hex 57 (emptied of units), card 36 in Fed's hand.
     fn arranged(chits: usize) -> State {
         let mut s = dealt("setup1", 21);
-        s.stage = Stage::Fed;
+        s.step = Step::Fed;
         for u in s.units.values_mut() {
             if u.at == UnitAt::Hex(57) {
                 u.at = UnitAt::Stock;
@@ -547,13 +546,13 @@ mod tests {
         s.data.map.chit_limits.insert(57, 9);
         let mut d = dice(22);
         s.draw_chits(&mut d, "pre", chits, ChitAt::Hex(57));
-        for side in Side::BOTH {
+        for &side in Side::ALL {
             let z = s.cards.get_mut(side);
             z.hand.retain(|c| *c != 36);
             z.deck.retain(|c| *c != 36);
         }
         s.stock.remove(&36);
-        s.cards.fed.hand.push(36);
+        s.cards[Side::Fed].hand.push(36);
         s
     }
 
@@ -591,10 +590,9 @@ mod tests {
         assert_eq!(chits_in(&s, 57), 0);
         assert_eq!(tr.public.len(), 2);
         assert_eq!(tr.public[0].label, "t1/fed/security/57/g1");
-        assert!(!s.cards.fed.hand.contains(&36));
+        assert!(!s.cards[Side::Fed].hand.contains(&36));
         assert!(
-            s.cards
-                .fed
+            s.cards[Side::Fed]
                 .discard
                 .iter()
                 .any(|d| d.card == 36 && d.face_up)
@@ -611,8 +609,8 @@ mod tests {
     #[test]
     fn an_open_security_enabled_card_enables_checks_19_3_a29() {
         let mut s = arranged(1);
-        s.cards.fed.hand.retain(|c| *c != 50);
-        s.cards.fed.deck.retain(|c| *c != 50);
+        s.cards[Side::Fed].hand.retain(|c| *c != 50);
+        s.cards[Side::Fed].deck.retain(|c| *c != 50);
         s.open.insert(50);
         put(&mut s, "SO", 6, 57, Side::Fed);
         let (log, _) = run(&mut s, &SecurityOrders::default(), 3);
@@ -703,10 +701,9 @@ mod tests {
         };
         let (log, tr) = run(&mut s, &o, 6);
         assert_eq!(tr.public.len(), 1);
-        assert!(log.private.fed.iter().any(|l| l.contains("A30")));
+        assert!(log.private[Side::Fed].iter().any(|l| l.contains("A30")));
         assert!(
-            log.private
-                .fed
+            log.private[Side::Fed]
                 .iter()
                 .any(|l| l.contains(&format!("{} is not a Fed unit in hex 57", so[5])))
         );
@@ -735,12 +732,11 @@ mod tests {
         assert_eq!(s.chits[gone[0]].token, None);
         let v = before[gone[0]];
         assert!(
-            log.private
-                .lib
+            log.private[Side::Lib]
                 .iter()
                 .any(|l| l.ends_with(&format!("was worth {v} (19.7)")))
         );
-        assert!(log.private.fed.is_empty());
+        assert!(log.private[Side::Fed].is_empty());
         assert!(log.public.iter().all(|l| !l.contains("worth")));
     }
 
@@ -772,15 +768,17 @@ mod tests {
         };
         let (log, tr) = run(&mut s, &o, 8);
         assert_eq!(tr.public.len(), 1);
-        assert!(log.private.fed.iter().any(|l| l.contains("do not roll")));
+        assert!(
+            log.private[Side::Fed]
+                .iter()
+                .any(|l| l.contains("do not roll"))
+        );
     }
 
     #[test]
     fn check_rejects_wrong_cards_and_units_with_paths_19_3_19_5_a30() {
         let mut s = arranged(1);
-        let hand_other = *s
-            .cards
-            .fed
+        let hand_other = *s.cards[Side::Fed]
             .hand
             .iter()
             .find(|c| **c != 36 && !enables(s.card(**c).unwrap()))
@@ -852,12 +850,11 @@ mod tests {
     fn a_card_that_became_unplayable_is_skipped_at_resolve_19_3() {
         let mut s = arranged(1);
         put(&mut s, "SO", 6, 57, Side::Fed);
-        s.cards.fed.hand.retain(|c| *c != 36);
+        s.cards[Side::Fed].hand.retain(|c| *c != 36);
         let (log, tr) = run(&mut s, &play36(), 9);
         assert!(tr.public.is_empty());
         assert!(
-            log.private
-                .fed
+            log.private[Side::Fed]
                 .iter()
                 .any(|l| l.contains("card 36 is not played"))
         );
@@ -869,15 +866,13 @@ mod tests {
         let mut s = arranged(1);
         let here = put(&mut s, "SO", 6, 57, Side::Fed);
         let spa = put(&mut s, "SO", 2, 58, Side::Fed); // no latent chit in Spa
-        let dud = s
-            .cards
-            .fed
+        let dud = s.cards[Side::Fed]
             .hand
             .iter()
             .copied()
             .find(|n| s.card(*n).is_some_and(|c| !enables(c)))
             .unwrap();
-        let libs = s.cards.lib.hand[0];
+        let libs = s.cards[Side::Lib].hand[0];
         let mut first = here[..3].to_vec();
         first.push("nobody".into());
         let o = SecurityOrders {
@@ -899,7 +894,7 @@ mod tests {
             "your security groups in hex 58 do not roll".to_string(),
         ] {
             assert!(
-                log.private.fed.iter().any(|l| l.contains(&want)),
+                log.private[Side::Fed].iter().any(|l| l.contains(&want)),
                 "{want}: {log:?}"
             );
         }
@@ -922,7 +917,7 @@ mod tests {
             );
         }
         assert!(
-            log.private.lib.iter().all(|l| l.contains("worth")),
+            log.private[Side::Lib].iter().all(|l| l.contains("worth")),
             "{log:?}"
         );
     }

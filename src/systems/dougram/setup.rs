@@ -6,7 +6,8 @@
 use super::cardphase::DRAW;
 use super::cards::{Setup1, Setup2};
 use super::data::{self, HexId, PerSide, Side};
-use super::state::{Chit, ChitAt, Stage, State, Unit, UnitAt, Zones};
+use super::state::{Chit, ChitAt, State, Step, Unit, UnitAt, Zones};
+use crate::kit::seats::Seat;
 use crate::protocol::dice::Dice;
 use crate::systems::DataSource;
 use std::collections::{BTreeMap, BTreeSet};
@@ -315,7 +316,7 @@ pub fn initial_state(scenario: &str, source: &DataSource) -> Result<State, Strin
         scenario: scenario.to_string(),
         data: crate::kit::shared::Shared::new(data),
         turn: 1,
-        stage: Stage::Setup,
+        step: Step::Setup,
         units,
         chits,
         next_token: 0,
@@ -356,7 +357,7 @@ pub fn deal(state: &mut State, dice: &mut Dice) -> Result<Vec<String>, String> {
             state.place_chit(&id, ChitAt::Box(b.to_string()));
         }
     }
-    for side in Side::BOTH {
+    for &side in Side::ALL {
         let z = state.cards.get_mut(side);
         z.deck.sort();
         dice.sealed_shuffle(
@@ -385,7 +386,7 @@ pub fn deal(state: &mut State, dice: &mut Dice) -> Result<Vec<String>, String> {
             .filter(|c| matches!(c.at, ChitAt::Box(_)))
             .count()
     ));
-    state.stage = Stage::Lib;
+    state.step = Step::Lib;
     state.recompute_control();
     Ok(public)
 }
@@ -449,7 +450,7 @@ mod tests {
     #[test]
     fn setup1_deals_six_from_18_card_decks_and_13_latent_chits_28_1() {
         let s = dealt(SETUP1, 11);
-        for side in Side::BOTH {
+        for &side in Side::ALL {
             let z = s.cards.get(side);
             assert_eq!((z.hand.len(), z.deck.len()), (6, 12));
         }
@@ -466,7 +467,7 @@ mod tests {
             .count();
         assert_eq!(sixth, 1);
         assert_eq!(s.cup().len(), 60 - 14);
-        assert_eq!(s.stage, Stage::Lib);
+        assert_eq!(s.step, Step::Lib);
     }
 
     #[test]
@@ -478,7 +479,7 @@ mod tests {
             2
         );
         assert!(!s.open.is_empty() && !s.removed.is_empty());
-        for side in Side::BOTH {
+        for &side in Side::ALL {
             assert_eq!(
                 s.cards.get(side).hand.len() + s.cards.get(side).deck.len(),
                 18

@@ -7,6 +7,7 @@ use super::cards::{Card, Flag};
 use super::data::{Class, Data, HexId, PerSide, Side};
 use super::policy::Policies;
 use crate::kit::cup::Cup;
+use crate::kit::seats::TwoSeats;
 use crate::kit::shared::Shared;
 use crate::protocol::dice::Dice;
 use serde::{Deserialize, Serialize};
@@ -74,10 +75,11 @@ pub struct Zones {
     pub discard: Vec<Discard>,
 }
 
-/// Which submission the game waits for (docs/dougram.md, step model).
+/// Which step of the turn the game is at: which submission it waits for (docs/dougram.md,
+/// step model). Named `Step` in every system.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Stage {
+pub enum Step {
     /// Step 1: the deal (28.x.2.2, 28.x.3 chits); both sides may send standing policies.
     Setup,
     /// A Lib player-turn (4.1).
@@ -94,7 +96,7 @@ pub struct State {
     #[serde(skip)]
     pub data: Shared<Data>,
     pub turn: u32,
-    pub stage: Stage,
+    pub step: Step,
     pub units: BTreeMap<String, Unit>,
     pub chits: BTreeMap<String, Chit>,
     pub next_token: u32,
@@ -126,10 +128,10 @@ pub struct Finish {
 impl State {
     /// The side whose player-turn is being resolved.
     pub fn phasing(&self) -> Option<Side> {
-        match self.stage {
-            Stage::Setup => None,
-            Stage::Lib => Some(Side::Lib),
-            Stage::Fed => Some(Side::Fed),
+        match self.step {
+            Step::Setup => None,
+            Step::Lib => Some(Side::Lib),
+            Step::Fed => Some(Side::Fed),
         }
     }
 

@@ -4,11 +4,13 @@
 
 use super::cardphase;
 use super::cards::PhaseName;
-use super::ctx::{Ctx, Log};
+use super::ctx::Ctx;
 use super::data::Side;
 use super::orders::{Orders, Play};
-use super::state::{Stage, State};
+use super::state::{State, Step};
 use super::{arming, combat, latency, movement, play, replenish, security, setup, victory};
+use crate::kit::policies;
+use crate::kit::seats::Seat;
 use crate::protocol::dice::Dice;
 use crate::systems::Resolution;
 use std::collections::BTreeMap;
@@ -25,52 +27,40 @@ pub fn resolve(
     let mut s = state.clone();
     let mut ctx = Ctx::new(dice);
     let get = |side: Side| orders.get(side.name()).cloned().unwrap_or_default();
-    for side in Side::BOTH {
+    for &side in Side::ALL {
         if let Some(o) = orders.get(side.name()) {
-            o.policies.apply(s.policies.get_mut(side));
+            policies::merge(s.policies.get_mut(side), &o.policies)?;
         }
     }
-    match s.stage {
-        Stage::Setup => {
+    match s.step {
+        Step::Setup => {
             let lines = setup::deal(&mut s, ctx.dice)?;
             for l in lines {
                 ctx.log.public(l);
             }
-            s.stage = Stage::Lib;
+            s.step = Step::Lib;
             ctx.log
                 .public("turn 1: no card phase on turn 1 (5.7); Lib player-turn next");
         }
-        Stage::Lib => {
+        Step::Lib => {
             let o = get(Side::Lib);
             player_turn(&mut s, Side::Lib, &o, &mut ctx)?;
-            s.stage = Stage::Fed;
+            s.step = Step::Fed;
             card_phase(&mut s, Side::Fed, &mut ctx);
         }
-        Stage::Fed => {
+        Step::Fed => {
             let o = get(Side::Fed);
             player_turn(&mut s, Side::Fed, &o, &mut ctx)?;
             victory::check(&mut s, &mut ctx);
             if s.finished.is_none() {
                 s.turn += 1;
-                s.stage = Stage::Lib;
+                s.step = Step::Lib;
                 ctx.log.public(format!("turn {} begins", s.turn));
                 card_phase(&mut s, Side::Lib, &mut ctx);
             }
         }
     }
-    let Log { public, private } = ctx.log;
-    let mut by_side = BTreeMap::new();
-    for side in Side::BOTH {
-        let lines = private.get(side).clone();
-        if !lines.is_empty() {
-            by_side.insert(side.name().to_string(), lines);
-        }
-    }
-    Ok(Resolution {
-        state: s,
-        public,
-        private: by_side,
-    })
+    Ok(Resolution::new(s, ctx.log))
 }
 
 fn card_phase(s: &mut State, side: Side, ctx: &mut Ctx) {
@@ -182,10 +172,10 @@ mod tests {
         });
         o.insert("lib".to_string(), lib);
         let r = resolve(&start(), &o, &mut dice(1)).unwrap();
-        assert_eq!(r.state.stage, Stage::Lib);
+        assert_eq!(r.state.step, Step::Lib);
         assert_eq!(r.state.turn, 1);
-        assert_eq!(r.state.cards.lib.hand.len(), 6);
-        assert_eq!(r.state.policies.lib.card.keep, vec![34]);
+        assert_eq!(r.state.cards[Side::Lib].hand.len(), 6);
+        assert_eq!(r.state.policies[Side::Lib].card.keep, vec![34]);
     }
 
     #[test]
@@ -193,16 +183,16 @@ mod tests {
         let s = resolve(&start(), &none(), &mut dice(2)).unwrap().state;
         // Lib turn 1, then the Fed card phase of turn 1 is skipped (5.7).
         let r = resolve(&s, &none(), &mut dice(3)).unwrap();
-        assert_eq!(r.state.stage, Stage::Fed);
+        assert_eq!(r.state.step, Step::Fed);
         assert!(
             r.public
                 .iter()
                 .any(|l| l.contains("fed skips the card phase on turn 1"))
         );
-        assert_eq!(r.state.cards.fed.hand.len(), 6);
+        assert_eq!(r.state.cards[Side::Fed].hand.len(), 6);
         // Fed turn 1 ends turn 1; turn 2 begins with the Lib card phase.
         let r = resolve(&r.state, &none(), &mut dice(4)).unwrap();
-        assert_eq!((r.state.turn, r.state.stage), (2, Stage::Lib));
+        assert_eq!((r.state.turn, r.state.step), (2, Step::Lib));
         assert!(
             r.public
                 .iter()
@@ -212,7 +202,7 @@ mod tests {
         assert!(!r.private.contains_key("fed"));
         // Lib turn 2 ends with the Fed card phase of turn 2.
         let r = resolve(&r.state, &none(), &mut dice(5)).unwrap();
-        assert_eq!((r.state.turn, r.state.stage), (2, Stage::Fed));
+        assert_eq!((r.state.turn, r.state.step), (2, Step::Fed));
         assert!(
             r.public
                 .iter()
@@ -226,16 +216,22 @@ mod tests {
         let mut s = resolve(&s, &none(), &mut dice(7)).unwrap().state;
         s = resolve(&s, &none(), &mut dice(8)).unwrap().state;
         // Force a 7th card in Lib's hand as if one card had been kept.
-        let extra = s.cards.lib.deck.remove(0);
-        s.cards.lib.hand.push(extra);
-        s.pending_discard.lib = true;
-        let down = |s: &State| s.cards.lib.discard.iter().filter(|d| !d.face_up).count();
+        let extra = s.cards[Side::Lib].deck.remove(0);
+        s.cards[Side::Lib].hand.push(extra);
+        s.pending_discard[Side::Lib] = true;
+        let down = |s: &State| {
+            s.cards[Side::Lib]
+                .discard
+                .iter()
+                .filter(|d| !d.face_up)
+                .count()
+        };
         let before = down(&s);
         let r = resolve(&s, &none(), &mut dice(9)).unwrap();
-        assert!(!r.state.pending_discard.lib);
+        assert!(!r.state.pending_discard[Side::Lib]);
         assert!(r.public.iter().any(|l| l.contains("(5.4)")));
         assert_eq!(down(&r.state), before + 1);
-        assert_eq!(r.state.cards.lib.hand.len(), 6);
+        assert_eq!(r.state.cards[Side::Lib].hand.len(), 6);
     }
 
     #[test]
@@ -251,11 +247,11 @@ mod tests {
             Side::Fed,
             "4 Lib units against 2 Fed (3.2)"
         );
-        for side in Side::BOTH {
+        for &side in Side::ALL {
             s.cards.get_mut(side).deck.retain(|c| *c != 29);
             s.cards.get_mut(side).hand.retain(|c| *c != 29);
         }
-        s.cards.lib.hand.push(29);
+        s.cards[Side::Lib].hand.push(29);
         let o: Orders = crate::yaml::parse("play: [{card: 29, phase: latency}]", "test").unwrap();
         assert!(super::super::orders::check(&s, "lib", &o).is_empty());
         let mut all = BTreeMap::new();
@@ -277,8 +273,8 @@ mod tests {
     fn units_landing_at_north_pole_port_move_in_the_same_player_turn_24_4() {
         let s = resolve(&start(), &none(), &mut dice(12)).unwrap().state;
         let mut s = resolve(&s, &none(), &mut dice(13)).unwrap().state;
-        assert_eq!(s.stage, Stage::Fed);
-        for side in Side::BOTH {
+        assert_eq!(s.step, Step::Fed);
+        for &side in Side::ALL {
             s.cards.get_mut(side).hand.retain(|c| *c != 76);
             s.cards.get_mut(side).deck.retain(|c| *c != 76);
         }
@@ -301,7 +297,7 @@ mod tests {
     #[test]
     fn an_optional_play_of_a_card_not_in_hand_is_told_to_its_owner_only() {
         let mut s = resolve(&start(), &none(), &mut dice(10)).unwrap().state;
-        s.cards.lib.hand.retain(|c| *c != 34);
+        s.cards[Side::Lib].hand.retain(|c| *c != 34);
         let mut o = BTreeMap::new();
         o.insert(
             "lib".to_string(),
@@ -317,5 +313,15 @@ mod tests {
         let r = resolve(&s, &o, &mut dice(11)).unwrap();
         assert!(r.public.iter().all(|l| !l.contains("34")));
         assert!(r.private["lib"].iter().any(|l| l.contains("card 34")));
+    }
+
+    #[test]
+    fn a_rules_1_state_is_carried_over_with_its_stage_as_step() {
+        let old =
+            include_str!("../../../tests/fixtures/journal1-dougram/archive/state/000002.yaml");
+        let st =
+            crate::systems::Rules::upgrade_state(&super::super::Dougram, 1, old, None).unwrap();
+        assert_eq!(st.step, Step::Fed);
+        assert_eq!(st.policies[Side::Lib].card.keep, [34, 29, 20]);
     }
 }

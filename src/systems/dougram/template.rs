@@ -2,8 +2,9 @@
 
 use super::data::Side;
 use super::orders::phases;
-use super::state::{Stage, State};
+use super::state::{State, Step};
 use super::{arming, combat, latency, movement, replenish, security};
+use crate::kit::seats::Seat;
 
 /// What each policy part means and accepts (digest 3.2).
 const POLICY_HELP: &str = "\
@@ -57,7 +58,10 @@ fn card_lines(state: &State, side: Side) -> String {
 
 pub fn template(state: &State, side_name: &str) -> String {
     let Some(side) = Side::parse(side_name) else {
-        return format!("orders: {{}}\n  # no side {side_name:?} in dougram (lib or fed)\n");
+        return format!(
+            "orders: {{}}\n  # no side {side_name:?} in dougram ({})\n",
+            Side::listing()
+        );
     };
     if let Some(f) = &state.finished {
         return format!(
@@ -67,8 +71,8 @@ pub fn template(state: &State, side_name: &str) -> String {
         );
     }
     let mut body = String::new();
-    match state.stage {
-        Stage::Setup => {
+    match state.step {
+        Step::Setup => {
             body.push_str("# setup (28): send standing policies if you want; resolving deals the chits and hands\n");
         }
         _ if state.phasing() != Some(side) => {

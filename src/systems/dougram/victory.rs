@@ -9,6 +9,7 @@ use super::control;
 use super::ctx::Ctx;
 use super::data::Side;
 use super::state::{Finish, State, UnitAt};
+use crate::kit::seats::Seat;
 
 /// Lib wins at or above this VP while card 29 is open (20.3.1).
 pub const LIB_WIN_VP: u32 = 9;

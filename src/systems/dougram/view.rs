@@ -5,7 +5,8 @@
 
 use super::data::{HexId, Side};
 use super::policy::Policies;
-use super::state::{Chit, ChitAt, Finish, Stage, State, UnitAt};
+use super::state::{Chit, ChitAt, Finish, State, Step, UnitAt};
+use crate::kit::seats::Seat;
 use crate::systems::Reader;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -67,7 +68,7 @@ pub struct View {
     pub reader: String,
     pub scenario: String,
     pub turn: u32,
-    pub stage: Stage,
+    pub step: Step,
     /// Units on the map, by hex, then by counter id.
     pub map: BTreeMap<HexId, BTreeMap<String, UnitView>>,
     pub replenishment_box: BTreeMap<String, UnitView>,
@@ -88,9 +89,9 @@ pub struct View {
     pub places: BTreeMap<HexId, String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub finished: Option<Finish>,
-    /// The reader's own standing card policy.
+    /// The reader's own standing policies.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub policy: Option<Policies>,
+    pub policies: Option<Policies>,
 }
 
 pub fn view(state: &State, reader: &Reader) -> View {
@@ -139,7 +140,7 @@ pub fn view(state: &State, reader: &Reader) -> View {
         v.sort_by_key(|c| c.token);
     }
     let mut cards = BTreeMap::new();
-    for side in Side::BOTH {
+    for &side in Side::ALL {
         let z = state.cards.get(side);
         // At the end every hand and discard is shown (digest 9: publish the hidden state).
         let mine = me == Some(side) || state.finished.is_some();
@@ -169,7 +170,7 @@ pub fn view(state: &State, reader: &Reader) -> View {
         reader: me.map(|s| s.name()).unwrap_or("public").to_string(),
         scenario: state.scenario.clone(),
         turn: state.turn,
-        stage: state.stage,
+        step: state.step,
         map,
         replenishment_box: rbox,
         stock_units: state
@@ -194,7 +195,7 @@ pub fn view(state: &State, reader: &Reader) -> View {
             .map(|p| (p.hex, p.en.clone()))
             .collect(),
         finished: state.finished.clone(),
-        policy: me.map(|s| state.policies.get(s).clone()),
+        policies: me.map(|s| state.policies.get(s).clone()),
     }
 }
 
@@ -229,13 +230,13 @@ fn cards_text(v: &[u32]) -> String {
 /// The view as text, from the view alone.
 pub fn render(v: &View) -> String {
     let mut out = Vec::new();
-    let stage = match v.stage {
-        Stage::Setup => "setup".to_string(),
-        Stage::Lib => "Lib player-turn".to_string(),
-        Stage::Fed => "Fed player-turn".to_string(),
+    let step = match v.step {
+        Step::Setup => "setup".to_string(),
+        Step::Lib => "Lib player-turn".to_string(),
+        Step::Fed => "Fed player-turn".to_string(),
     };
     out.push(format!(
-        "Dougram ({}), turn {}, {stage}; view of {}",
+        "Dougram ({}), turn {}, {step}; view of {}",
         v.scenario, v.turn, v.reader
     ));
     if let Some(f) = &v.finished {
@@ -259,7 +260,7 @@ pub fn render(v: &View) -> String {
     hexes.dedup();
     for h in hexes {
         let mut parts = Vec::new();
-        for side in Side::BOTH {
+        for &side in Side::ALL {
             let units: Vec<String> = v
                 .map
                 .get(&h)
@@ -393,6 +394,6 @@ mod tests {
         assert!(l.cards["lib"].discard.iter().all(|d| d.card.is_some()));
         assert!(l.cards["fed"].hand.is_none());
         let p = view(&s, &Reader::Public);
-        assert!(p.cards.values().all(|z| z.hand.is_none()) && p.policy.is_none());
+        assert!(p.cards.values().all(|z| z.hand.is_none()) && p.policies.is_none());
     }
 }

@@ -8,6 +8,7 @@ use super::stages::{self, Kills};
 use super::state::{Log, Place, State};
 use super::tactics;
 use crate::kit::hex::{Dir, Hex};
+use crate::kit::seats::{Seat, TwoSeats};
 use crate::protocol::dice::Dice;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -46,7 +47,7 @@ pub fn retreat_dirs(side: Side) -> [Dir; 3] {
 /// enemies); ties by distance to the home base, then label.
 pub fn retreat_hexes(state: &State, side: Side, from: Hex) -> Vec<Hex> {
     let home = state.map.home(side);
-    let rule = state.policy.get(side).at(from).retreat_to;
+    let rule = state.policies.get(side).at(from).retreat_to;
     let kind_rank = |k: HexKind| -> usize {
         rule.prefer
             .iter()
@@ -199,7 +200,7 @@ pub fn pair(
     };
     let (free_m, free_b) = (free(m_alive), free(b_alive));
     // 1-to-1 pairing of free units by the phase player (9.8.1).
-    let policy = |side: Side| state.policy.get(side).at(hex);
+    let policy = |side: Side| state.policies.get(side).at(hex);
     let (mine, theirs) = match phase_player {
         Side::Mercenary => (free_m, free_b),
         Side::Beeler => (free_b, free_m),
@@ -230,8 +231,8 @@ pub fn pair(
 /// group.
 pub fn targets(state: &State, hex: Hex, groups: &[Group]) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
-    for side in Side::BOTH {
-        let rule = state.policy.get(side).at(hex).targets;
+    for &side in Side::ALL {
+        let rule = state.policies.get(side).at(hex).targets;
         for g in groups {
             let enemy = g.side(side.other());
             for u in g.side(side) {
@@ -261,7 +262,7 @@ pub fn base_attack_plan(
     if enemies.is_empty() {
         return Vec::new();
     }
-    let rule = state.policy.get(owner).at(hex).base_targets;
+    let rule = state.policies.get(owner).at(hex).base_targets;
     let ranked = tactics::rank(state, &rule, tactics::Shooter::base(attack), &enemies);
     (0..count as usize)
         .map(|k| ranked[k % ranked.len()].clone())
@@ -310,7 +311,7 @@ impl CombatPhase<'_> {
             .filter(|h| self.is_combat_hex(*h) || base_combats.contains(h))
             .collect();
         // 9.4 (policy D2): listed hexes first, then label order.
-        let order = self.state.policy.get(self.phase_player).hex_order.clone();
+        let order = self.state.policies.get(self.phase_player).hex_order.clone();
         let mut ordered: Vec<Hex> = order
             .iter()
             .filter(|h| pending.contains(h))
@@ -344,8 +345,8 @@ impl CombatPhase<'_> {
         }
         self.end_of_phase();
         // Per-hex overrides hold for one combat phase only (docs/kummen.md "Policies").
-        for side in Side::BOTH {
-            self.state.policy.get_mut(side).combat_overrides.clear();
+        for &side in Side::ALL {
+            self.state.policies.get_mut(side).combat_overrides.clear();
         }
     }
 
@@ -439,7 +440,7 @@ impl CombatPhase<'_> {
         ));
         let mut took_part: BTreeSet<String> = BTreeSet::new();
         let note = |s: &State, took: &mut BTreeSet<String>| {
-            for side in Side::BOTH {
+            for &side in Side::ALL {
                 took.extend(s.active_face_up(hex, side));
             }
         };
@@ -686,7 +687,7 @@ impl CombatPhase<'_> {
                     continue;
                 }
             }
-            let rule = self.state.policy.get(side).at(hex).retreat;
+            let rule = self.state.policies.get(side).at(hex).retreat;
             let facts = tactics::Facts {
                 round,
                 lost: *lost.get(side),
@@ -751,7 +752,7 @@ impl CombatPhase<'_> {
             ));
         }
         let ground = tactics::public_order(self.state, &ground);
-        let split = self.state.policy.get(side).at(hex).retreat_to.split;
+        let split = self.state.policies.get(side).at(hex).retreat_to.split;
         // Where each unit goes, in the public order.
         let plan: Vec<(String, Hex)> = ground
             .iter()
@@ -834,11 +835,11 @@ impl CombatPhase<'_> {
                         if stages::kiriko_only_kill(self.state, by) {
                             vp_notes.push("no VP: Kiriko's kill in stage 6 (10.2)".to_string());
                         } else {
-                            self.state.vp.mercenary += 5;
+                            self.state.vp[Side::Mercenary] += 5;
                             vp_notes.push("mercenary +5 VP (10.2)".to_string());
                         }
                     } else if self.state.class_of(dead) == Some(Class::At) {
-                        self.state.vp.beeler += 1;
+                        self.state.vp[Side::Beeler] += 1;
                         vp_notes.push("beeler +1 VP for its own AT (10.1)".to_string());
                     }
                 }
@@ -848,7 +849,7 @@ impl CombatPhase<'_> {
                     });
                     if by_ps {
                         let v = experience(self.state, dead);
-                        self.state.vp.beeler += i64::from(v);
+                        self.state.vp[Side::Beeler] += i64::from(v);
                         vp_notes.push(format!("beeler +{v} VP PS experience (10.1)"));
                     }
                 }
@@ -934,7 +935,7 @@ impl CombatPhase<'_> {
                 self.tag
             ));
         }
-        for side in Side::BOTH {
+        for &side in Side::ALL {
             for id in self.state.off_map(side, Place::Returning) {
                 let home = self.state.map.home(side);
                 if self.state.control_of(home) == Control::of(side.other()) {
@@ -1015,7 +1016,7 @@ mod tests {
         let s = blank();
         let m = ids(&["M-AT01", "M-AT02", "M-AT03", "M-AT04", "M-AT05"]);
         let b = ids(&["B-AT01", "B-AT02", "B-AT03"]);
-        for pp in Side::BOTH {
+        for &pp in Side::ALL {
             let g = pair(&s, h("J07"), &m, &b, &[], pp);
             assert_eq!(g.len(), 3);
             let mut counts: Vec<usize> = g.iter().map(|g| g.m.len()).collect();
@@ -1130,8 +1131,8 @@ mod tests {
             put(&mut s, "M-AT01", "J07", true);
             put(&mut s, "M-AT02", "J07", true);
             put(&mut s, "B-SO01", "J07", true);
-            s.policy.beeler.retreat = super::super::orders::RetreatWhen::Never;
-            s.policy.mercenary.retreat = super::super::orders::RetreatWhen::Never;
+            s.policies[Side::Beeler].retreat = super::super::orders::RetreatWhen::Never;
+            s.policies[Side::Mercenary].retreat = super::super::orders::RetreatWhen::Never;
             run(&mut s, seed, Side::Beeler);
             let m = s.active_face_up(h("J07"), Side::Mercenary);
             let b = s.active_face_up(h("J07"), Side::Beeler);
@@ -1158,7 +1159,7 @@ mod tests {
             put(&mut s, "M-SO02", "J07", true);
             put(&mut s, "M-SO03", "J07", true);
             put(&mut s, "B-AT01", "J07", true);
-            s.policy.beeler.retreat = super::super::orders::RetreatWhen::Outnumbered;
+            s.policies[Side::Beeler].retreat = super::super::orders::RetreatWhen::Outnumbered;
             let log = run(&mut s, seed, Side::Mercenary);
             if log
                 .public
@@ -1178,13 +1179,13 @@ mod tests {
         let mut s = blank();
         // A beeler AT alone in EX-9 (mercenary, 7 x 3): 9.3 base combat, base attack only.
         put(&mut s, "B-AT01", "G10", false);
-        let before = s.vp.beeler;
+        let before = s.vp[Side::Beeler];
         let log = run(&mut s, 3, Side::Beeler);
         assert!(log.public.iter().any(|e| e.contains("(9.3)")));
         let shots = log.public.iter().filter(|e| e.contains("(9.12)")).count();
         assert_eq!(shots, 3, "{:?}", log.public);
         let dead = s.unit("B-AT01").unwrap().place == Place::Cup;
-        assert_eq!(s.vp.beeler - before, i64::from(dead));
+        assert_eq!(s.vp[Side::Beeler] - before, i64::from(dead));
         if !dead {
             // Survivors take control at the check (2.3.3-1).
             assert_eq!(s.control_of(h("G10")), Control::Beeler);
@@ -1208,11 +1209,11 @@ mod tests {
             for k in 1..=4 {
                 put(&mut s, &format!("M-AT0{k}"), "J07", true);
             }
-            s.policy.mercenary.retreat = super::super::orders::RetreatWhen::Never;
-            let mvp = s.vp.mercenary;
+            s.policies[Side::Mercenary].retreat = super::super::orders::RetreatWhen::Never;
+            let mvp = s.vp[Side::Mercenary];
             let log = run(&mut s, seed, Side::Mercenary);
             if log.public.iter().any(|e| e.contains("B-BLUE destroyed")) {
-                assert_eq!(s.vp.mercenary - mvp, 5);
+                assert_eq!(s.vp[Side::Mercenary] - mvp, 5);
                 assert_eq!(s.hex_of("B-BLUE"), Some(h("O06")));
                 assert!(s.unit("B-BLUE").unwrap().face_up);
                 return;
@@ -1229,7 +1230,7 @@ mod tests {
             put(&mut s, "M-AT02", "J07", true);
             put(&mut s, "B-SO01", "J07", true);
             put(&mut s, "B-SO02", "J07", false);
-            s.policy.beeler.retreat = super::super::orders::RetreatWhen::Never;
+            s.policies[Side::Beeler].retreat = super::super::orders::RetreatWhen::Never;
             let log = run(&mut s, seed, Side::Beeler);
             if log.public.iter().any(|e| e.contains("B-SO01 destroyed")) {
                 assert!(

@@ -6,12 +6,13 @@
 use super::combat::{CombatPhase, retreat_hexes};
 use super::data::{self, BaseAttack, Class, Control, Side};
 use super::fixtures::*;
-use super::movement::{self, Allowance, MoverKind, Phase};
+use super::movement::{self, Allowance, MovementPhase, MoverKind};
 use super::orders::{
     HeliMove, HeliTrigger, MoveOrder, Orders, RetreatWhen, SurveyOrder, TriggerPhase,
 };
 use super::state::{Log, Modifiers, Place, Stage, State, Step};
 use super::{Kummen, control, end, reaction, reinforce, setup, steps, survey, view};
+use crate::kit::seats::Seat;
 use crate::protocol::dice::{Dice, Roll};
 use crate::protocol::hash::Hash32;
 use crate::systems::{DataSource, Problem, Reader, Rules};
@@ -54,8 +55,8 @@ fn place(s: &State, id: &str) -> Place {
 
 /// Both sides fight on whatever happens (forced retreats still apply).
 fn never(s: &mut State) {
-    s.policy.mercenary.retreat = RetreatWhen::Never;
-    s.policy.beeler.retreat = RetreatWhen::Never;
+    s.policies[Side::Mercenary].retreat = RetreatWhen::Never;
+    s.policies[Side::Beeler].retreat = RetreatWhen::Never;
 }
 
 /// Runs one combat phase; returns its public events and dice.
@@ -91,7 +92,7 @@ fn orders(text: &str) -> Orders {
 /// A ground move in a movement phase without dice; returns the problems.
 fn mv(s: &mut State, side: Side, unit: &str, path: &[&str]) -> Vec<Problem> {
     let mut log = Log::default();
-    let mut ph = Phase::new(s, side, None, &mut log, "p2");
+    let mut ph = MovementPhase::new(s, side, None, &mut log, "p2");
     let m = MoveOrder {
         unit: unit.into(),
         path: path.iter().map(|x| h(x)).collect(),
@@ -158,7 +159,10 @@ fn reinforcement(s: &mut State, seed: Hash32) -> Vec<String> {
 
 #[test]
 fn two_players_command_the_mercenary_and_the_beeler_side_1_2() {
-    assert_eq!(Kummen.sides(), &["mercenary", "beeler"]);
+    assert_eq!(
+        crate::systems::System::sides(&Kummen),
+        ["mercenary", "beeler"]
+    );
 }
 
 #[test]
@@ -189,17 +193,12 @@ fn only_the_mercenary_side_has_helis_2_2_1() {
             .filter(|id| c.class(id) == Some(Class::Heli))
             .all(|id| c.side(id) == Some(Side::Mercenary))
     );
-    let dir = tempfile::tempdir().unwrap();
-    let bad = data::COUNTERS_YAML.replace(
+    let bad = data::COUNTERS.builtin.replace(
         "{side: mercenary, class: heli",
         "{side: beeler, class: heli",
     );
-    assert_ne!(bad, data::COUNTERS_YAML);
-    std::fs::write(dir.path().join("counters.yaml"), bad).unwrap();
-    let err = data::load(&DataSource {
-        overrides: Some(dir.path().to_path_buf()),
-    })
-    .unwrap_err();
+    assert_ne!(bad, data::COUNTERS.builtin);
+    let err = data::load(&DataSource::with(&data::COUNTERS, bad)).unwrap_err();
     assert!(
         err.contains("only the mercenary side has helis (2.2.1)"),
         "{err}"
@@ -396,7 +395,7 @@ fn the_mercenary_side_scores_1_vp_per_2_bp_rounded_down_4_4_4() {
     let mut s = blank();
     s.control.insert(h("G10"), Control::Beeler); // EX-9 lost: EX-10 3 + Zakui 2 = 5 BP
     reinforcement(&mut s, seed(0));
-    assert_eq!(s.vp.mercenary, 2);
+    assert_eq!(s.vp[Side::Mercenary], 2);
 }
 
 #[test]
@@ -449,7 +448,7 @@ fn helis_are_never_flipped_face_down_5_2() {
     let mut s = blank();
     put(&mut s, "M-H01", "B08", true);
     let mut log = Log::default();
-    let mut ph = Phase::new(&mut s, Side::Mercenary, None, &mut log, "p5");
+    let mut ph = MovementPhase::new(&mut s, Side::Mercenary, None, &mut log, "p5");
     ph.hide_at_home(&ids(&["M-H01"]), &FieldPath::root().at("hide"), 0);
     assert_eq!(ph.problems[0].rule.as_deref(), Some("5.2"));
     assert!(s.unit("M-H01").unwrap().face_up);
@@ -507,7 +506,7 @@ fn an_acted_heli_cannot_move_5_11_2() {
     s.set_hex("M-H01", h("B08"));
     s.units.get_mut("M-H01").unwrap().face_up = false;
     let mut log = Log::default();
-    let mut ph = Phase::new(&mut s, Side::Mercenary, None, &mut log, "p5");
+    let mut ph = MovementPhase::new(&mut s, Side::Mercenary, None, &mut log, "p5");
     let hm = HeliMove {
         heli: "M-H01".into(),
         path: vec![h("C08")],
@@ -538,7 +537,7 @@ fn a_heli_entering_a_hex_with_any_enemy_unit_pays_1_more_and_stops_5_11_4() {
         2
     );
     let mut log = Log::default();
-    let mut ph = Phase::new(&mut s, Side::Mercenary, None, &mut log, "p5");
+    let mut ph = MovementPhase::new(&mut s, Side::Mercenary, None, &mut log, "p5");
     let hm = HeliMove {
         heli: "M-H01".into(),
         path: vec![h("C08"), h("D07")],
@@ -610,7 +609,7 @@ fn mercenary_helis_react_again_after_the_beeler_reaction_is_complete_7_2_1() {
     s.rp = 1;
     put(&mut s, "M-H01", "B08", true);
     put(&mut s, "B-AT01", "G09", true);
-    s.policy.mercenary.heli_triggers = vec![trigger("F09", TriggerPhase::Second)];
+    s.policies[Side::Mercenary].heli_triggers = vec![trigger("F09", TriggerPhase::Second)];
     let o = orders("react: [{unit: B-AT01, path: [F09]}]\n");
     assert!(steps::check(&s, "beeler", &o).is_empty());
     let (_, events, _) = resolve(&s, &[(Side::Beeler, o)], seed(0));
@@ -624,7 +623,7 @@ fn only_active_helis_in_ex10_react_7_2_2() {
     s.set_hex("M-H02", h("B08"));
     s.units.get_mut("M-H02").unwrap().face_up = false; // acted
     put(&mut s, "B-SO01", "E07", false);
-    s.policy.mercenary.heli_triggers = vec![trigger("E07", TriggerPhase::Both)];
+    s.policies[Side::Mercenary].heli_triggers = vec![trigger("E07", TriggerPhase::Both)];
     let mut log = Log::default();
     reaction::heli_reaction(&mut s, &mut log, false);
     assert_eq!(s.hex_of("M-H01"), Some(h("C09")));
@@ -752,8 +751,8 @@ fn the_phase_player_chooses_the_order_of_the_combat_hexes_9_4() {
             put(&mut s, m, hex, true);
             put(&mut s, b, hex, true);
         }
-        s.policy.beeler.hex_order = beeler.iter().map(|x| h(x)).collect();
-        s.policy.mercenary.hex_order = mercenary.iter().map(|x| h(x)).collect();
+        s.policies[Side::Beeler].hex_order = beeler.iter().map(|x| h(x)).collect();
+        s.policies[Side::Mercenary].hex_order = mercenary.iter().map(|x| h(x)).collect();
         fight(&mut s, seed(0), "t1/p4", Side::Beeler).0
     };
     let log = run(&[], &[]);
@@ -795,8 +794,8 @@ fn a_round_pairs_then_attacks_then_applies_damage_then_retreats_9_6() {
     put(&mut s, "M-AT01", "J07", true);
     put(&mut s, "B-SO01", "J07", true);
     put(&mut s, "B-SO02", "J07", true);
-    s.policy.mercenary.retreat = RetreatWhen::Never;
-    s.policy.beeler.retreat = RetreatWhen::AfterRound(1);
+    s.policies[Side::Mercenary].retreat = RetreatWhen::Never;
+    s.policies[Side::Beeler].retreat = RetreatWhen::AfterRound(1);
     let (log, _) = fight(&mut s, seed(0), "t1/p4", Side::Beeler);
     let steps = [
         "J07/r1: pairing",
@@ -896,8 +895,8 @@ fn a_hex_whose_face_up_enemies_have_gone_is_open_for_retreat_9_11_7() {
     put(&mut s, "B-SO01", "K08", true);
     put(&mut s, "M-AT02", "J07", true); // nobody can hit: the phase player retreats (A13)
     put(&mut s, "B-AT01", "J07", true);
-    s.policy.beeler.hex_order = vec![h("K08")];
-    s.policy.beeler.retreat_to.hexes = vec![h("K08")];
+    s.policies[Side::Beeler].hex_order = vec![h("K08")];
+    s.policies[Side::Beeler].retreat_to.hexes = vec![h("K08")];
     assert!(!retreat_hexes(&s, Side::Beeler, h("J07")).contains(&h("K08")));
     let (log, _) = fight(&mut s, seed(0), "t1/p4", Side::Beeler);
     assert!(at(&log, "M-AT01 destroyed") < at(&log, "retreats B-AT01 to K08"));
@@ -910,8 +909,8 @@ fn a_side_that_would_retreat_but_has_no_legal_hex_fights_on_9_11_8() {
     put(&mut s, "B-AT01", "P01", true);
     put(&mut s, "M-AT01", "P01", true);
     assert!(retreat_hexes(&s, Side::Beeler, h("P01")).is_empty());
-    s.policy.beeler.retreat = RetreatWhen::AfterRound(1);
-    s.policy.mercenary.retreat = RetreatWhen::Never;
+    s.policies[Side::Beeler].retreat = RetreatWhen::AfterRound(1);
+    s.policies[Side::Mercenary].retreat = RetreatWhen::Never;
     let t = "t1/p4/combat/P01";
     let sd = seed_where(&[
         (&format!("{t}/r1/atk/M-AT01"), 2, 6..=12),
@@ -981,7 +980,7 @@ fn a_ps_forced_to_retreat_with_no_legal_hex_goes_back_to_the_palace_not_destroye
     ));
     assert_eq!(s.hex_of("B-BLUE"), Some(h("O06")));
     assert!(s.unit("B-BLUE").unwrap().face_up);
-    assert_eq!(s.vp.mercenary, 0, "not destroyed: no VP (10.2)");
+    assert_eq!(s.vp[Side::Mercenary], 0, "not destroyed: no VP (10.2)");
 }
 
 #[test]
@@ -998,7 +997,7 @@ fn a_face_down_ps_forced_to_retreat_with_no_legal_hex_also_goes_back_to_the_pala
     assert!(has(&log, "B#1 is B-BLUE, which cannot retreat"), "{log:#?}");
     assert!(!has(&log, "flipped face-up to fight on"));
     assert_eq!(s.hex_of("B-BLUE"), Some(h("O06")));
-    assert_eq!(s.vp.mercenary, 0);
+    assert_eq!(s.vp[Side::Mercenary], 0);
 }
 
 #[test]
@@ -1011,8 +1010,8 @@ fn proto_one_never_retreats_out_of_the_palace_5_9_3() {
     put(&mut s, "B-PROTO", "O06", true);
     put(&mut s, "B-AT01", "O06", true);
     put(&mut s, "M-AT01", "O06", true);
-    s.policy.beeler.retreat = RetreatWhen::AfterRound(1);
-    s.policy.mercenary.retreat = RetreatWhen::Never;
+    s.policies[Side::Beeler].retreat = RetreatWhen::AfterRound(1);
+    s.policies[Side::Mercenary].retreat = RetreatWhen::Never;
     let sd = seed_where(&[("t7/p4/combat/O06/r1/atk/M-AT01", 2, 3..=12)]);
     let (log, _) = fight(&mut s, sd, "t7/p4", Side::Beeler);
     assert!([h("O05"), h("P05"), h("P06")].contains(&s.hex_of("B-AT01").unwrap()));
@@ -1042,7 +1041,7 @@ fn proto_one_alone_forced_to_retreat_leaves_the_combat_without_mercenary_vp_9_11
         &log,
         "B-PROTO cannot retreat and returns to the palace at the end of the phase (9.11.12)"
     ));
-    assert_eq!(s.vp.mercenary, 0);
+    assert_eq!(s.vp[Side::Mercenary], 0);
     // The combat is over: no hex is left with face-up units of both sides.
     assert!(s.active_face_up(h("O06"), Side::Beeler).is_empty());
     assert_eq!(s.control_of(h("O06")), Control::Mercenary);
@@ -1154,7 +1153,7 @@ fn the_beeler_side_scores_1_vp_per_own_at_lost_not_per_soldier_10_1_9_10_3() {
         (place(&s, "B-AT01"), place(&s, "B-SO01")),
         (Place::Cup, Place::Cup)
     );
-    assert_eq!(s.vp.beeler, 1);
+    assert_eq!(s.vp[Side::Beeler], 1);
 }
 
 #[test]
@@ -1177,7 +1176,7 @@ fn blue_at_and_strike_dog_kills_score_the_victims_defense_a_heli_2_10_1() {
         put(&mut s, victim, "J07", true);
         let (log, _) = fight(&mut s, seed(0), "t1/p4", Side::Beeler);
         assert!(has(&log, &format!("{victim} destroyed")));
-        assert_eq!(s.vp.beeler, vp, "{killer} destroying {victim}");
+        assert_eq!(s.vp[Side::Beeler], vp, "{killer} destroying {victim}");
     }
 }
 
@@ -1199,7 +1198,7 @@ fn a_face_down_unit_retreating_into_nuba_flips_face_up_11_3() {
     put(&mut s, "B-SO01", "H09", true);
     put(&mut s, "B-AT01", "H09", false);
     put(&mut s, "M-AT01", "H09", true);
-    s.policy.beeler.retreat_to.hexes = vec![h("H08")];
+    s.policies[Side::Beeler].retreat_to.hexes = vec![h("H08")];
     assert_eq!(retreat_hexes(&s, Side::Beeler, h("H09"))[0], h("H08"));
     let mut d = Dice::new(seed(0), KEY);
     let mut log = Log::default();
@@ -1282,7 +1281,7 @@ fn a_game_ended_before_turn_8_draws_the_offensive_marker_for_the_palace_bonus_14
     let marker = s.counters.offensive_markers[k - 1];
     let r = rolled(&rolls, "t5/end/palace").unwrap();
     assert_eq!(
-        s.vp.mercenary,
+        s.vp[Side::Mercenary],
         i64::from(r) + 13 + i64::from(marker - 5) * 7
     );
 }
@@ -1291,7 +1290,7 @@ fn a_game_ended_before_turn_8_draws_the_offensive_marker_for_the_palace_bonus_14
 fn the_palace_taken_on_the_offensive_turn_itself_earns_no_bonus_14_2_2_a25() {
     let (s, rolls) = palace_taken_on(9, Some(9));
     let r = rolled(&rolls, "t9/end/palace").unwrap();
-    assert_eq!(s.vp.mercenary, i64::from(r) + 13);
+    assert_eq!(s.vp[Side::Mercenary], i64::from(r) + 13);
 }
 
 #[test]
@@ -1304,8 +1303,8 @@ fn more_vp_wins_and_equal_vp_is_a_draw_14_2_5() {
         let mut s = blank();
         s.turn = 9;
         s.offensive_turn = Some(9);
-        s.vp.mercenary = m;
-        s.vp.beeler = b;
+        s.vp[Side::Mercenary] = m;
+        s.vp[Side::Beeler] = b;
         let mut d = Dice::new(seed(0), KEY);
         let mut log = Log::default();
         end::finish(&mut s, &mut d, &mut log, true);
@@ -1333,7 +1332,7 @@ fn setup_leaves_kiriko_strike_dog_proto_one_and_the_spare_helis_in_stock_15_1_15
         assert!(s.unit(id).unwrap().face_up);
     }
     // Only plain ATs and soldiers are in the cups.
-    for side in Side::BOTH {
+    for &side in Side::ALL {
         assert!(
             s.cups
                 .get(side)
@@ -1366,7 +1365,7 @@ fn the_first_phase_played_is_the_reinforcement_phase_of_turn_1_15_4() {
 #[test]
 fn vp_and_rp_start_at_0_15_6() {
     let s = setup::initial_state("campaign", &DataSource::default()).unwrap();
-    assert_eq!((s.vp.mercenary, s.vp.beeler, s.rp), (0, 0, 0));
+    assert_eq!((s.vp[Side::Mercenary], s.vp[Side::Beeler], s.rp), (0, 0, 0));
 }
 
 #[test]

@@ -1,16 +1,20 @@
 //! The stand-in map and counters (games/kummen/*.yaml): their format, loading and validation.
 //!
-//! Both files are copied into the game state at creation, so a game replays from its state
-//! alone even if the data files change later.
+//! Both are read once, when a game is created (the engine gives their texts: built in, or the
+//! user's `pbem new --data DIR`), and written to the game's data.yaml, so a game replays from
+//! its states and that file even if the data files change later.
 
 use crate::kit::hex::{Hex, HexGrid};
-use crate::systems::DataSource;
+use crate::kit::seats::{self, Seat, TwoSeats};
+use crate::systems::{DataFile, DataSource, data_file};
 use crate::yaml::{self, FieldPath};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
-pub const MAP_YAML: &str = include_str!("../../../games/kummen/map.yaml");
-pub const COUNTERS_YAML: &str = include_str!("../../../games/kummen/counters.yaml");
+pub const MAP: DataFile = data_file!("kummen", "map.yaml");
+pub const COUNTERS: DataFile = data_file!("kummen", "counters.yaml");
+/// The files a game starts from, in the order they are read.
+pub const FILES: &[DataFile] = &[MAP, COUNTERS];
 
 /// The two seats, in seat order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -20,31 +24,14 @@ pub enum Side {
     Beeler,
 }
 
+impl Seat for Side {
+    const ALL: &'static [Side] = &[Side::Mercenary, Side::Beeler];
+    const NAMES: &'static [&'static str] = &["mercenary", "beeler"];
+}
+
+impl TwoSeats for Side {}
+
 impl Side {
-    pub const BOTH: [Side; 2] = [Side::Mercenary, Side::Beeler];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Side::Mercenary => "mercenary",
-            Side::Beeler => "beeler",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Side> {
-        match s {
-            "mercenary" => Some(Side::Mercenary),
-            "beeler" => Some(Side::Beeler),
-            _ => None,
-        }
-    }
-
-    pub fn other(self) -> Side {
-        match self {
-            Side::Mercenary => Side::Beeler,
-            Side::Beeler => Side::Mercenary,
-        }
-    }
-
     /// Prefix of this side's opaque tokens (`M#3`, `B#17`).
     pub fn token_prefix(self) -> &'static str {
         match self {
@@ -55,27 +42,7 @@ impl Side {
 }
 
 /// One value per side.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PerSide<T> {
-    pub mercenary: T,
-    pub beeler: T,
-}
-
-impl<T> PerSide<T> {
-    pub fn get(&self, side: Side) -> &T {
-        match side {
-            Side::Mercenary => &self.mercenary,
-            Side::Beeler => &self.beeler,
-        }
-    }
-    pub fn get_mut(&mut self, side: Side) -> &mut T {
-        match side {
-            Side::Mercenary => &mut self.mercenary,
-            Side::Beeler => &mut self.beeler,
-        }
-    }
-}
+pub type PerSide<T> = seats::PerSide<Side, T>;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -261,7 +228,7 @@ impl Map {
                 ));
             }
         }
-        for side in Side::BOTH {
+        for &side in Side::ALL {
             let n = self.bases.iter().filter(|b| b.home == Some(side)).count();
             if n != 1 {
                 errs.push((
@@ -586,13 +553,13 @@ impl Counters {
 
 /// Loads and validates map.yaml and counters.yaml (built in, or the user's replacements).
 pub fn load(data: &DataSource) -> Result<(Map, Counters), String> {
-    let (map_text, map_origin) = data.load("kummen", "map.yaml", MAP_YAML)?;
-    let map: Map = yaml::parse(&map_text, &map_origin).map_err(|r| r.to_string())?;
-    yaml::data_problems(map.validate(), &map_text, &map_origin)?;
-    let (c_text, c_origin) = data.load("kummen", "counters.yaml", COUNTERS_YAML)?;
-    let file: CountersFile = yaml::parse(&c_text, &c_origin).map_err(|r| r.to_string())?;
+    let (map_text, map_origin) = data.load("kummen", &MAP);
+    let map: Map = yaml::parse(map_text, &map_origin).map_err(|r| r.to_string())?;
+    yaml::data_problems(map.validate(), map_text, &map_origin)?;
+    let (c_text, c_origin) = data.load("kummen", &COUNTERS);
+    let file: CountersFile = yaml::parse(c_text, &c_origin).map_err(|r| r.to_string())?;
     let (counters, errs) = file.compile();
-    yaml::data_problems(errs, &c_text, &c_origin)?;
+    yaml::data_problems(errs, c_text, &c_origin)?;
     Ok((map, counters))
 }
 
@@ -602,6 +569,12 @@ mod tests {
 
     fn h(s: &str) -> Hex {
         Hex::parse(s).unwrap()
+    }
+
+    #[test]
+    fn sides_are_written_by_their_seat_names_in_seat_order() {
+        crate::kit::seats::check_serde_names::<Side>();
+        assert_eq!(Side::ALL, [Side::Mercenary, Side::Beeler]);
     }
 
     #[test]
@@ -628,33 +601,26 @@ mod tests {
 
     #[test]
     fn bad_map_is_rejected_with_file_field_and_line() {
-        let dir = tempfile::tempdir().unwrap();
-        let bad = MAP_YAML.replace("hex: G10", "hex: Z10");
-        std::fs::write(dir.path().join("map.yaml"), bad).unwrap();
-        let ds = DataSource {
-            overrides: Some(dir.path().to_path_buf()),
-        };
-        let err = load(&ds).unwrap_err();
-        assert!(err.contains("map.yaml"), "{err}");
+        let bad = MAP.builtin.replace("hex: G10", "hex: Z10");
+        let err = load(&DataSource::with(&MAP, bad)).unwrap_err();
+        assert!(err.contains("mine/map.yaml"), "{err}");
         assert!(err.contains("Z10"), "{err}");
 
-        let bad = MAP_YAML.replace("{name: EX-9, hex: G10", "{name: EX-9, hex: Q10");
-        std::fs::write(dir.path().join("map.yaml"), bad).unwrap();
-        let err = load(&ds).unwrap_err();
+        let bad = MAP
+            .builtin
+            .replace("{name: EX-9, hex: G10", "{name: EX-9, hex: Q10");
+        let err = load(&DataSource::with(&MAP, bad)).unwrap_err();
         assert!(err.contains("bases[2].hex"), "{err}");
         assert!(err.contains("off the map"), "{err}");
     }
 
     #[test]
     fn bad_counters_are_rejected_with_the_field() {
-        let dir = tempfile::tempdir().unwrap();
-        let bad = COUNTERS_YAML.replace("[8, 9, 9, 10, 10, 10, 11]", "[8, 9, 9, 10, 10, 10, 12]");
-        std::fs::write(dir.path().join("counters.yaml"), bad).unwrap();
-        let ds = DataSource {
-            overrides: Some(dir.path().to_path_buf()),
-        };
-        let err = load(&ds).unwrap_err();
-        assert!(err.contains("counters.yaml"), "{err}");
+        let bad = COUNTERS
+            .builtin
+            .replace("[8, 9, 9, 10, 10, 10, 11]", "[8, 9, 9, 10, 10, 10, 12]");
+        let err = load(&DataSource::with(&COUNTERS, bad)).unwrap_err();
+        assert!(err.contains("mine/counters.yaml"), "{err}");
         assert!(err.contains("offensive_markers[6]"), "{err}");
     }
 }

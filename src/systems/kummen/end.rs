@@ -2,6 +2,7 @@
 
 use super::data::{self, Class, Control, Side};
 use super::state::{Ending, Log, State, Step};
+use crate::kit::seats::Seat;
 use crate::protocol::dice::Dice;
 
 /// 4.5: in the reinforcement phase of turn 7 the mercenary side draws one of the seven
@@ -46,7 +47,7 @@ pub fn finish(state: &mut State, dice: &mut Dice, log: &mut Log, by_offensive: b
         let label = format!("t{t}/end/palace");
         let r = dice.two_d6(&label);
         dice.set_result(&label, format!("2D+13 = {} VP", r + 13));
-        state.vp.mercenary += i64::from(r) + 13;
+        state.vp[Side::Mercenary] += i64::from(r) + 13;
         log.public(format!(
             "end: the mercenary side holds the palace: 2D = {r}, +{} VP (14.2.1)",
             r + 13
@@ -68,7 +69,7 @@ pub fn finish(state: &mut State, dice: &mut Dice, log: &mut Log, by_offensive: b
         };
         if off > t {
             let bonus = i64::from(off - t) * 7;
-            state.vp.mercenary += bonus;
+            state.vp[Side::Mercenary] += bonus;
             log.public(format!(
                 "end: palace taken before the offensive: ({off} - {t}) x 7 = +{bonus} VP (14.2.2)"
             ));
@@ -91,12 +92,12 @@ pub fn finish(state: &mut State, dice: &mut Dice, log: &mut Log, by_offensive: b
             .flat_map(|h| state.side_units_in(*h, Side::Beeler))
             .filter(|id| state.class_of(id) == Some(Class::At) && !state.counters.is_ps(id))
             .count() as i64;
-        state.vp.beeler += n;
+        state.vp[Side::Beeler] += n;
         log.public(format!(
             "end: {n} beeler ATs in or next to the palace: +{n} VP (14.2.4)"
         ));
     }
-    let (m, b) = (state.vp.mercenary, state.vp.beeler);
+    let (m, b) = (state.vp[Side::Mercenary], state.vp[Side::Beeler]);
     let winner = match m.cmp(&b) {
         std::cmp::Ordering::Greater => Some(Side::Mercenary),
         std::cmp::Ordering::Less => Some(Side::Beeler),
@@ -143,7 +144,7 @@ mod tests {
         let t = d.finish().unwrap();
         let roll: i64 = t.public[0].values.iter().map(|&v| i64::from(v)).sum();
         // 2D + 13, plus (10 - 5) x 7 = 35.
-        assert_eq!(s.vp.mercenary, roll + 13 + 35);
+        assert_eq!(s.vp[Side::Mercenary], roll + 13 + 35);
         assert_eq!(s.step, Step::Over);
         assert_eq!(s.ending.as_ref().unwrap().winner, Some(Side::Mercenary));
     }
@@ -162,7 +163,7 @@ mod tests {
         let mut d = Dice::new(Hash32([1; 32]), Hash32([2; 32]));
         let mut log = Log::default();
         finish(&mut s, &mut d, &mut log, true);
-        assert_eq!(s.vp.beeler, 2);
+        assert_eq!(s.vp[Side::Beeler], 2);
     }
 
     #[test]

@@ -41,6 +41,7 @@ pub use view::View;
 pub struct Kummen;
 
 impl Rules for Kummen {
+    type Side = data::Side;
     type State = State;
     type Data = data::Components;
     type Orders = Orders;
@@ -55,7 +56,8 @@ impl Rules for Kummen {
     }
 
     /// 1: the rules as first released (pbem 0.1.0); 2: the map and counters moved out of the
-    /// state into the game's data.yaml (pbem 0.3.0). History: docs/kummen.md.
+    /// state into the game's data.yaml, and `policy` is `policies` in orders, state and view
+    /// (pbem 0.3.0). History: docs/kummen.md.
     fn rules_version(&self) -> u32 {
         2
     }
@@ -72,25 +74,26 @@ impl Rules for Kummen {
         state.counters = data.counters.clone().into();
     }
 
-    /// Rules 1 kept the map and counters in every state: they become the game's data.
+    /// Rules 1 kept the map and counters in every state: they become the game's data; its
+    /// `policy` is rules 2's `policies`.
     fn upgrade_state(
         &self,
         from: u32,
         state: &str,
         data: Option<std::sync::Arc<data::Components>>,
     ) -> Result<State, String> {
-        let (components, mut st): (Option<data::Components>, State) =
-            crate::systems::split_state(state, from == 1, &["map", "counters"])?;
+        let (components, mut st): (Option<data::Components>, State) = crate::systems::split_state(
+            state,
+            from == 1,
+            &["map", "counters"],
+            &[("policy", "policies")],
+        )?;
         let data = match components {
             Some(c) => std::sync::Arc::new(c),
             None => data.ok_or("the game has no data.yaml to carry over")?,
         };
         self.attach(&mut st, data);
         Ok(st)
-    }
-
-    fn sides(&self) -> &'static [&'static str] {
-        &["mercenary", "beeler"]
     }
 
     fn scenarios(&self) -> Vec<(String, String)> {
@@ -100,15 +103,19 @@ impl Rules for Kummen {
         )]
     }
 
+    fn data_files(&self) -> &'static [DataFile] {
+        data::FILES
+    }
+
     fn initial_state(&self, scenario: &str, data: &DataSource) -> Result<State, String> {
         setup::initial_state(scenario, data)
     }
 
     fn phase(&self, state: &State) -> Phase {
         if let Some(e) = &state.ending {
-            let mut scores = BTreeMap::new();
-            scores.insert("mercenary".to_string(), state.vp.mercenary);
-            scores.insert("beeler".to_string(), state.vp.beeler);
+            let scores = (state.vp.iter())
+                .map(|(side, vp)| (side.name().to_string(), *vp))
+                .collect();
             return Phase::Finished(Outcome {
                 winner: e.winner.map(|s| s.name().to_string()),
                 summary: e.summary.clone(),

@@ -6,6 +6,7 @@ use super::data::{self, Class, Role, Side, Terrain};
 use super::orders::{Action, HeliMove, HideGroup, MoveOrder};
 use super::state::{Log, Place, Stage, State};
 use crate::kit::hex::Hex;
+use crate::kit::seats::{Seat, TwoSeats};
 use crate::protocol::dice::Dice;
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
@@ -161,7 +162,7 @@ pub fn cost_path(
 }
 
 /// The state of one side's movement (or reaction) phase while its orders are carried out.
-pub struct Phase<'a> {
+pub struct MovementPhase<'a> {
     pub state: &'a mut State,
     pub side: Side,
     pub dice: Option<&'a mut Dice>,
@@ -173,16 +174,16 @@ pub struct Phase<'a> {
     pub moved: BTreeSet<String>,
 }
 
-impl<'a> Phase<'a> {
+impl<'a> MovementPhase<'a> {
     pub fn new(
         state: &'a mut State,
         side: Side,
         dice: Option<&'a mut Dice>,
         log: &'a mut Log,
         phase: &str,
-    ) -> Phase<'a> {
+    ) -> MovementPhase<'a> {
         let tag = state.label_prefix(phase);
-        Phase {
+        MovementPhase {
             state,
             side,
             dice,
@@ -764,7 +765,7 @@ mod tests {
 
     fn mv(s: &mut State, side: Side, unit: &str, path: &[&str]) -> Vec<Problem> {
         let mut log = Log::default();
-        let mut ph = Phase::new(s, side, None, &mut log, "p2");
+        let mut ph = MovementPhase::new(s, side, None, &mut log, "p2");
         let m = MoveOrder {
             unit: unit.into(),
             path: path.iter().map(|x| h(x)).collect(),
@@ -871,7 +872,7 @@ mod tests {
             crate::protocol::hash::Hash32([4; 32]),
             crate::protocol::hash::Hash32([5; 32]),
         );
-        let mut ph = Phase::new(s, Side::Beeler, Some(&mut d), &mut log, "p2");
+        let mut ph = MovementPhase::new(s, Side::Beeler, Some(&mut d), &mut log, "p2");
         let g = HideGroup {
             hex: h(hex),
             units: units.iter().map(|u| u.to_string()).collect(),
@@ -932,7 +933,7 @@ mod tests {
         put(&mut s, "B-AT01", "J07", true);
         put(&mut s, "B-AT02", "O06", true);
         let mut log = Log::default();
-        let mut ph = Phase::new(&mut s, Side::Beeler, None, &mut log, "p2");
+        let mut ph = MovementPhase::new(&mut s, Side::Beeler, None, &mut log, "p2");
         ph.hide_at_home(&["B-AT01".to_string()], &FieldPath::root().at("hide"), 0);
         assert_eq!(ph.problems[0].rule.as_deref(), Some("5.2"));
         ph.problems.clear();
@@ -947,7 +948,7 @@ mod tests {
         put(&mut s, "M-H01", "B08", true);
         put(&mut s, "M-AT01", "B08", false);
         let mut log = Log::default();
-        let mut ph = Phase::new(&mut s, Side::Mercenary, None, &mut log, "p5");
+        let mut ph = MovementPhase::new(&mut s, Side::Mercenary, None, &mut log, "p5");
         let hm = HeliMove {
             heli: "M-H01".into(),
             path: vec![h("C08"), h("D07"), h("E07")],

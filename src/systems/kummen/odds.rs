@@ -5,6 +5,7 @@
 use super::combat::p36;
 use super::data::Side;
 use super::state::{Place, State};
+use crate::kit::seats::Seat;
 use crate::systems::Reader;
 
 /// `args`: either two numbers `ATTACK DEFENSE`, or two units `ATTACKER TARGET` (ids, or the
@@ -44,7 +45,7 @@ fn visible(state: &State, reader: &Reader, name: &str) -> Result<String, String>
     };
     let hidden =
         || format!("{name}: its values are hidden from you (face-down or in a cup, 2.2.3)");
-    let other_token = Side::BOTH.iter().any(|s| {
+    let other_token = Side::ALL.iter().any(|s| {
         Some(*s) != side && state.find_own(*s, name).is_some() && !state.units.contains_key(name)
     });
     if other_token {

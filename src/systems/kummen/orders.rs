@@ -5,14 +5,15 @@
 
 use super::data::Side;
 use crate::kit::hex::Hex;
+use crate::kit::policies;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Orders {
     /// Replaces the named standing policies (any step).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub policy: Option<PolicyPatch>,
+    #[serde(default, skip_serializing_if = "policies::is_empty")]
+    pub policies: PolicyPatch,
     /// B1: hide face-up units in hexes with a beeler soldier at the start of phase 2 (5.9.1).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hide_at_start: Vec<HideGroup>,
@@ -327,7 +328,7 @@ pub struct HeliTrigger {
 /// "Policies"). Each has a documented default.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Policy {
+pub struct Policies {
     /// Beeler (D1, 4.3.2): spend base points on 2 RP each until RP reach this, the rest on
     /// units; BP left when the cup is empty become RP. Default 0: every BP draws a unit.
     #[serde(default)]
@@ -437,26 +438,7 @@ pub struct HexPolicy {
     pub heli_cargo: Vec<String>,
 }
 
-impl Policy {
-    pub fn apply(&mut self, patch: &PolicyPatch) {
-        fn set<T: Clone>(slot: &mut T, v: &Option<T>) {
-            if let Some(v) = v {
-                *slot = v.clone();
-            }
-        }
-        set(&mut self.rp_target, &patch.rp_target);
-        set(&mut self.hex_order, &patch.hex_order);
-        set(&mut self.ps_partner, &patch.ps_partner);
-        set(&mut self.pairing, &patch.pairing);
-        set(&mut self.distribute, &patch.distribute);
-        set(&mut self.targets, &patch.targets);
-        set(&mut self.base_targets, &patch.base_targets);
-        set(&mut self.retreat, &patch.retreat);
-        set(&mut self.retreat_to, &patch.retreat_to);
-        set(&mut self.heli_cargo, &patch.heli_cargo);
-        set(&mut self.heli_triggers, &patch.heli_triggers);
-    }
-
+impl Policies {
     /// The combat policies in force in `hex` (the override for that hex, if any, wins).
     pub fn at(&self, hex: Hex) -> HexPolicy {
         let mut p = HexPolicy {
@@ -488,7 +470,7 @@ impl Policy {
     }
 }
 
-impl Policy {
+impl Policies {
     /// Every policy of `side` as (key, flow-style value), in the documented order; the keys of
     /// the other side's decisions are left out.
     pub fn entries(&self, side: Side) -> Vec<(&'static str, String)> {
@@ -570,14 +552,27 @@ mod tests {
 
     #[test]
     fn policy_patch_replaces_only_named_fields() {
-        let mut p = Policy {
+        let mut p = Policies {
             rp_target: 4,
-            ..Policy::default()
+            ..Policies::default()
         };
         let patch: PolicyPatch = yaml::parse("retreat: never\n", "o").unwrap();
-        p.apply(&patch);
+        policies::merge(&mut p, &patch).unwrap();
         assert_eq!(p.rp_target, 4);
         assert_eq!(p.retreat, RetreatWhen::Never);
+    }
+
+    #[test]
+    fn every_part_of_a_patch_is_a_standing_policy_of_the_same_name() {
+        let text = "rp_target: 5\nhex_order: [J07]\nps_partner: [heli]\npairing: best_odds\n\
+                    distribute: even\ntargets: strongest\nbase_targets: [at]\nretreat: never\n\
+                    retreat_to: {hexes: [K07]}\nheli_cargo: [at]\n\
+                    heli_triggers: [{when_beeler_in: [I07]}]\n";
+        let patch: PolicyPatch = yaml::parse(text, "o").unwrap();
+        let mut p = Policies::default();
+        policies::merge(&mut p, &patch).unwrap();
+        let changed: PolicyPatch = yaml::parse(&yaml::to_string(&p), "p").unwrap();
+        assert_eq!(changed, patch);
     }
 
     #[test]
@@ -588,8 +583,8 @@ mod tests {
                     retreat_to: {hexes: [K07], prefer: [own_units, own_base], split: spread}\n\
                     heli_cargo: [M-KANYU, at]\n";
         let patch: PolicyPatch = yaml::parse(text, "o").unwrap();
-        let mut p = Policy::default();
-        p.apply(&patch);
+        let mut p = Policies::default();
+        policies::merge(&mut p, &patch).unwrap();
         assert_eq!(
             p.ps_partner,
             RuleOr::Prefer(vec!["kanyu".into(), "heli".into()])
@@ -606,7 +601,7 @@ mod tests {
             ])
         );
         assert_eq!(p.retreat_to.split, Split::Spread);
-        let back: Policy = yaml::parse(&yaml::to_string(&p), "p").unwrap();
+        let back: Policies = yaml::parse(&yaml::to_string(&p), "p").unwrap();
         assert_eq!(back, p);
         assert_eq!(
             flow(&p.retreat),
@@ -631,9 +626,9 @@ mod tests {
             "o",
         )
         .unwrap();
-        let p = Policy {
+        let p = Policies {
             combat_overrides: o.combat_overrides,
-            ..Policy::default()
+            ..Policies::default()
         };
         let k07 = Hex::parse("K07").unwrap();
         assert_eq!(p.at(k07).retreat, RetreatWhen::Never);

@@ -12,6 +12,7 @@ use super::orders::{
 use super::state::{Log, State};
 use super::steps;
 use super::tactics::{self, Facts};
+use crate::kit::seats::Seat;
 use crate::protocol::dice::Dice;
 use crate::protocol::hash::Hash32;
 use crate::systems::Problem;
@@ -72,10 +73,10 @@ fn ps_partner_priority_list_takes_the_listed_kind_first_9_8_2() {
     // Default (max expected VP): Kan-Yu 26 x 5 beats the heli 33 x 2 and the soldier 35 x 2.
     let g = pair(&s, h("J07"), &m, &b, &[], Side::Beeler);
     assert_eq!(group_of(&g, "B-BLUE").m[0], "M-KANYU");
-    s.policy.beeler.ps_partner = RuleOr::Prefer(ids(&["heli", "soldier"]));
+    s.policies[Side::Beeler].ps_partner = RuleOr::Prefer(ids(&["heli", "soldier"]));
     let g = pair(&s, h("J07"), &m, &b, &[], Side::Beeler);
     assert_eq!(group_of(&g, "B-BLUE").m[0], "M-H01");
-    s.policy.beeler.ps_partner = RuleOr::Prefer(ids(&["M-SO01"]));
+    s.policies[Side::Beeler].ps_partner = RuleOr::Prefer(ids(&["M-SO01"]));
     let g = pair(&s, h("J07"), &m, &b, &[], Side::Mercenary);
     assert_eq!(group_of(&g, "B-BLUE").m[0], "M-SO01");
 }
@@ -95,7 +96,7 @@ fn ps_partner_is_chosen_again_each_round_by_the_hex_override_9_8_6() {
             b: ids(&["B-SO01"]),
         },
     ];
-    s.policy.beeler.combat_overrides = vec![CombatOverride {
+    s.policies[Side::Beeler].combat_overrides = vec![CombatOverride {
         ps_partner: Some(RuleOr::Prefer(ids(&["soldier"]))),
         ..override_at("J07")
     }];
@@ -113,7 +114,7 @@ fn ps_partner_is_chosen_again_each_round_by_the_hex_override_9_8_6() {
 /// Mercenary AT and soldier against beeler AT and soldier, mercenary pairing.
 fn two_by_two(rule: Pairing) -> Vec<Group> {
     let mut s = blank();
-    s.policy.mercenary.pairing = rule;
+    s.policies[Side::Mercenary].pairing = rule;
     pair(
         &s,
         h("J07"),
@@ -151,8 +152,8 @@ fn pairing_weakest_first_gives_the_weak_units_the_easy_enemies_9_8_1() {
 fn pairing_is_done_by_the_phase_player_9_8_1() {
     // With the beeler side pairing by best odds, its AT takes the mercenary soldier.
     let mut s = blank();
-    s.policy.mercenary.pairing = Pairing::NetValue;
-    s.policy.beeler.pairing = Pairing::BestOdds;
+    s.policies[Side::Mercenary].pairing = Pairing::NetValue;
+    s.policies[Side::Beeler].pairing = Pairing::BestOdds;
     let g = pair(
         &s,
         h("J07"),
@@ -186,15 +187,15 @@ fn every_strategy_keeps_groups_balanced_9_8_3_a6() {
     for pairing in [Pairing::NetValue, Pairing::BestOdds, Pairing::WeakestFirst] {
         for dist in [Distribute::Focus, Distribute::Even] {
             let mut s = blank();
-            for side in Side::BOTH {
-                s.policy.get_mut(side).pairing = pairing;
-                s.policy.get_mut(side).distribute = dist;
+            for &side in Side::ALL {
+                s.policies.get_mut(side).pairing = pairing;
+                s.policies.get_mut(side).distribute = dist;
             }
             for nm in 1..=7 {
                 for nb in 1..=7 {
                     let m = ids(&m_pool[..nm]);
                     let b = ids(&b_pool[..nb]);
-                    for pp in Side::BOTH {
+                    for &pp in Side::ALL {
                         let g = pair(&s, h("J07"), &m, &b, &[], pp);
                         let what = format!("{pairing:?} {dist:?} {nm}v{nb} {pp:?}: {g:?}");
                         assert_eq!(g.len(), nm.min(nb), "{what}");
@@ -203,7 +204,7 @@ fn every_strategy_keeps_groups_balanced_9_8_3_a6() {
                         all.sort();
                         all.dedup();
                         assert_eq!(all.len(), nm + nb, "every unit once: {what}");
-                        for side in Side::BOTH {
+                        for &side in Side::ALL {
                             let c: Vec<usize> = g.iter().map(|g| g.side(side).len()).collect();
                             let (lo, hi) = (c.iter().min().unwrap(), c.iter().max().unwrap());
                             assert!(*lo >= 1 && hi - lo <= 1, "{what}");
@@ -212,7 +213,7 @@ fn every_strategy_keeps_groups_balanced_9_8_3_a6() {
                         let m2: Vec<String> = m.iter().skip(1).cloned().collect();
                         if !m2.is_empty() {
                             let g2 = pair(&s, h("J07"), &m2, &b, &g, pp);
-                            for side in Side::BOTH {
+                            for &side in Side::ALL {
                                 let c: Vec<usize> = g2.iter().map(|g| g.side(side).len()).collect();
                                 let (lo, hi) = (c.iter().min().unwrap(), c.iter().max().unwrap());
                                 assert!(hi - lo <= 1, "round 2 {what}: {g2:?}");
@@ -267,9 +268,9 @@ fn distribute_focus_sends_a_surplus_unit_where_it_scores_most_9_8_3() {
 #[test]
 fn surplus_units_are_placed_by_their_owner_not_the_phase_player_9_8_3_a8() {
     let mut s = blank();
-    s.policy.mercenary.pairing = Pairing::BestOdds;
-    s.policy.mercenary.distribute = Distribute::Even;
-    s.policy.beeler.distribute = Distribute::Focus;
+    s.policies[Side::Mercenary].pairing = Pairing::BestOdds;
+    s.policies[Side::Mercenary].distribute = Distribute::Even;
+    s.policies[Side::Beeler].distribute = Distribute::Focus;
     // The mercenary side pairs M-AT01 with B-SO01 (21/36) and M-SO01 with B-AT01; the beeler
     // surplus B-AT02 is placed by the beeler policy (focus), not the mercenary one (even).
     let g = pair(
@@ -317,7 +318,7 @@ fn rebalance_moves_excess_units_by_the_owners_policy_9_8_5() {
 
 fn target_of(rule: RuleOr<TargetRule>, shooter: &str, enemies: &[&str]) -> String {
     let mut s = blank();
-    s.policy.mercenary.targets = rule;
+    s.policies[Side::Mercenary].targets = rule;
     let g = vec![Group {
         m: ids(&[shooter]),
         b: ids(enemies),
@@ -372,8 +373,8 @@ fn targets_priority_list_names_ids_and_kinds_9_8_4() {
 #[test]
 fn each_side_uses_its_own_target_policy_a7() {
     let mut s = blank();
-    s.policy.beeler.targets = RuleOr::Rule(TargetRule::Strongest);
-    s.policy.mercenary.targets = RuleOr::Rule(TargetRule::Weakest);
+    s.policies[Side::Beeler].targets = RuleOr::Rule(TargetRule::Strongest);
+    s.policies[Side::Mercenary].targets = RuleOr::Rule(TargetRule::Weakest);
     let g = vec![Group {
         m: ids(&["M-SO01", "M-KANYU"]),
         b: ids(&["B-AT01", "B-SO01"]),
@@ -394,7 +395,7 @@ fn base_attacks_are_spread_and_extras_follow_base_targets_9_12_3_a10() {
     // best_value: soldier 1 x 10 = 10 beats AT 2 x 3 = 6, so the soldier gets the extra attack.
     let plan = base_attack_plan(&s, h("G10"), Side::Mercenary, 7, 3);
     assert_eq!(plan, ids(&["B-SO01", "B-AT01", "B-SO01"]));
-    s.policy.mercenary.base_targets = prefer(&["at"]);
+    s.policies[Side::Mercenary].base_targets = prefer(&["at"]);
     let plan = base_attack_plan(&s, h("G10"), Side::Mercenary, 7, 3);
     assert_eq!(plan, ids(&["B-AT01", "B-SO01", "B-AT01"]));
 }
@@ -405,7 +406,7 @@ fn fewer_base_attacks_than_enemies_hit_distinct_chosen_units_9_12_3_a10() {
     for u in ["B-AT01", "B-AT02", "B-SO01", "B-SO02"] {
         put(&mut s, u, "G10", true);
     }
-    s.policy.mercenary.combat_overrides = vec![CombatOverride {
+    s.policies[Side::Mercenary].combat_overrides = vec![CombatOverride {
         base_targets: Some(RuleOr::Rule(TargetRule::Strongest)),
         ..override_at("G10")
     }];
@@ -523,8 +524,8 @@ fn the_phase_player_decides_first_and_the_other_cannot_retreat_then_9_11_1_9_11_
     let mut s = blank();
     put(&mut s, "B-AT01", "J07", true);
     put(&mut s, "M-AT01", "J07", true);
-    s.policy.beeler.retreat = RetreatWhen::AfterRound(1);
-    s.policy.mercenary.retreat = RetreatWhen::AfterRound(1);
+    s.policies[Side::Beeler].retreat = RetreatWhen::AfterRound(1);
+    s.policies[Side::Mercenary].retreat = RetreatWhen::AfterRound(1);
     let mut ended = false;
     let log = with_phase(&mut s, Side::Mercenary, |ph| {
         ended = matches!(ph.decide(h("J07"), "t", 1, &PerSide::default()), Flow::End);
@@ -540,14 +541,12 @@ fn a_hex_override_decides_retreat_in_its_hex_only_9_11() {
         let mut s = blank();
         put(&mut s, "B-AT01", hex, true);
         put(&mut s, "M-SO01", hex, true);
-        s.policy.beeler.combat_overrides = vec![CombatOverride {
+        s.policies[Side::Beeler].combat_overrides = vec![CombatOverride {
             retreat: Some(RetreatWhen::LostGe(1)),
             ..override_at("J07")
         }];
-        let lost = PerSide {
-            mercenary: 0,
-            beeler: 1,
-        };
+        let mut lost = PerSide::default();
+        lost[Side::Beeler] = 1;
         let mut ended = false;
         with_phase(&mut s, Side::Beeler, |ph| {
             ended = matches!(ph.decide(h(hex), "t", 1, &lost), Flow::End);
@@ -564,7 +563,7 @@ fn retreat_to_tries_the_listed_hexes_first_9_11_9() {
     let mut s = blank();
     // From J07 the beeler may go to J06, K07 (EX-6, own base) and K08; K07 is the default.
     assert_eq!(retreat_hexes(&s, Side::Beeler, h("J07"))[0], h("K07"));
-    s.policy.beeler.retreat_to.hexes = vec![h("K08"), h("J06")];
+    s.policies[Side::Beeler].retreat_to.hexes = vec![h("K08"), h("J06")];
     assert_eq!(
         retreat_hexes(&s, Side::Beeler, h("J07")),
         vec![h("K08"), h("J06"), h("K07")]
@@ -583,7 +582,8 @@ fn retreat_prefer_ranks_hex_kinds_in_the_players_order_9_11_10() {
         retreat_hexes(&s, Side::Beeler, h("J07")),
         vec![h("K07"), h("K08"), h("J06")]
     );
-    s.policy.beeler.retreat_to.prefer = vec![HexKind::OnlyFacedownEnemy, HexKind::OwnUnits];
+    s.policies[Side::Beeler].retreat_to.prefer =
+        vec![HexKind::OnlyFacedownEnemy, HexKind::OwnUnits];
     // Kinds left out (own base) come after the listed ones.
     assert_eq!(
         retreat_hexes(&s, Side::Beeler, h("J07")),
@@ -599,7 +599,7 @@ fn retreat_split_spread_uses_every_legal_hex_and_keeps_faces_9_11_9() {
         put(&mut s, "B-SO01", "J07", true);
         put(&mut s, "B-SO02", "J07", false);
         put(&mut s, "M-AT01", "J07", true);
-        s.policy.beeler.retreat_to = RetreatTo {
+        s.policies[Side::Beeler].retreat_to = RetreatTo {
             split,
             ..RetreatTo::default()
         };
@@ -637,7 +637,7 @@ fn heli_return(cargo: &[&str]) -> State {
     put(&mut s, "M-SO01", "F07", true);
     put(&mut s, "M-AT01", "F07", false);
     put(&mut s, "M-KIRIKO", "F07", true);
-    s.policy.mercenary.heli_cargo = ids(cargo);
+    s.policies[Side::Mercenary].heli_cargo = ids(cargo);
     let mut d = Dice::new(Hash32([1; 32]), Hash32([9; 32]));
     let mut log = Log::default();
     CombatPhase {
@@ -691,7 +691,7 @@ fn combat_overrides_last_for_the_next_combat_phase_only() {
     orders.insert("beeler".to_string(), o);
     let mut d = Dice::new(Hash32([2; 32]), Hash32([9; 32]));
     let r = Kummen.resolve(&s, &orders, &mut d).unwrap();
-    assert!(r.state.policy.beeler.combat_overrides.is_empty());
+    assert!(r.state.policies[Side::Beeler].combat_overrides.is_empty());
     // The mercenary side's M1 overrides wait for phase 8 (step B2).
     let mut s = r.state;
     assert_eq!(s.step, super::state::Step::M1);
@@ -700,10 +700,14 @@ fn combat_overrides_last_for_the_next_combat_phase_only() {
     let mut orders = std::collections::BTreeMap::new();
     orders.insert("mercenary".to_string(), o);
     let r = Kummen.resolve(&s, &orders, &mut d).unwrap();
-    assert_eq!(r.state.policy.mercenary.combat_overrides.len(), 1);
+    assert_eq!(r.state.policies[Side::Mercenary].combat_overrides.len(), 1);
     s = r.state;
     let r = Kummen.resolve(&s, &Default::default(), &mut d).unwrap();
-    assert!(r.state.policy.mercenary.combat_overrides.is_empty());
+    assert!(
+        r.state.policies[Side::Mercenary]
+            .combat_overrides
+            .is_empty()
+    );
 }
 
 // ---- check(): bad values name their field, rule and what is accepted -----------------------
@@ -721,85 +725,85 @@ fn only(side: &str, text: &str) -> Problem {
 
 #[test]
 fn check_accepts_every_policy_value_of_the_template() {
-    let text = "policy:\n  ps_partner: [kanyu, heli, M-AT03]\n  pairing: weakest_first\n  \
+    let text = "policies:\n  ps_partner: [kanyu, heli, M-AT03]\n  pairing: weakest_first\n  \
                 distribute: even\n  targets: [kiriko, M-AT01]\n  base_targets: strongest\n  \
                 retreat: {any: [outmatched, {after_round: 3}, {lost_ge: 2}, {enemy_has: [kanyu]}]}\n  \
                 retreat_to: {hexes: [K07], prefer: [own_units], split: spread}\n\
                 combat_overrides:\n  - {hex: K07, retreat: never, targets: [M-KANYU]}\n";
     assert_eq!(problems("beeler", text), vec![]);
-    let text = "policy:\n  targets: [ps, blue_at, B-SO01]\n  heli_cargo: [kanyu, at, M-SO02]\n\
+    let text = "policies:\n  targets: [ps, blue_at, B-SO01]\n  heli_cargo: [kanyu, at, M-SO02]\n\
                 combat_overrides:\n  - {hex: B08, heli_cargo: [soldier]}\n";
     assert_eq!(problems("mercenary", text), vec![]);
 }
 
 #[test]
 fn check_refuses_a_target_that_is_not_an_enemy_9_8_4() {
-    let p = only("beeler", "policy:\n  targets: [M-KANYU, blue_at]\n");
-    assert_eq!(p.path.to_string(), "orders.policy.targets[1]");
+    let p = only("beeler", "policies:\n  targets: [M-KANYU, blue_at]\n");
+    assert_eq!(p.path.to_string(), "orders.policies.targets[1]");
     assert_eq!(p.rule.as_deref(), Some("9.8.4"));
     assert!(p.accepted.contains("mercenary unit id"), "{}", p.accepted);
-    let p = only("mercenary", "policy:\n  base_targets: []\n");
-    assert_eq!(p.path.to_string(), "orders.policy.base_targets");
+    let p = only("mercenary", "policies:\n  base_targets: []\n");
+    assert_eq!(p.path.to_string(), "orders.policies.base_targets");
     assert_eq!(p.rule.as_deref(), Some("9.12.3"));
 }
 
 #[test]
 fn check_refuses_ps_partner_from_the_mercenary_side_9_8_2() {
-    let p = only("mercenary", "policy:\n  ps_partner: max_expected_vp\n");
-    assert_eq!(p.path.to_string(), "orders.policy.ps_partner");
+    let p = only("mercenary", "policies:\n  ps_partner: max_expected_vp\n");
+    assert_eq!(p.path.to_string(), "orders.policies.ps_partner");
     assert_eq!(p.rule.as_deref(), Some("9.8.2"));
-    let p = only("beeler", "policy:\n  ps_partner: [heli, B-SO01]\n");
-    assert_eq!(p.path.to_string(), "orders.policy.ps_partner[1]");
+    let p = only("beeler", "policies:\n  ps_partner: [heli, B-SO01]\n");
+    assert_eq!(p.path.to_string(), "orders.policies.ps_partner[1]");
 }
 
 #[test]
 fn check_refuses_bad_retreat_conditions_9_11() {
     let p = only(
         "beeler",
-        "policy:\n  retreat: {any: [outnumbered, {after_round: 0}]}\n",
+        "policies:\n  retreat: {any: [outnumbered, {after_round: 0}]}\n",
     );
     assert_eq!(
         p.path.to_string(),
-        "orders.policy.retreat.any[1].after_round"
+        "orders.policies.retreat.any[1].after_round"
     );
     assert_eq!(p.rule.as_deref(), Some("9.11"));
     assert_eq!(p.accepted, "1 or more");
-    let p = only("mercenary", "policy:\n  retreat: {enemy_has: [kanyu]}\n");
-    assert_eq!(p.path.to_string(), "orders.policy.retreat.enemy_has[0]");
+    let p = only("mercenary", "policies:\n  retreat: {enemy_has: [kanyu]}\n");
+    assert_eq!(p.path.to_string(), "orders.policies.retreat.enemy_has[0]");
     let p = only(
         "beeler",
-        "policy:\n  retreat: {all: [never, outnumbered]}\n",
+        "policies:\n  retreat: {all: [never, outnumbered]}\n",
     );
-    assert_eq!(p.path.to_string(), "orders.policy.retreat.all[0]");
-    let p = only("beeler", "policy:\n  retreat: {lost_ge: 0}\n");
-    assert_eq!(p.path.to_string(), "orders.policy.retreat.lost_ge");
+    assert_eq!(p.path.to_string(), "orders.policies.retreat.all[0]");
+    let p = only("beeler", "policies:\n  retreat: {lost_ge: 0}\n");
+    assert_eq!(p.path.to_string(), "orders.policies.retreat.lost_ge");
 }
 
 #[test]
 fn check_refuses_bad_retreat_hexes_9_11_9() {
-    let p = only("beeler", "policy:\n  retreat_to: {hexes: [K07, Z99]}\n");
-    assert_eq!(p.path.to_string(), "orders.policy.retreat_to.hexes[1]");
+    let p = only("beeler", "policies:\n  retreat_to: {hexes: [K07, Z99]}\n");
+    assert_eq!(p.path.to_string(), "orders.policies.retreat_to.hexes[1]");
     assert_eq!(p.rule.as_deref(), Some("9.11.9"));
     let p = only(
         "beeler",
-        "policy:\n  retreat_to: {prefer: [empty, own_base, empty]}\n",
+        "policies:\n  retreat_to: {prefer: [empty, own_base, empty]}\n",
     );
-    assert_eq!(p.path.to_string(), "orders.policy.retreat_to.prefer[2]");
+    assert_eq!(p.path.to_string(), "orders.policies.retreat_to.prefer[2]");
 }
 
 #[test]
 fn check_refuses_bad_heli_cargo_9_13_4() {
-    let p = only("beeler", "policy:\n  heli_cargo: [at]\n");
-    assert_eq!(p.path.to_string(), "orders.policy.heli_cargo");
+    let p = only("beeler", "policies:\n  heli_cargo: [at]\n");
+    assert_eq!(p.path.to_string(), "orders.policies.heli_cargo");
     assert_eq!(p.rule.as_deref(), Some("9.13.4"));
     let p = problems(
         "mercenary",
-        "policy:\n  heli_cargo: [M-KIRIKO, heli, M-H01, B-AT01]\n",
+        "policies:\n  heli_cargo: [M-KIRIKO, heli, M-H01, B-AT01]\n",
     );
     let paths: Vec<String> = p.iter().map(|p| p.path.to_string()).collect();
     assert_eq!(
         paths,
-        [0, 1, 2, 3].map(|k| format!("orders.policy.heli_cargo[{k}]"))
+        [0, 1, 2, 3].map(|k| format!("orders.policies.heli_cargo[{k}]"))
     );
 }
 
@@ -831,7 +835,7 @@ fn a_refused_policy_is_not_applied_and_its_side_is_told() {
     let mut s = blank();
     s.step = super::state::Step::B1;
     let o: Orders = yaml::parse(
-        "policy: {retreat: {after_round: 0}, pairing: best_odds}\n",
+        "policies: {retreat: {after_round: 0}, pairing: best_odds}\n",
         "o",
     )
     .unwrap();
@@ -839,8 +843,8 @@ fn a_refused_policy_is_not_applied_and_its_side_is_told() {
     orders.insert("beeler".to_string(), o);
     let mut d = Dice::new(Hash32([2; 32]), Hash32([9; 32]));
     let r = super::steps::resolve(&s, &orders, &mut d).unwrap();
-    assert_eq!(r.state.policy.beeler.pairing, Pairing::NetValue);
-    assert!(r.private["beeler"][0].contains("orders.policy.retreat.after_round"));
+    assert_eq!(r.state.policies[Side::Beeler].pairing, Pairing::NetValue);
+    assert!(r.private["beeler"][0].contains("orders.policies.retreat.after_round"));
 }
 
 #[test]

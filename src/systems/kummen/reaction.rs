@@ -2,7 +2,7 @@
 //! with reaction points (7.3).
 
 use super::data::{Class, Role, Side};
-use super::movement::{self, Allowance, Phase};
+use super::movement::{self, Allowance, MovementPhase};
 use super::orders::{MoveOrder, TriggerPhase};
 use super::state::{Log, State};
 use crate::protocol::dice::Dice;
@@ -13,7 +13,7 @@ use crate::yaml::FieldPath;
 pub fn heli_reaction(state: &mut State, log: &mut Log, second: bool) {
     let phase = if second { "p7b" } else { "p3" };
     let tag = state.label_prefix(phase);
-    let triggers = state.policy.mercenary.heli_triggers.clone();
+    let triggers = state.policies[Side::Mercenary].heli_triggers.clone();
     let live: Vec<_> = triggers
         .iter()
         .filter(|t| match t.phase {
@@ -35,7 +35,7 @@ pub fn heli_reaction(state: &mut State, log: &mut Log, second: bool) {
     }
     let ex10 = state.map.home(Side::Mercenary);
     let mut any = false;
-    let mut ph = Phase::new(state, Side::Mercenary, None, log, phase);
+    let mut ph = MovementPhase::new(state, Side::Mercenary, None, log, phase);
     for t in live {
         let target = t.when_beeler_in.iter().copied().find(|h| {
             ph.state.side_units_in(*h, Side::Beeler).len() >= t.min_units.max(1) as usize
@@ -96,7 +96,7 @@ pub fn beeler_reaction(
     dice: Option<&mut Dice>,
     log: &mut Log,
 ) -> Vec<crate::systems::Problem> {
-    let mut ph = Phase::new(state, Side::Beeler, dice, log, "p7a");
+    let mut ph = MovementPhase::new(state, Side::Beeler, dice, log, "p7a");
     let root = FieldPath::root().at("orders");
     for (i, id) in reveal.iter().enumerate() {
         ph.flip_up_by_rule(id, &root.at("reveal").at(i), "7.3.2");
@@ -178,7 +178,7 @@ mod tests {
         s.set_hex("M-H01", h("B08"));
         s.place_face_down(&["M-AT01".to_string()], h("B08"));
         s.place_face_down(&["B-SO01".to_string()], h("E07"));
-        s.policy.mercenary.heli_triggers = vec![trigger("E07", &["M-AT01"])];
+        s.policies[Side::Mercenary].heli_triggers = vec![trigger("E07", &["M-AT01"])];
         let mut log = Log::default();
         heli_reaction(&mut s, &mut log, false);
         assert_eq!(s.hex_of("M-H01"), Some(h("E07")));
@@ -193,7 +193,7 @@ mod tests {
         s.set_hex("M-H01", h("B08"));
         s.set_hex("B-AT01", h("B08"));
         s.place_face_down(&["B-SO01".to_string()], h("E07"));
-        s.policy.mercenary.heli_triggers = vec![trigger("E07", &[])];
+        s.policies[Side::Mercenary].heli_triggers = vec![trigger("E07", &[])];
         let mut log = Log::default();
         heli_reaction(&mut s, &mut log, false);
         assert_eq!(s.hex_of("M-H01"), Some(h("B08")));
@@ -206,7 +206,7 @@ mod tests {
         s.set_hex("M-H01", h("B08"));
         s.units.get_mut("M-H01").unwrap().moved = true;
         s.place_face_down(&["B-SO01".to_string()], h("E07"));
-        s.policy.mercenary.heli_triggers = vec![trigger("E07", &[])];
+        s.policies[Side::Mercenary].heli_triggers = vec![trigger("E07", &[])];
         let mut log = Log::default();
         heli_reaction(&mut s, &mut log, true);
         assert_eq!(s.hex_of("M-H01"), Some(h("B08")));

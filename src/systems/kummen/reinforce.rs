@@ -32,15 +32,15 @@ pub fn base_points(state: &State, side: Side) -> u32 {
 }
 
 /// 4.3: each BP buys one unit from the cup (face-down into the palace, 4.3.4) or 2 RP (RP capped
-/// at 9, 4.3.5); unused BP are lost (4.3.3). Policy D1: buy RP until `rp_target`, then units;
+/// at 9, 4.3.5); unused BP are lost (4.3.3). Policies D1: buy RP until `rp_target`, then units;
 /// once the cup is empty the rest become RP (4.2, default A55).
 fn beeler(state: &mut State, dice: &mut Dice, log: &mut Log) {
     let bp = base_points(state, Side::Beeler);
-    let target = state.policy.beeler.rp_target.min(9);
+    let target = state.policies[Side::Beeler].rp_target.min(9);
     let mut to_rp = 0;
     let mut to_units = 0usize;
     let mut rp = state.rp;
-    let cup = state.cups.beeler.len();
+    let cup = state.cups[Side::Beeler].len();
     for _ in 0..bp {
         if rp < target || to_units >= cup {
             to_rp += 1;
@@ -51,10 +51,8 @@ fn beeler(state: &mut State, dice: &mut Dice, log: &mut Log) {
     }
     let palace = state.map.home(Side::Beeler);
     let label = format!("{}/beeler-reinforce/cup", state.label_prefix("p1"));
-    let drawn = state
-        .cups
-        .beeler
-        .draw_many(dice, &label, to_units, "beeler reinforcement (4.3.4)");
+    let drawn =
+        state.cups[Side::Beeler].draw_many(dice, &label, to_units, "beeler reinforcement (4.3.4)");
     let tokens = state.place_face_down(&drawn, palace);
     let before = state.rp;
     state.rp = rp;
@@ -129,7 +127,7 @@ fn mercenary(state: &mut State, dice: &mut Dice, log: &mut Log) {
         let table = &state.counters.merc_reinforcement;
         let n_units = table.cup.get(cup_die as usize - 1).copied().unwrap_or(0) as usize;
         let n_helis = table.heli.get(heli_die as usize - 1).copied().unwrap_or(0) as usize;
-        let drawn = state.cups.mercenary.draw_many(
+        let drawn = state.cups[Side::Mercenary].draw_many(
             dice,
             &format!("{prefix}/draw"),
             n_units,
@@ -192,7 +190,7 @@ fn mercenary(state: &mut State, dice: &mut Dice, log: &mut Log) {
     }
     let bp = base_points(state, Side::Mercenary);
     let vp = i64::from(bp / 2);
-    state.vp.mercenary += vp;
+    state.vp[Side::Mercenary] += vp;
     log.public(format!(
         "reinforcement: mercenary controls {bp} BP: +{vp} VP (4.4.4)"
     ));
@@ -233,7 +231,7 @@ mod tests {
     #[test]
     fn beeler_rp_target_buys_rp_first_and_caps_at_9_4_3_5() {
         let mut s = fresh();
-        s.policy.beeler.rp_target = 9;
+        s.policies[Side::Beeler].rp_target = 9;
         let mut d = Dice::new(Hash32([1; 32]), Hash32([2; 32]));
         let mut log = Log::default();
         beeler(&mut s, &mut d, &mut log);
@@ -246,7 +244,7 @@ mod tests {
     fn supply_cut_by_beeler_in_a_river_hex_4_4_2() {
         let mut s = fresh();
         s.set_hex("B-SO01", h("C08"));
-        s.cups.beeler.take("B-SO01");
+        s.cups[Side::Beeler].take("B-SO01");
         let mut d = Dice::new(Hash32([1; 32]), Hash32([2; 32]));
         let mut log = Log::default();
         mercenary(&mut s, &mut d, &mut log);
@@ -257,7 +255,7 @@ mod tests {
         );
         assert!(d.transcript().public.is_empty());
         // VP is still scored (A27): EX-10 3 + Zakui 2 + EX-9 1 = 6 BP -> 3 VP.
-        assert_eq!(s.vp.mercenary, 3);
+        assert_eq!(s.vp[Side::Mercenary], 3);
     }
 
     #[test]

@@ -1,10 +1,11 @@
 //! The state before step 1, and setup (15) when the setup step is resolved.
 
 use super::data::{self, Class, Control, PerSide, Role, Side};
-use super::orders::Policy;
+use super::orders::Policies;
 use super::state::{Log, Modifiers, Place, Stage, State, Step, Unit};
 use crate::kit::cup::Cup;
 use crate::kit::hex::Hex;
+use crate::kit::seats::Seat;
 use crate::kit::shared::Shared;
 use crate::protocol::dice::Dice;
 use crate::systems::DataSource;
@@ -61,7 +62,7 @@ pub fn initial_state(scenario: &str, source: &DataSource) -> Result<State, Strin
         vp: PerSide::default(),
         rp: 0,
         next_token: PerSide::default(),
-        policy: PerSide::<Policy>::default(),
+        policies: PerSide::<Policies>::default(),
         offensive_turn: None,
         ending: None,
     })

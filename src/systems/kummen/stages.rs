@@ -114,7 +114,7 @@ pub fn enter(state: &mut State, to: Stage, dice: &mut Dice, log: &mut Log, tag: 
             let label = format!("{tag}/stage3-vp");
             let r = dice.two_d6(&label);
             dice.set_result(&label, format!("mercenary +{r} VP"));
-            state.vp.mercenary += i64::from(r);
+            state.vp[Side::Mercenary] += i64::from(r);
             log.public(format!(
                 "{tag}: Kiriko is back: 2D = {r}, mercenary +{r} VP (12.7)"
             ));
@@ -128,7 +128,7 @@ pub fn enter(state: &mut State, to: Stage, dice: &mut Dice, log: &mut Log, tag: 
             let label = format!("{tag}/stage7-vp");
             let r = dice.two_d6(&label);
             dice.set_result(&label, format!("beeler +{r} VP"));
-            state.vp.beeler += i64::from(r);
+            state.vp[Side::Beeler] += i64::from(r);
             log.public(format!(
                 "{tag}: Proto One is complete: 2D = {r}, beeler +{r} VP (12.11)"
             ));
@@ -601,7 +601,7 @@ fn encounter(state: &mut State, dice: &mut Dice, log: &mut Log, tag: &str, kills
     let d = dice.d6(&label);
     if d <= 2 {
         dice.set_result(&label, "1-2: mercenary +4 VP");
-        state.vp.mercenary += 4;
+        state.vp[Side::Mercenary] += 4;
         log.public(format!(
             "{tag}: encounter check 1D = {d}: mercenary +4 VP (12.5)"
         ));
@@ -654,7 +654,7 @@ fn watch(state: &mut State, dice: &mut Dice, log: &mut Log, tag: &str, kills: &K
         }
         6 => {
             dice.set_result(&label, "6: beeler +3 VP");
-            state.vp.beeler += 3;
+            state.vp[Side::Beeler] += 3;
             log.public(format!("{tag}: Fyana watches on: beeler +3 VP (12.8)"));
         }
         _ => {
@@ -746,7 +746,7 @@ pub fn survey_bonus(state: &mut State, hex: Hex, log: &mut Log, tag: &str) {
     if state.hex_of(&k) != Some(hex) {
         return;
     }
-    state.vp.mercenary += 3;
+    state.vp[Side::Mercenary] += 3;
     let rule = if state.stage == Stage::Stage3 {
         "12.7"
     } else {
@@ -790,7 +790,7 @@ pub fn palace_bonus(state: &mut State, log: &mut Log) {
             _ => {}
         }
     }
-    state.vp.mercenary += kanyu + others;
+    state.vp[Side::Mercenary] += kanyu + others;
     log.public(format!(
         "end: Kan-Yu led the assault on the palace: {kanyu} VP for Kan-Yu there, {others} VP for the other ATs and soldiers there (14.2.3)"
     ));
@@ -1001,11 +1001,12 @@ mod tests {
         ]);
         let (log, _) = after(&mut s, sd, TAG, &["M-KANYU", "B-BLUE"], &[]);
         assert!(has(&log, "(12.5)"));
-        assert_eq!(s.vp.mercenary, 4);
+        assert_eq!(s.vp[Side::Mercenary], 4);
         assert_eq!(s.stage, Stage::Stage1);
         after(&mut s, sd, "t2/p8/combat/J07", &["M-KANYU", "B-BLUE"], &[]);
         assert_eq!(
-            s.vp.mercenary, 8,
+            s.vp[Side::Mercenary],
+            8,
             "a second qualifying combat checks again (A52)"
         );
         assert_eq!(s.stage, Stage::Stage1);
@@ -1019,7 +1020,7 @@ mod tests {
         after(&mut s, sd, TAG, &["M-KANYU", "B-BLUE"], &[]);
         assert_eq!(s.stage, Stage::Stage2);
         assert_eq!(s.next_stage, None);
-        assert_eq!(s.vp.mercenary, 0);
+        assert_eq!(s.vp[Side::Mercenary], 0);
         assert_eq!(s.hex_of("B-BLUE"), Some(h("O06")));
         assert!(s.unit("B-BLUE").unwrap().face_up);
         assert_eq!(s.values("M-KANYU").attack, 11);
@@ -1130,7 +1131,7 @@ mod tests {
         assert_eq!(s.hex_of("M-KANYU"), Some(h("B08")));
         assert!(s.unit("M-KANYU").unwrap().face_up);
         let r = rolled(&rolls, "t5/t0/stage3-vp").unwrap();
-        assert_eq!(s.vp.mercenary, i64::from(r));
+        assert_eq!(s.vp[Side::Mercenary], i64::from(r));
         assert!(
             rolled(&rolls, "t5/t0/escape").is_none(),
             "no escape check in stage 3"
@@ -1178,15 +1179,15 @@ mod tests {
         for stage in [Stage::Stage3, Stage::Stage4] {
             let mut s = survey_state(stage, "K07");
             let log = survey_run(&mut s, &["M-SO01", "M-SO02"], sd);
-            assert_eq!(s.vp.mercenary, 6, "{:?}", log.public);
+            assert_eq!(s.vp[Side::Mercenary], 6, "{:?}", log.public);
         }
         // Elsewhere, or in another stage: nothing.
         let mut s = survey_state(Stage::Stage3, "K08");
         survey_run(&mut s, &["M-SO01", "M-SO02"], sd);
-        assert_eq!(s.vp.mercenary, 0);
+        assert_eq!(s.vp[Side::Mercenary], 0);
         let mut s = survey_state(Stage::Stage2, "K07");
         survey_run(&mut s, &["M-SO01", "M-SO02"], sd);
-        assert_eq!(s.vp.mercenary, 0);
+        assert_eq!(s.vp[Side::Mercenary], 0);
     }
 
     #[test]
@@ -1194,7 +1195,7 @@ mod tests {
         let sd = seed_where(&[("t3/p6/survey/K07/M-SO01", 1, 6..=6)]);
         let mut s = survey_state(Stage::Stage3, "K07");
         survey_run(&mut s, &["M-SO01"], sd);
-        assert_eq!(s.vp.mercenary, 0);
+        assert_eq!(s.vp[Side::Mercenary], 0);
     }
 
     // ---- 12.8 ----------------------------------------------------------------------------
@@ -1219,7 +1220,7 @@ mod tests {
     fn watch_check_6_gives_beeler_3_vp_12_8() {
         let (s, log, _) = watch_with(6, &[]);
         assert_eq!(s.stage, Stage::Stage4);
-        assert_eq!(s.vp.beeler, 3);
+        assert_eq!(s.vp[Side::Beeler], 3);
         assert!(has(&log, "beeler +3 VP (12.8)"));
     }
 
@@ -1231,7 +1232,7 @@ mod tests {
             assert_eq!(place(&s, "B-BLUE"), Place::Removed, "12.9");
             assert_eq!(s.next_stage, Some(Stage::Stage6), "12.9");
             assert_eq!(s.values("M-KANYU").attack, 11, "12.9: 11-5 again");
-            assert_eq!(s.vp.beeler, 0);
+            assert_eq!(s.vp[Side::Beeler], 0);
         }
     }
 
@@ -1246,7 +1247,7 @@ mod tests {
     fn watch_check_gets_no_plus_1_when_another_unit_destroyed_kan_yu_12_8() {
         let (s, _, _) = watch_with(6, &[("M-KANYU", &["B-AT01"])]);
         assert_eq!(s.stage, Stage::Stage4);
-        assert_eq!(s.vp.beeler, 3);
+        assert_eq!(s.vp[Side::Beeler], 3);
     }
 
     #[test]
@@ -1266,7 +1267,7 @@ mod tests {
     fn watch_check_modifiers_add_up_12_8() {
         let (s, _, _) = watch_with(6, &[("M-KANYU", &["B-BLUE"]), ("B-BLUE", &["M-KANYU"])]);
         assert_eq!(s.stage, Stage::Stage4);
-        assert_eq!(s.vp.beeler, 3);
+        assert_eq!(s.vp[Side::Beeler], 3);
     }
 
     #[test]
@@ -1279,8 +1280,8 @@ mod tests {
         assert!(has(&log, "M-KANYU destroyed") && has(&log, "B-BLUE destroyed"));
         // +1 and -1: 6, beeler +3 VP; also 6 PS experience for Kan-Yu (10.1). Mercenary +5 (10.2).
         assert_eq!(s.stage, Stage::Stage4);
-        assert_eq!(s.vp.beeler, 9);
-        assert_eq!(s.vp.mercenary, 5);
+        assert_eq!(s.vp[Side::Beeler], 9);
+        assert_eq!(s.vp[Side::Mercenary], 5);
         // Both go home at the end of the phase (9.10.4).
         assert_eq!(s.hex_of("M-KANYU"), Some(h("B08")));
         assert_eq!(s.hex_of("B-BLUE"), Some(h("O06")));
@@ -1638,8 +1639,8 @@ mod tests {
     fn kiriko_joins_from_the_next_round_and_destroying_strike_dog_removes_him_without_vp_12_10_13_1_13_2_10_2()
      {
         let mut s = palace_with_sd();
-        s.policy.mercenary.retreat = RetreatWhen::Never;
-        s.policy.beeler.retreat = RetreatWhen::Never;
+        s.policies[Side::Mercenary].retreat = RetreatWhen::Never;
+        s.policies[Side::Beeler].retreat = RetreatWhen::Never;
         // M-AT01 is immune to the base attack (7 - 7) and hits Strike Dog only on a 2; Strike
         // Dog cannot hit anyone; Kiriko destroys Strike Dog for sure.
         values(&mut s, "merc_at", 9, 7);
@@ -1659,7 +1660,8 @@ mod tests {
         assert!(has(&log, "M-KIRIKO (30) at B-SD"), "{:?}", log.public);
         assert_eq!(place(&s, "M-KIRIKO"), Place::Removed, "13.2");
         assert_eq!(
-            s.vp.mercenary, 0,
+            s.vp[Side::Mercenary],
+            0,
             "10.2: no VP for Kiriko's kill in stage 6"
         );
         // M-AT01 is left alone in the palace and takes it, so Strike Dog has no home to go
@@ -1697,8 +1699,8 @@ mod tests {
     fn strike_dog_destroying_kiriko_removes_him_then_attacks_freely_13_3() {
         let mut s = palace_with_sd();
         put(&mut s, "M-KIRIKO", "O06", true);
-        s.policy.mercenary.retreat = RetreatWhen::Never;
-        s.policy.beeler.retreat = RetreatWhen::Never;
+        s.policies[Side::Mercenary].retreat = RetreatWhen::Never;
+        s.policies[Side::Beeler].retreat = RetreatWhen::Never;
         values(&mut s, "merc_at", 0, 7);
         values(&mut s, "kiriko", 0, 7);
         values(&mut s, "strike_dog", 30, 7);
@@ -1727,7 +1729,7 @@ mod tests {
         let (s, _, rolls) = watch_with(6, &[("M-KANYU", &["B-BLUE"])]);
         assert_eq!(s.stage, Stage::Stage7);
         let r = rolled(&rolls, &format!("{TAG}/stage7-vp")).unwrap();
-        assert_eq!(s.vp.beeler, i64::from(r));
+        assert_eq!(s.vp[Side::Beeler], i64::from(r));
         assert_eq!(s.hex_of("B-PROTO"), Some(h("O06")));
         assert!(s.unit("B-PROTO").unwrap().face_up);
         assert_eq!(s.next_stage, Some(Stage::Stage8));
@@ -1793,7 +1795,7 @@ mod tests {
     fn bonus(mut s: State) -> i64 {
         let mut log = Log::default();
         palace_bonus(&mut s, &mut log);
-        s.vp.mercenary
+        s.vp[Side::Mercenary]
     }
 
     #[test]
@@ -1846,12 +1848,12 @@ mod tests {
             s.control_of(h("O06")),
             super::super::data::Control::Mercenary
         );
-        let before = s.vp.mercenary;
+        let before = s.vp[Side::Mercenary];
         super::super::end::finish(&mut s, &mut d, &mut log, false);
         let rolls = finished(d);
         let r = i64::from(rolled(&rolls, "t9/end/palace").unwrap());
         // 14.2.1 2D + 13, 14.2.2 (10 - 9) x 7, 14.2.3 5 + 1.
-        assert_eq!(s.vp.mercenary - before, r + 13 + 7 + 6);
+        assert_eq!(s.vp[Side::Mercenary] - before, r + 13 + 7 + 6);
         // A later combat phase without a palace combat forgets it.
         let mut d = Dice::new(seed(5), KEY);
         let mut log = Log::default();
@@ -1938,7 +1940,7 @@ mod tests {
         let (s4, _, rolls) = resolve(&m1, b2);
         let r = i64::from(rolled(&rolls, "t4/t0/stage3-vp").unwrap());
         let base = i64::from(reinforce::base_points(&m1, Side::Mercenary) / 2);
-        assert_eq!(s4.vp.mercenary - m1.vp.mercenary, r + base);
+        assert_eq!(s4.vp[Side::Mercenary] - m1.vp[Side::Mercenary], r + base);
         assert_eq!(
             (s4.turn, s4.stage, s4.next_stage),
             (4, Stage::Stage3, Some(Stage::Stage4))

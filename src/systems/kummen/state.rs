@@ -2,7 +2,7 @@
 //! every phase uses: where units are, flipping, tokens, cups.
 
 use super::data::{Class, Control, Counters, Map, PerSide, Role, Side, Values};
-use super::orders::Policy;
+use super::orders::Policies;
 use crate::kit::cup::Cup;
 use crate::kit::hex::Hex;
 use crate::kit::shared::Shared;
@@ -42,7 +42,8 @@ pub struct Unit {
     pub moved: bool,
 }
 
-/// The steps of a turn (standard mode, digest 3.3).
+/// Which step of the turn the game is at: which submission it waits for (standard mode, digest
+/// 3.3). Named `Step` in every system; not to be confused with `Stage`, the campaign stage (12).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Step {
@@ -121,7 +122,7 @@ pub struct State {
     /// The next token number of each side.
     pub next_token: PerSide<u32>,
     /// Standing policies (private to each side).
-    pub policy: PerSide<Policy>,
+    pub policies: PerSide<Policies>,
     /// The drawn general-offensive turn (4.5): drawn in secret in phase 1 of turn 7, or at the end
     /// of an earlier game for 14.2.2.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -131,20 +132,7 @@ pub struct State {
 }
 
 /// Events of one resolution: public ones and each side's private ones.
-#[derive(Debug, Default, Clone)]
-pub struct Log {
-    pub public: Vec<String>,
-    pub private: PerSide<Vec<String>>,
-}
-
-impl Log {
-    pub fn public(&mut self, s: impl Into<String>) {
-        self.public.push(s.into());
-    }
-    pub fn private(&mut self, side: Side, s: impl Into<String>) {
-        self.private.get_mut(side).push(s.into());
-    }
-}
+pub type Log = crate::kit::events::Log<Side>;
 
 pub fn token_label(side: Side, n: u32) -> String {
     format!("{}#{n}", side.token_prefix())

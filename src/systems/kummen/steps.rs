@@ -2,13 +2,15 @@
 
 use super::combat::CombatPhase;
 use super::data::{Class, Side};
-use super::movement::Phase;
+use super::movement::MovementPhase;
 use super::orders::{
     CombatOverride, KINDS, Orders, PolicyPatch, PsRule, RetreatTo, RetreatWhen, RuleOr, TargetRule,
     flow,
 };
 use super::state::{Log, State, Step};
 use super::{end, reaction, reinforce, setup, stages, survey, tactics, view};
+use crate::kit::policies;
+use crate::kit::seats::{Seat, TwoSeats};
 use crate::protocol::dice::Dice;
 use crate::systems::{Problem, Resolution};
 use crate::yaml::FieldPath;
@@ -316,7 +318,7 @@ fn check_overrides(state: &State, side: Side, list: &[CombatOverride]) -> Vec<Pr
 /// Problems with a policy patch sent by `side`.
 fn check_policy(state: &State, side: Side, p: &PolicyPatch) -> Vec<Problem> {
     let mut out = Vec::new();
-    let base = root().at("policy");
+    let base = root().at("policies");
     out.extend(check_combat(
         state,
         side,
@@ -464,17 +466,22 @@ fn run_orders(
         !o.react.is_empty() && step != Step::B2,
         &name,
     );
-    if let Some(p) = &o.policy {
-        let pp = check_policy(state, side, p);
-        if pp.is_empty() {
-            state.policy.get_mut(side).apply(p);
-        }
-        problems.extend(pp);
+    let pp = check_policy(state, side, &o.policies);
+    if pp.is_empty()
+        && let Err(e) = policies::merge(state.policies.get_mut(side), &o.policies)
+    {
+        problems.push(Problem::new(
+            root().at("policies"),
+            "",
+            e,
+            "the policies the template lists",
+        ));
     }
+    problems.extend(pp);
     if !o.combat_overrides.is_empty() {
         let pp = check_overrides(state, side, &o.combat_overrides);
         if pp.is_empty() {
-            state.policy.get_mut(side).combat_overrides = o.combat_overrides.clone();
+            state.policies.get_mut(side).combat_overrides = o.combat_overrides.clone();
         }
         problems.extend(pp);
     }
@@ -482,7 +489,7 @@ fn run_orders(
     match step {
         Step::B1 | Step::M1 => {
             let phase = if step == Step::B1 { "p2" } else { "p5" };
-            let mut ph = Phase::new(state, side, dice, log, phase);
+            let mut ph = MovementPhase::new(state, side, dice, log, phase);
             ph.hide_at_start(&o.hide_at_start, &root().at("hide_at_start"));
             for (i, a) in o.actions.iter().enumerate() {
                 if side == Side::Beeler && a.heli.is_some() {
@@ -520,7 +527,7 @@ pub fn check(state: &State, side_name: &str, orders: &Orders) -> Vec<Problem> {
             root(),
             "",
             format!("no side {side_name:?} in kummen"),
-            "mercenary or beeler",
+            Side::listing(),
         )];
     };
     let (_, asked) = view::step_title(state);
@@ -539,9 +546,7 @@ pub fn check(state: &State, side_name: &str, orders: &Orders) -> Vec<Problem> {
         not_now(&mut out, "survey", !orders.survey.is_empty(), &step);
         not_now(&mut out, "reveal", !orders.reveal.is_empty(), &step);
         not_now(&mut out, "react", !orders.react.is_empty(), &step);
-        if let Some(p) = &orders.policy {
-            out.extend(check_policy(state, side, p));
-        }
+        out.extend(check_policy(state, side, &orders.policies));
         out.extend(check_overrides(state, side, &orders.combat_overrides));
         return out;
     }
@@ -580,7 +585,7 @@ pub fn resolve(
     match s.step {
         Step::Over => return Err("the game is over; there is nothing to resolve".into()),
         Step::Setup => {
-            for side in Side::BOTH {
+            for &side in Side::ALL {
                 let o = orders_of(orders, side);
                 let (p, _) = run_orders(&mut s, side, &o, None, &mut log);
                 ignored(&mut log, side, &p);
@@ -641,16 +646,5 @@ pub fn resolve(
             }
         }
     }
-    let mut private = BTreeMap::new();
-    for side in Side::BOTH {
-        let v = log.private.get(side).clone();
-        if !v.is_empty() {
-            private.insert(side.name().to_string(), v);
-        }
-    }
-    Ok(Resolution {
-        state: s,
-        public: log.public,
-        private,
-    })
+    Ok(Resolution::new(s, log))
 }

@@ -11,6 +11,7 @@ use super::data::{Class, Role, Side};
 use super::orders::{Distribute, Pairing, PsRule, RetreatWhen, RuleOr, TargetRule};
 use super::state::State;
 use crate::kit::hex::Hex;
+use crate::kit::seats::TwoSeats;
 use std::cmp::{Ordering, Reverse};
 use std::collections::BTreeSet;
 
@@ -141,7 +142,7 @@ pub fn rank(
 /// policy in force in `hex`: the units named first by a priority list, then the best
 /// P(hit) x experience VP; ties go to the lower defense, then the lower id.
 pub fn ps_partner(state: &State, hex: Hex, ps: &str, free: &[String]) -> Option<String> {
-    let rule = state.policy.beeler.at(hex).ps_partner;
+    let rule = state.policies[Side::Beeler].at(hex).ps_partner;
     let list: &[String] = match &rule {
         RuleOr::Prefer(l) => l,
         RuleOr::Rule(PsRule::MaxExpectedVp) => &[],
@@ -481,7 +482,7 @@ pub fn public_order(state: &State, ids: &[String]) -> Vec<String> {
 /// hex (not Kiriko, A3) not already `taken`, in the public order. Nothing when the list is
 /// empty.
 pub fn return_cargo(state: &State, hex: Hex, taken: &BTreeSet<String>) -> Option<String> {
-    let list = state.policy.mercenary.at(hex).heli_cargo;
+    let list = state.policies[Side::Mercenary].at(hex).heli_cargo;
     if list.is_empty() {
         return None;
     }

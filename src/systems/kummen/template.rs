@@ -6,6 +6,7 @@ use super::orders::KINDS;
 use super::state::{Place, State, Step};
 use super::{survey, view};
 use crate::kit::hex::Hex;
+use crate::kit::seats::Seat;
 
 fn unit_line(state: &State, id: &str, hex: Hex) -> String {
     let u = state.unit(id);
@@ -64,9 +65,9 @@ fn policy_note(key: &str) -> &'static str {
 }
 
 fn policy_lines(state: &State, side: Side) -> Vec<String> {
-    let p = state.policy.get(side);
+    let p = state.policies.get(side);
     let mut v = vec![
-        "  policy: {}".to_string(),
+        "  policies: {}".to_string(),
         "  # Standing policy, kept until you change it; write only the keys you change. Now:"
             .to_string(),
     ];
@@ -107,7 +108,8 @@ fn policy_lines(state: &State, side: Side) -> Vec<String> {
 pub fn template(state: &State, side_name: &str) -> String {
     let Some(side) = Side::parse(side_name) else {
         return format!(
-            "orders: {{}}\n  # no side {side_name:?} in kummen (mercenary or beeler)\n"
+            "orders: {{}}\n  # no side {side_name:?} in kummen ({})\n",
+            Side::listing()
         );
     };
     let (title, asked) = view::step_title(state);

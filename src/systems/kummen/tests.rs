@@ -6,6 +6,7 @@ use super::orders::Orders;
 use super::state::{Place, State, Step, permute_hidden};
 use super::{Kummen, setup};
 use crate::kit::hex::Hex;
+use crate::kit::seats::{Seat, TwoSeats};
 use crate::protocol::dice::Dice;
 use crate::protocol::hash::Hash32;
 use crate::systems::{DataSource, Phase, Reader, Resolution, Rules};
@@ -105,8 +106,8 @@ fn setup_places_units_as_15_1_and_15_2_say() {
     let mut sorted = palace_tokens.clone();
     sorted.sort();
     assert_eq!(sorted, (1..=9).collect::<Vec<_>>());
-    assert_eq!(s.cups.mercenary.len(), 28 - 13);
-    assert_eq!(s.cups.beeler.len(), 36 - 22);
+    assert_eq!(s.cups[Side::Mercenary].len(), 28 - 13);
+    assert_eq!(s.cups[Side::Beeler].len(), 36 - 22);
     let t = d.finish().unwrap();
     assert!(t.public.is_empty(), "setup draws are sealed");
 }
@@ -174,7 +175,7 @@ fn default_orders_play_a_whole_game_to_its_end_14_1() {
 fn templates_parse_and_check_clean_at_every_step() {
     let mut s = fresh();
     for n in 1..=9 {
-        for side in Side::BOTH {
+        for &side in Side::ALL {
             let t = Kummen.template(&s, side.name());
             assert!(t.starts_with("orders:"), "{t}");
             #[derive(serde::Deserialize)]
@@ -248,7 +249,7 @@ fn rendered(s: &State, reader: &Reader) -> (String, String) {
 fn views_do_not_depend_on_the_opponents_hidden_identities_3() {
     let s0 = fresh();
     let s = step(&s0, &defaults(&s0), 11, 1).state;
-    for side in Side::BOTH {
+    for &side in Side::ALL {
         let n = hidden_count(&s, side);
         // Reverse and rotate: two permutations that move every unit.
         for perm in [
@@ -314,15 +315,15 @@ fn orders_out_of_step_are_refused_with_their_field() {
     let o: Orders = yaml::parse("actions:\n  - move: {unit: B-NOPE, path: [O05]}\n", "o").unwrap();
     let p = Kummen.check(&s, "beeler", &o);
     assert_eq!(p[0].path.to_string(), "orders.actions[0].move.unit");
-    let o: Orders = yaml::parse("policy: {heli_triggers: []}\n", "o").unwrap();
+    let o: Orders = yaml::parse("policies: {heli_triggers: []}\n", "o").unwrap();
     let p = Kummen.check(&s, "beeler", &o);
-    assert_eq!(p[0].path.to_string(), "orders.policy.heli_triggers");
+    assert_eq!(p[0].path.to_string(), "orders.policies.heli_triggers");
 }
 
 #[test]
 fn a_policy_sent_in_any_order_is_kept_for_later_steps() {
     let s0 = fresh();
-    let o: Orders = yaml::parse("policy: {retreat: never}\n", "o").unwrap();
+    let o: Orders = yaml::parse("policies: {retreat: never}\n", "o").unwrap();
     let r = step(
         &s0,
         &[(Side::Mercenary, o), (Side::Beeler, Orders::default())],
@@ -330,10 +331,19 @@ fn a_policy_sent_in_any_order_is_kept_for_later_steps() {
         1,
     );
     assert_eq!(
-        r.state.policy.mercenary.retreat,
+        r.state.policies[Side::Mercenary].retreat,
         super::orders::RetreatWhen::Never
     );
     // The policy is private: the beeler view does not show it.
     let v = Kummen.view(&r.state, &Reader::Side("beeler".into()));
-    assert_eq!(v.policy, Some(r.state.policy.beeler.clone()));
+    assert_eq!(v.policies, Some(r.state.policies[Side::Beeler].clone()));
+}
+
+#[test]
+fn a_rules_1_state_is_carried_over_with_its_policy_as_policies() {
+    let old = include_str!("../../../tests/fixtures/rules1-kummen/game/host/state/000002.yaml");
+    let st = Rules::upgrade_state(&Kummen, 1, old, None).unwrap();
+    assert_eq!(st.step, Step::M1);
+    assert_eq!(st.policies[Side::Beeler].rp_target, 4);
+    assert_eq!(st.policies[Side::Mercenary].heli_triggers[0].helis, 2);
 }

@@ -5,9 +5,10 @@
 //! hidden identities. The opponent's cup is a count. Standing policies are private.
 
 use super::data::{Control, PerSide, Side};
-use super::orders::Policy;
+use super::orders::Policies;
 use super::state::{Modifiers, Place, Stage, State, Step, token_label};
 use crate::kit::hex::Hex;
+use crate::kit::seats::Seat;
 use crate::systems::Reader;
 use serde::Serialize;
 
@@ -77,7 +78,7 @@ pub struct View {
     pub offensive: Option<String>,
     /// The reader's own standing policy.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub policy: Option<Policy>,
+    pub policies: Option<Policies>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ending: Option<String>,
     pub stand_in_data: bool,
@@ -185,7 +186,7 @@ pub fn view(state: &State, reader: &Reader) -> View {
         })
         .collect();
     let all_off = |place: Place| -> Vec<String> {
-        Side::BOTH
+        Side::ALL
             .iter()
             .flat_map(|s| state.off_map(*s, place))
             .collect()
@@ -212,10 +213,7 @@ pub fn view(state: &State, reader: &Reader) -> View {
         rp: state.rp,
         bases,
         hexes,
-        cup_counts: PerSide {
-            mercenary: state.cups.mercenary.len(),
-            beeler: state.cups.beeler.len(),
-        },
+        cup_counts: state.cups.map(|_, cup| cup.len()),
         own_cup: me.map(|s| {
             let mut v = state.cups.get(s).items.clone();
             v.sort();
@@ -225,7 +223,7 @@ pub fn view(state: &State, reader: &Reader) -> View {
         returning: all_off(Place::Returning),
         removed: all_off(Place::Removed),
         offensive,
-        policy: me.map(|s| state.policy.get(s).clone()),
+        policies: me.map(|s| state.policies.get(s).clone()),
         ending: state.ending.as_ref().map(|e| e.summary.clone()),
         stand_in_data: state.map.stand_in,
     }
@@ -263,8 +261,8 @@ pub fn render(v: &View) -> String {
                     super::stages::name(s)
                 ))
                 .unwrap_or_default(),
-            v.vp.mercenary,
-            v.vp.beeler,
+            v.vp[Side::Mercenary],
+            v.vp[Side::Beeler],
             v.rp
         ),
     );
@@ -340,7 +338,8 @@ pub fn render(v: &View) -> String {
         &mut out,
         format!(
             "Cups: mercenary {} units, beeler {} units",
-            v.cup_counts.mercenary, v.cup_counts.beeler
+            v.cup_counts[Side::Mercenary],
+            v.cup_counts[Side::Beeler]
         ),
     );
     if let Some(c) = &v.own_cup {
@@ -362,7 +361,7 @@ pub fn render(v: &View) -> String {
             format!("Removed from the game: {}", v.removed.join(", ")),
         );
     }
-    if let (Some(p), Some(side)) = (&v.policy, Side::parse(&v.reader)) {
+    if let (Some(p), Some(side)) = (&v.policies, Side::parse(&v.reader)) {
         line(&mut out, String::new());
         line(
             &mut out,
