@@ -38,6 +38,11 @@ fn a_whole_game_reaches_a_rule_14_result_and_verifies_in_full_from_its_archive()
         !t.game.join("archive/host_key").exists(),
         "the host's signing key is never published"
     );
+    assert!(
+        t.game.join("host/journal-cache.json").exists()
+            && !t.game.join("archive/journal-cache.json").exists(),
+        "the host's parsed copy of the journal is a cache, not part of the archive"
+    );
     assert!(t.game.join("archive/secrets.yaml").exists());
 
     // An auditor has the public files and the archive, not the host's directory.

@@ -16,8 +16,9 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// Host files never published: the signing key (it would let anyone forge receipts) and the lock.
-const PRIVATE: [&str; 3] = ["host_key", "host_key.pub", "lock"];
+/// Host files not archived: the signing key (it would let anyone forge receipts), the lock, and
+/// the host's parsed copy of the journal (a cache of public records, rebuilt at will).
+const PRIVATE: [&str; 4] = ["host_key", "host_key.pub", "lock", "journal-cache.json"];
 
 /// `archive/manifest.yaml`: every archived file with its hash.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -333,6 +333,16 @@ fn folder_of(path: &Path) -> &Path {
     }
 }
 
+/// Writes a file whole (temporary file, rename) without flushing it to disk: for caches,
+/// which a crash may leave old but never half written.
+pub fn write_unflushed(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    let dir = folder_of(path);
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
+    tmp.write_all(bytes).map_err(|e| Error::io(path, e))?;
+    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
+    Ok(())
+}
+
 /// Like [`write_atomic`], for files only the host may read (mode 0600 on Unix).
 pub fn write_private(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     write_atomic(path, bytes)?;

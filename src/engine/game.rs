@@ -44,7 +44,7 @@ impl Game {
         let config: GameConfig = yaml::parse(&text, &config_path.display().to_string())
             .map_err(|r| Error::Fail(r.to_string()))?;
         let system = systems::by_id(&config.system)?;
-        let records = read_journal(&dir, &config.id)?;
+        let records = read_journal_cached(&dir, &config.id)?;
         // The journal is the authority on keys: a key replacement or hand-over counts from its
         // record, even before game.yaml is rewritten after it (engine::ops). Email addresses
         // come from the host's mail/addresses.yaml (engine::config).
@@ -311,8 +311,62 @@ pub fn journal_strays(dir: &GameDir) -> Result<Vec<(String, String)>, Error> {
 /// Reads journal/000000.yaml, 000001.yaml, … until the first missing number. Any other file in
 /// journal/ (see [`journal_strays`]) is an error: the journal is exactly its chain.
 pub fn read_journal(dir: &GameDir, game_id: &str) -> Result<Vec<(Record, Hash32)>, Error> {
-    let mut records = Vec::new();
-    for seq in 0.. {
+    read_journal_from(dir, game_id, Vec::new())
+}
+
+/// What the host keeps of its journal, parsed (`host/journal-cache.json`): opening a game then
+/// reads the records added since, not the whole journal, so it costs the same at record 300 as
+/// at record 3. Only the host's own commands use it, for the host's own files; `verify` reads
+/// every record (`Game::open_for_audit`). It is checked against the journal head: a cache
+/// whose last record is not the file of that number is not used.
+#[derive(Serialize, Deserialize)]
+struct JournalCache {
+    game: String,
+    records: Vec<(Record, Hash32)>,
+}
+
+fn journal_cache(dir: &GameDir) -> std::path::PathBuf {
+    dir.host().join("journal-cache.json")
+}
+
+/// [`read_journal`] through the host's cache, which it brings up to date.
+fn read_journal_cached(dir: &GameDir, game_id: &str) -> Result<Vec<(Record, Hash32)>, Error> {
+    let path = journal_cache(dir);
+    let cached: Vec<(Record, Hash32)> = std::fs::read(&path)
+        .ok()
+        .and_then(|bytes| serde_json::from_slice::<JournalCache>(&bytes).ok())
+        .filter(|c| c.game == game_id)
+        .map(|c| c.records)
+        .filter(|records| match records.last() {
+            Some((rec, hash)) => dir::read(&dir.record(rec.seq))
+                .is_ok_and(|bytes| journal::record_hash(&bytes) == *hash),
+            None => false,
+        })
+        .unwrap_or_default();
+    let known = cached.len();
+    let records = read_journal_from(dir, game_id, cached)?;
+    if records.len() != known && dir.host().is_dir() {
+        let cache = JournalCache {
+            game: game_id.to_string(),
+            records,
+        };
+        // A cache: written whole (a reader sees the old or the new file) but not flushed; after
+        // a crash it is either current or found stale and rebuilt.
+        if let Ok(json) = serde_json::to_vec(&cache) {
+            let _ = dir::write_unflushed(&path, &json);
+        }
+        return Ok(cache.records);
+    }
+    Ok(records)
+}
+
+/// [`read_journal`] given the records already known, oldest first (a prefix of the journal).
+fn read_journal_from(
+    dir: &GameDir,
+    game_id: &str,
+    mut records: Vec<(Record, Hash32)>,
+) -> Result<Vec<(Record, Hash32)>, Error> {
+    for seq in records.len() as u64.. {
         let path = dir.record(seq);
         if !path.exists() {
             break;
