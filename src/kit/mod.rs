@@ -2,6 +2,7 @@
 //! labelled hexes, cups, and component data shared by the states of a game.
 
 pub mod cup;
+pub mod deck;
 pub mod events;
 pub mod hex;
 pub mod policies;
