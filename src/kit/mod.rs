@@ -6,6 +6,7 @@ pub mod cup;
 pub mod deck;
 pub mod events;
 pub mod hex;
+pub mod leak;
 pub mod policies;
 pub mod seats;
 pub mod shared;
