@@ -10,9 +10,9 @@
 //! directions. Facing N, E, S or W its corners are exact; facing a diagonal, its corners are the
 //! exact ones rounded to the nearest unit (each coordinate off by at most half a unit, 0.05 mm,
 //! far below what a ruler shows; an odd size likewise puts its half-unit edges half a unit
-//! outward), and from there on every computation is exact on that
-//! polygon. Results are exact while coordinates and sizes stay within +-10^8 units (10 m); past
-//! that the arithmetic saturates instead of overflowing.
+//! outward), and from there on every computation is exact on that polygon. Results are exact
+//! while coordinates and sizes stay within [`LIMIT`] = 10^8 units, 10 m
+//! ([`Footprint::validate`]); past that the arithmetic saturates instead of overflowing.
 
 use serde::{Deserialize, Serialize};
 
@@ -164,12 +164,39 @@ fn round_sqrt_ratio(k: i128, den: u128) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }
 
+/// The largest coordinate (in absolute value) and size for which every result is exact.
+pub const LIMIT: i64 = 100_000_000;
+
 impl Footprint {
+    /// Checks that the base has a positive size and lies within [`LIMIT`] units of the origin.
+    pub fn validate(&self) -> Result<(), String> {
+        let sizes: &[(&str, i64)] = match self.base {
+            Base::Round { radius } => &[("radius", radius)],
+            Base::Rect { width, depth } => &[("width", width), ("depth", depth)],
+        };
+        for &(name, v) in sizes {
+            if !(1..=LIMIT).contains(&v) {
+                return Err(format!("{name} must be 1-{LIMIT} units (0.1 mm), not {v}"));
+            }
+        }
+        for (name, v) in [("east", self.centre.x), ("north", self.centre.y)] {
+            if !(-LIMIT..=LIMIT).contains(&v) {
+                return Err(format!(
+                    "{name} must be within +-{LIMIT} units (10 m), not {v}"
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// The corners of a rectangular base, anticlockwise from front-right; empty for a round one.
     pub fn corners(&self) -> Vec<Point> {
         let Base::Rect { width, depth } = self.base else {
             return Vec::new();
         };
+        // A rectangle has some area whatever the input (validate() refuses such input): with a
+        // size of 0 every point would be "inside" the degenerate polygon.
+        let (width, depth) = (width.max(1), depth.max(1));
         let (fx, fy) = self.facing.vector();
         // The right-hand side of facing (fx, fy) is (fy, -fx).
         let (rx, ry) = (fy, -fx);
@@ -401,6 +428,34 @@ mod tests {
             3,
             Facing::S,
         ));
+    }
+
+    #[test]
+    fn footprints_check_their_sizes_and_place() {
+        assert!(rect(0, 0, 1, LIMIT, Facing::NE).validate().is_ok());
+        assert_eq!(
+            rect(0, 0, 0, 5, Facing::N).validate().unwrap_err(),
+            "width must be 1-100000000 units (0.1 mm), not 0"
+        );
+        assert!(
+            round(0, 0, -1)
+                .validate()
+                .unwrap_err()
+                .starts_with("radius")
+        );
+        assert!(
+            round(0, LIMIT + 1, 5)
+                .validate()
+                .unwrap_err()
+                .starts_with("north")
+        );
+    }
+
+    #[test]
+    fn a_zero_sized_rectangle_is_not_everywhere() {
+        let dot = rect(0, 0, 0, 0, Facing::NE);
+        assert!(!dot.contains(Point::new(50, 50)));
+        assert!(dot.distance(&rect(100, 0, 0, 0, Facing::N)) > 90);
     }
 
     #[test]
