@@ -2,7 +2,8 @@
 //! side may not know give that side (and the public) byte-identical views, and resolving the
 //! same step on them gives identical public events.
 
-use pbem::kit::seats::{Seat, TwoSeats};
+use pbem::kit::leak;
+use pbem::kit::seats::Seat;
 use pbem::protocol::dice::Dice;
 use pbem::protocol::hash::Hash32;
 use pbem::systems::kummen::data::Side;
@@ -79,16 +80,28 @@ fn hidden_count(s: &State, side: Side) -> usize {
         + s.cups.get(side).len()
 }
 
-/// A permutation of 0..n from random sort keys.
-fn permutation(keys: &[u64], n: usize) -> Vec<usize> {
-    let mut idx: Vec<usize> = (0..n).collect();
-    idx.sort_by_key(|&i| (keys.get(i).copied().unwrap_or(0), i));
-    idx
+/// What a reader is shown of a state: its view as YAML, then the rendered text.
+fn seen(s: &State, reader: &Reader) -> String {
+    let v = Kummen.view(s, reader);
+    format!("{}--- render\n{}", yaml::to_string(&v), Kummen.render(&v))
 }
 
-fn views(s: &State, reader: &Reader) -> (String, String) {
-    let v = Kummen.view(s, reader);
-    (yaml::to_string(&v), Kummen.render(&v))
+/// Every reader of a kummen game.
+fn readers() -> Vec<Reader> {
+    let mut r: Vec<Reader> = Side::ALL
+        .iter()
+        .map(|s| Reader::Side(s.name().into()))
+        .collect();
+    r.push(Reader::Public);
+    r
+}
+
+/// `side`'s hidden identities permuted with the permutation `seed` picks.
+fn permuted(side: Side) -> impl Fn(&State, u64) -> State {
+    move |s, seed| {
+        let perm = leak::permutation(seed, hidden_count(s, side));
+        permute_hidden(s, side, &perm).expect("a permutation of the hidden slots")
+    }
 }
 
 proptest! {
@@ -98,28 +111,24 @@ proptest! {
     fn opponent_and_public_views_ignore_hidden_identities(
         seed in any::<u64>(),
         depth in 0u8..3,
-        keys in proptest::collection::vec(any::<u64>(), 80),
+        perm in any::<u64>(),
     ) {
         let s = game(seed, depth);
         for &side in Side::ALL {
-            let perm = permutation(&keys, hidden_count(&s, side));
-            let p = permute_hidden(&s, side, &perm).expect("a permutation of the hidden slots");
-            for reader in [Reader::Side(side.other().name().into()), Reader::Public] {
-                prop_assert_eq!(views(&s, &reader), views(&p, &reader));
-            }
+            let owner = Reader::Side(side.name().into());
+            leak::secrets_of(&s, &owner, &readers(), [perm], permuted(side), seen)?;
         }
     }
 
     #[test]
     fn resolving_a_step_on_permuted_identities_gives_the_same_public_record(
         seed in any::<u64>(),
-        keys in proptest::collection::vec(any::<u64>(), 80),
+        perm in any::<u64>(),
     ) {
         // Beeler's B1 on two worlds that differ only in beeler's hidden identities; the orders
         // name ids, mapped so that the same tokens move.
         let s = after_setup(seed);
-        let perm = permutation(&keys, hidden_count(&s, Side::Beeler));
-        let p = permute_hidden(&s, Side::Beeler, &perm).expect("a permutation of the hidden slots");
+        let p = permuted(Side::Beeler)(&s, perm);
         let b1 = |st: &State| {
             let id = |t: &str| st.find_own(Side::Beeler, t).unwrap();
             orders(&format!(
@@ -131,12 +140,9 @@ proptest! {
         let (sa, ea) = resolve(&s, &[(Side::Beeler, b1(&s))], seed, 2);
         let (sb, eb) = resolve(&p, &[(Side::Beeler, b1(&p))], seed, 2);
         prop_assert_eq!(&ea, &eb);
-        for reader in [Reader::Side("mercenary".into()), Reader::Public] {
-            prop_assert_eq!(views(&sa, &reader), views(&sb, &reader));
-        }
+        leak::same_for(&sa, &sb, &[Reader::Side("mercenary".into()), Reader::Public], seen)?;
         // Roles swapped: mercenary's M1 on worlds that differ in mercenary's hidden identities.
-        let perm = permutation(&keys, hidden_count(&sa, Side::Mercenary));
-        let pa = permute_hidden(&sa, Side::Mercenary, &perm).expect("a permutation of the hidden slots");
+        let pa = permuted(Side::Mercenary)(&sa, perm);
         let m1 = |st: &State| {
             let id = st.find_own(Side::Mercenary, "M#9").unwrap();
             orders(&format!("actions:\n  - move: {{unit: {id}, path: [F07]}}\n"))
@@ -144,9 +150,7 @@ proptest! {
         let (ta, fa) = resolve(&sa, &[(Side::Mercenary, m1(&sa))], seed, 3);
         let (tb, fb) = resolve(&pa, &[(Side::Mercenary, m1(&pa))], seed, 3);
         prop_assert_eq!(&fa, &fb);
-        for reader in [Reader::Side("beeler".into()), Reader::Public] {
-            prop_assert_eq!(views(&ta, &reader), views(&tb, &reader));
-        }
+        leak::same_for(&ta, &tb, &[Reader::Side("beeler".into()), Reader::Public], seen)?;
     }
 }
 
@@ -155,25 +159,17 @@ proptest! {
 fn the_drawn_offensive_turn_is_seen_by_the_mercenary_only_4_5_4() {
     let mut s = after_setup(3);
     s.turn = 7;
-    let with = |turn: u32| {
-        let mut t = s.clone();
-        t.offensive_turn = Some(turn);
+    s.offensive_turn = Some(8);
+    let merc = Reader::Side("mercenary".into());
+    let moved = |st: &State, turn: u64| {
+        let mut t = st.clone();
+        t.offensive_turn = Some(turn as u32);
         t
     };
-    for reader in [Reader::Side("beeler".into()), Reader::Public] {
-        let base = views(&with(8), &reader);
-        for turn in 9..=11 {
-            assert_eq!(
-                views(&with(turn), &reader),
-                base,
-                "{reader:?} learns the offensive turn"
-            );
-        }
-    }
-    let merc = Reader::Side("mercenary".into());
+    leak::secrets_of(&s, &merc, &readers(), 9..=11, moved, seen).unwrap();
     assert_ne!(
-        views(&with(8), &merc),
-        views(&with(11), &merc),
+        seen(&s, &merc),
+        seen(&moved(&s, 11), &merc),
         "the mercenary sees its marker"
     );
 }
