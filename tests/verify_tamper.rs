@@ -446,3 +446,72 @@ fn a_rollback_to_before_a_rules_upgrade_is_refused() {
         "{err}"
     );
 }
+
+/// A copy of a concluded game with its archive (tests/fixtures/journal1-dougram).
+fn concluded() -> (tempfile::TempDir, std::path::PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join("game");
+    copy_dir(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/journal1-dougram"),
+        &game,
+    );
+    (tmp, game)
+}
+
+#[test]
+fn a_file_slipped_into_the_archive_is_caught() {
+    let (_tmp, game) = concluded();
+    std::fs::write(game.join("archive/state/000009.yaml"), "turn: 9\n").unwrap();
+    let (code, out, err) = run(&["verify", "--full", game.to_str().unwrap()]);
+    assert_eq!(code, 5, "{out}{err}");
+    assert!(
+        err.contains("archive/state/000009.yaml: not in the manifest"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_manifest_naming_a_file_outside_the_archive_is_caught_and_not_read() {
+    let (_tmp, game) = concluded();
+    let path = game.join("archive/manifest.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let text = text.replacen(
+        "files:\n",
+        &format!("files:\n  ../game.yaml: {}\n", "0".repeat(64)),
+        1,
+    );
+    std::fs::write(&path, text).unwrap();
+    let (code, out, err) = run(&["verify", "--full", game.to_str().unwrap()]);
+    assert_eq!(code, 5, "{out}{err}");
+    assert!(
+        err.contains("\"../game.yaml\" is not a file name inside archive/"),
+        "{err}"
+    );
+    assert!(!err.contains("archive/../game.yaml: differs"), "{err}");
+}
+
+#[test]
+fn a_host_signed_receipt_of_an_unknown_format_is_refused() {
+    use pbem::protocol::envelope;
+    let t = played();
+    let dir = t.game.join("host/receipts");
+    let receipt = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .min()
+        .unwrap();
+    let signed = envelope::open_embedded(&std::fs::read(&receipt).unwrap()).unwrap();
+    let document = String::from_utf8(signed.document.clone())
+        .unwrap()
+        .replace("pbem: receipt/2", "pbem: receipt/9");
+    // Signed by the host itself: only the format marker is wrong.
+    let host = pbem::protocol::keys::SecretKey::load(&t.game.join("host/host_key"), None).unwrap();
+    let resigned = envelope::sign(document.as_bytes(), &host, envelope::RECEIPT_NAMESPACE).unwrap();
+    std::fs::write(&receipt, resigned).unwrap();
+    assert_caught(
+        &t,
+        &[],
+        &["\"receipt/9\" with a version is not a receipt this pbem knows"],
+    );
+}

@@ -516,7 +516,21 @@ pub fn open_receipt(game: &Game, bytes: &[u8], file: &str) -> Result<Receipt, St
         .map_err(|e| format!("{file}: receipt signature is not the host's: {e}"))?;
     let text =
         String::from_utf8(signed.document.clone()).map_err(|_| format!("{file}: not UTF-8"))?;
-    yaml::parse::<Receipt>(&text, file).map_err(|r| r.to_string())
+    let receipt = yaml::parse::<Receipt>(&text, file).map_err(|r| r.to_string())?;
+    // receipt/1 (before order versions) has no version; receipt/2 has one.
+    let shaped = match receipt.pbem.as_str() {
+        RECEIPT_FORMAT => receipt.version.is_some(),
+        "receipt/1" => receipt.version.is_none(),
+        _ => false,
+    };
+    if !shaped {
+        return Err(format!(
+            "{file}: pbem: {:?} with{} a version is not a receipt this pbem knows ({RECEIPT_FORMAT}, with a version, or receipt/1, without)",
+            receipt.pbem,
+            if receipt.version.is_some() { "" } else { "out" }
+        ));
+    }
+    Ok(receipt)
 }
 
 #[cfg(test)]

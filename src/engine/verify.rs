@@ -759,6 +759,12 @@ fn check_archive_manifest(game: &Game, records: &[(Record, Hash32)], findings: &
         }
     };
     for (name, hash) in &manifest.files {
+        if !plain_relative(name) {
+            findings.push(format!(
+                "archive/manifest.yaml: {name:?} is not a file name inside archive/ (only plain relative names, no `..`)"
+            ));
+            continue;
+        }
         match std::fs::read(dir.join(name)) {
             Ok(bytes) if sha256(&bytes) == *hash => {}
             Ok(_) => findings.push(format!(
@@ -767,6 +773,40 @@ fn check_archive_manifest(game: &Game, records: &[(Record, Hash32)], findings: &
             Err(_) => findings.push(format!(
                 "archive/{name}: listed in the manifest but missing"
             )),
+        }
+    }
+    // The manifest pins the archive: a file it does not list is not part of it.
+    let mut present = Vec::new();
+    list_files(&dir, "", &mut present);
+    for name in present {
+        let listed = manifest.files.contains_key(&name);
+        if !listed && name != super::conclude::MANIFEST && !name.starts_with(".tmp") {
+            findings.push(format!(
+                "archive/{name}: not in the manifest (the archive is exactly what the manifest lists)"
+            ));
+        }
+    }
+}
+
+/// A relative path of plain names (`state/000001.yaml`): no root, no `.` or `..`, not empty.
+fn plain_relative(name: &str) -> bool {
+    !name.is_empty()
+        && std::path::Path::new(name)
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)))
+}
+
+/// Every file under `dir`, as `/`-separated names relative to it.
+fn list_files(dir: &Path, prefix: &str, out: &mut Vec<String>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = format!("{prefix}{}", entry.file_name().to_string_lossy());
+        if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            list_files(&entry.path(), &format!("{name}/"), out);
+        } else {
+            out.push(name);
         }
     }
 }
