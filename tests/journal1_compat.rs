@@ -7,19 +7,9 @@
 mod common;
 use common::*;
 
-fn fixture_copy() -> (tempfile::TempDir, std::path::PathBuf) {
-    let tmp = tempfile::tempdir().unwrap();
-    let game = tmp.path().join("game");
-    copy_dir(
-        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/journal1-dougram"),
-        &game,
-    );
-    (tmp, game)
-}
-
 #[test]
 fn a_concluded_journal_1_game_verifies_in_full_from_its_archive() {
-    let (_tmp, game) = fixture_copy();
+    let (_tmp, game) = journal1_dougram();
     let out = ok(&["verify", "--full", game.to_str().unwrap()]);
     assert!(out.contains("replayed from archive"), "{out}");
     // Its steps were resolved by dougram rules 1 (pbem 0.1.0), which kept the component data in
@@ -37,7 +27,7 @@ fn a_concluded_journal_1_game_verifies_in_full_from_its_archive() {
 
 #[test]
 fn the_independent_auditor_reads_journal_1_records_and_their_archived_orders() {
-    let (_tmp, game) = fixture_copy();
+    let (_tmp, game) = journal1_dougram();
     let out = std::process::Command::new("python3")
         .arg(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/dice_audit.py"))
         .arg(&game)
@@ -53,7 +43,7 @@ fn the_independent_auditor_reads_journal_1_records_and_their_archived_orders() {
 
 #[test]
 fn a_changed_entropy_in_a_journal_1_archive_order_is_caught_by_the_auditor() {
-    let (_tmp, game) = fixture_copy();
+    let (_tmp, game) = journal1_dougram();
     // The archived orders are the openings of the journal's commitments: one changed byte of
     // an order (here its entropy) no longer matches the record.
     let orders = game.join("archive/orders");

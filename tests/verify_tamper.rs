@@ -22,6 +22,16 @@ fn rewrite_record(t: &Table, seq: u64, change: impl FnOnce(&mut Record)) {
     std::fs::write(&path, serde_saphyr::to_string(&rec).unwrap()).unwrap();
 }
 
+/// The first receipt the host wrote (host/receipts/, by name).
+fn first_receipt(t: &Table) -> std::path::PathBuf {
+    std::fs::read_dir(t.game.join("host/receipts"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .min()
+        .unwrap()
+}
+
 fn flip_byte(path: &std::path::Path, at: usize) {
     let mut bytes = std::fs::read(path).unwrap();
     bytes[at] ^= 0x01;
@@ -108,13 +118,7 @@ fn one_flipped_byte_of_a_stored_order_is_caught() {
 #[test]
 fn one_flipped_byte_of_a_receipt_is_caught() {
     let t = played();
-    let dir = t.game.join("host/receipts");
-    let receipt = std::fs::read_dir(&dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .min()
-        .unwrap();
+    let receipt = first_receipt(&t);
     let text = std::fs::read_to_string(&receipt).unwrap();
     flip_byte(&receipt, text.find("side: ").unwrap() + 6);
     assert_caught(&t, &[], &["host/receipts/"]);
@@ -447,20 +451,9 @@ fn a_rollback_to_before_a_rules_upgrade_is_refused() {
     );
 }
 
-/// A copy of a concluded game with its archive (tests/fixtures/journal1-dougram).
-fn concluded() -> (tempfile::TempDir, std::path::PathBuf) {
-    let tmp = tempfile::tempdir().unwrap();
-    let game = tmp.path().join("game");
-    copy_dir(
-        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/journal1-dougram"),
-        &game,
-    );
-    (tmp, game)
-}
-
 #[test]
 fn a_file_slipped_into_the_archive_is_caught() {
-    let (_tmp, game) = concluded();
+    let (_tmp, game) = journal1_dougram();
     std::fs::write(game.join("archive/state/000009.yaml"), "turn: 9\n").unwrap();
     let (code, out, err) = run(&["verify", "--full", game.to_str().unwrap()]);
     assert_eq!(code, 5, "{out}{err}");
@@ -472,7 +465,7 @@ fn a_file_slipped_into_the_archive_is_caught() {
 
 #[test]
 fn a_manifest_naming_a_file_outside_the_archive_is_caught_and_not_read() {
-    let (_tmp, game) = concluded();
+    let (_tmp, game) = journal1_dougram();
     let path = game.join("archive/manifest.yaml");
     let text = std::fs::read_to_string(&path).unwrap();
     let text = text.replacen(
@@ -494,13 +487,7 @@ fn a_manifest_naming_a_file_outside_the_archive_is_caught_and_not_read() {
 fn a_host_signed_receipt_of_an_unknown_format_is_refused() {
     use pbem::protocol::envelope;
     let t = played();
-    let dir = t.game.join("host/receipts");
-    let receipt = std::fs::read_dir(&dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .min()
-        .unwrap();
+    let receipt = first_receipt(&t);
     let signed = envelope::open_embedded(&std::fs::read(&receipt).unwrap()).unwrap();
     let document = String::from_utf8(signed.document.clone())
         .unwrap()

@@ -276,3 +276,15 @@ pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
         }
     }
 }
+
+/// A copy of tests/fixtures/journal1-dougram: a concluded dougram game recorded before issue 10
+/// (journal/1, order/1, receipt/1, rules 1), with its archive.
+pub fn journal1_dougram() -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join("game");
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/journal1-dougram"),
+        &game,
+    );
+    (tmp, game)
+}
