@@ -5,8 +5,7 @@
 //! map has, from which edge the column letters count, and which columns sit half a hex lower.
 //! A [`Hex`] is just a label; it needs its grid to find neighbours or distances.
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use std::fmt;
+use serde::{Deserialize, Serialize};
 
 /// A hex named by its column letter (A = 0) and row number (1-based), e.g. `C08`.
 ///
@@ -54,24 +53,7 @@ impl Hex {
     }
 }
 
-impl fmt::Display for Hex {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.label())
-    }
-}
-
-impl Serialize for Hex {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.label())
-    }
-}
-
-impl<'de> Deserialize<'de> for Hex {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Hex, D::Error> {
-        let s = String::deserialize(d)?;
-        Hex::parse(&s).map_err(serde::de::Error::custom)
-    }
-}
+crate::kit::written_as_label!(Hex);
 
 /// The six neighbour directions of a flat-topped grid, north at the top.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

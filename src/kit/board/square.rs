@@ -6,8 +6,7 @@
 //! sight is an integer walk from centre to centre that lists every square the line crosses.
 
 use super::Grid;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use std::fmt;
+use serde::{Deserialize, Serialize};
 
 /// A square named by its column letter (A = 0) and row number (1-based), e.g. `C7`.
 /// Ordered column first, then row.
@@ -51,24 +50,7 @@ impl Square {
     }
 }
 
-impl fmt::Display for Square {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.label())
-    }
-}
-
-impl Serialize for Square {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.label())
-    }
-}
-
-impl<'de> Deserialize<'de> for Square {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Square, D::Error> {
-        let s = String::deserialize(d)?;
-        Square::parse(&s).map_err(serde::de::Error::custom)
-    }
-}
+crate::kit::written_as_label!(Square);
 
 /// Which squares are one step apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
