@@ -5,7 +5,8 @@
 //! build beside this one (each binary plays its own games through its own command line, so an
 //! older release is measured on games it can read). Figures are printed, never asserted; the
 //! machine is noisy, so what counts is the median and its ratio to the floor of the same run
-//! (docs/performance.md).
+//! (docs/performance.md). `PBEM_BENCH_KEEP=DIR` keeps a copy of each measured game, its step
+//! ready to process, for a profiler.
 //!
 //! The floor is what no implementation of a step can avoid: starting a process, reading the
 //! game's configuration, the open step's orders and the journal head, checking each order's
@@ -94,6 +95,11 @@ fn main() {
 
 /// Times the floor and `pbem process` on fresh copies of `game`, interleaved.
 fn compare(label: &str, game: &Path, pbem: &Path) {
+    // PBEM_BENCH_KEEP=DIR keeps each measured game (its step ready to process) for profiling.
+    if let Some(keep) = std::env::var_os("PBEM_BENCH_KEEP") {
+        let slug: String = label.split(" (").next().unwrap().replace(' ', "-");
+        copy_dir(game, &Path::new(&keep).join(slug));
+    }
     let me = std::env::current_exe().unwrap();
     let (mut floor, mut process) = (Vec::new(), Vec::new());
     let scratch = game.with_extension("runs");

@@ -38,10 +38,15 @@ fn a_whole_game_reaches_a_rule_14_result_and_verifies_in_full_from_its_archive()
         !t.game.join("archive/host_key").exists(),
         "the host's signing key is never published"
     );
+    for cached in ["journal.json", "data.json", "state.json"] {
+        assert!(
+            t.game.join("host/cache").join(cached).exists(),
+            "the host keeps {cached} parsed"
+        );
+    }
     assert!(
-        t.game.join("host/journal-cache.json").exists()
-            && !t.game.join("archive/journal-cache.json").exists(),
-        "the host's parsed copy of the journal is a cache, not part of the archive"
+        !t.game.join("archive/cache").exists(),
+        "the host's caches of parsed files are not part of the archive"
     );
     assert!(t.game.join("archive/secrets.yaml").exists());
 

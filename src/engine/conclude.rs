@@ -17,8 +17,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// Host files not archived: the signing key (it would let anyone forge receipts), the lock, and
-/// the host's parsed copy of the journal (a cache of public records, rebuilt at will).
-const PRIVATE: [&str; 4] = ["host_key", "host_key.pub", "lock", "journal-cache.json"];
+/// the host's caches of parsed files (engine::cache: derived, rebuilt at will).
+const PRIVATE: [&str; 3] = ["host_key", "host_key.pub", "lock"];
 
 /// `archive/manifest.yaml`: every archived file with its hash.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -72,7 +72,9 @@ pub fn conclude(root: &Path) -> Result<Concluded, Error> {
             .unwrap_or(&file)
             .to_path_buf();
         let name = rel.to_string_lossy().replace('\\', "/");
-        if PRIVATE.contains(&name.as_str()) {
+        if PRIVATE.contains(&name.as_str())
+            || name.starts_with(&format!("{}/", super::cache::FOLDER))
+        {
             continue;
         }
         let bytes = dir::read(&file)?;

@@ -1,6 +1,7 @@
 //! An open game: its configuration, its system, its journal and the host's files.
 
 use super::Error;
+use super::cache;
 use super::config::GameConfig;
 use super::dir::{self, GameDir};
 use crate::protocol::hash::Hash32;
@@ -20,6 +21,10 @@ pub struct Secrets {
     pub game_key: Hash32,
 }
 
+/// The host's caches of data.yaml and of the newest state (engine::cache).
+const DATA_TWIN: &str = "data.json";
+const STATE_TWIN: &str = "state.json";
+
 pub struct Game {
     pub dir: GameDir,
     pub config: GameConfig,
@@ -28,6 +33,9 @@ pub struct Game {
     pub records: Vec<(Record, Hash32)>,
     /// The component data, read from data.yaml on first use ([`Game::data`]).
     pub data: OnceLock<GameData>,
+    /// Whether the host's caches of parsed files may be used (engine::cache): not by an
+    /// auditor, who reads every file itself.
+    pub caches: bool,
 }
 
 impl Game {
@@ -41,8 +49,7 @@ impl Game {
             )));
         }
         let text = dir::read_text(&config_path)?;
-        let config: GameConfig = yaml::parse(&text, &config_path.display().to_string())
-            .map_err(|r| Error::Fail(r.to_string()))?;
+        let config = parsed_config(&text, &config_path)?;
         let system = systems::by_id(&config.system)?;
         let records = read_journal_cached(&dir, &config.id)?;
         // The journal is the authority on keys: a key replacement or hand-over counts from its
@@ -55,6 +62,7 @@ impl Game {
             system,
             records,
             data: OnceLock::new(),
+            caches: true,
         })
     }
 
@@ -73,6 +81,7 @@ impl Game {
             system,
             records,
             data: OnceLock::new(),
+            caches: false,
         })
     }
 
@@ -106,9 +115,32 @@ impl Game {
         self.records.last().and_then(|(r, _)| r.next.as_ref())
     }
 
-    /// The host's full state after the newest record.
+    /// The host's full state after the newest record. Where the host's cache holds it parsed
+    /// (engine::cache), the system is given that copy, so reading it costs no YAML parse.
     pub fn state(&self) -> Result<String, Error> {
-        dir::read_text(&self.dir.state(self.last_seq()))
+        let text = dir::read_text(&self.dir.state(self.last_seq()))?;
+        if self.caches
+            && let Ok(data) = self.data()
+        {
+            // A twin that is missing or does not read is only a cache miss: the YAML is
+            // parsed, and the twin written for the next command.
+            let primed = cache::read_twin(&self.dir, STATE_TWIN, &cache::key(&text))
+                .is_some_and(|json| self.system.prime_state(data, &text, &json).is_ok());
+            if !primed {
+                self.cache_state(&text);
+            }
+        }
+        Ok(text)
+    }
+
+    /// Keeps `state` (the newest state's text, parsed in this process) in the host's cache for
+    /// the next command. A cache: failing to write it costs only speed.
+    pub fn cache_state(&self, state: &str) {
+        if let Ok(data) = self.data()
+            && let Ok(json) = self.system.state_json(data, state)
+        {
+            let _ = cache::write_twin(&self.dir, STATE_TWIN, &cache::key(state), &json);
+        }
     }
 
     pub fn secrets(&self) -> Result<Secrets, Error> {
@@ -141,12 +173,28 @@ impl Game {
         if let Some(data) = parsed_data(&key) {
             return Ok(self.data.get_or_init(|| data));
         }
-        let text = String::from_utf8(bytes)
-            .map_err(|_| Error::Fail(format!("{}: not UTF-8 text", path.display())))?;
-        let data = self
-            .system
-            .parse_data(&text)
-            .map_err(|e| Error::Fail(format!("{}: {e}", path.display())))?;
+        let twin = self
+            .caches
+            .then(|| cache::read_twin(&self.dir, DATA_TWIN, &want))
+            .flatten()
+            .and_then(|json| self.system.parse_data_json(&json).ok());
+        let data = match twin {
+            Some(data) => data,
+            None => {
+                let text = String::from_utf8(bytes)
+                    .map_err(|_| Error::Fail(format!("{}: not UTF-8 text", path.display())))?;
+                let data = self
+                    .system
+                    .parse_data(&text)
+                    .map_err(|e| Error::Fail(format!("{}: {e}", path.display())))?;
+                if self.caches
+                    && let Ok(json) = self.system.data_json(&data)
+                {
+                    let _ = cache::write_twin(&self.dir, DATA_TWIN, &want, &json);
+                }
+                data
+            }
+        };
         remember_data(key, data.clone());
         Ok(self.data.get_or_init(|| data))
     }
@@ -187,6 +235,22 @@ impl Game {
     }
 }
 
+/// The game.yaml this process read last, parsed: a command opens its game several times.
+static PARSED_CONFIG: std::sync::Mutex<Option<(String, GameConfig)>> = std::sync::Mutex::new(None);
+
+fn parsed_config(text: &str, path: &std::path::Path) -> Result<GameConfig, Error> {
+    let mut last = PARSED_CONFIG.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((t, config)) = last.as_ref()
+        && t == text
+    {
+        return Ok(config.clone());
+    }
+    let config: GameConfig =
+        yaml::parse(text, &path.display().to_string()).map_err(|r| Error::Fail(r.to_string()))?;
+    *last = Some((text.to_string(), config.clone()));
+    Ok(config)
+}
+
 /// Journal records already parsed in this process, by the SHA-256 of their bytes: a command
 /// opens its game several times, and a record's bytes give the same record every time.
 static PARSED_RECORDS: std::sync::Mutex<Option<std::collections::HashMap<Hash32, Record>>> =
@@ -200,7 +264,9 @@ fn parsed_record(hash: &Hash32) -> Option<Record> {
     cache.as_ref()?.get(hash).cloned()
 }
 
-fn remember_record(hash: Hash32, record: &Record) {
+/// Keeps `record`, whose file's bytes hash to `hash`, parsed for this process: a command that
+/// writes a record and opens the game again does not parse what it just wrote.
+pub fn remember_record(hash: Hash32, record: &Record) {
     let mut cache = PARSED_RECORDS.lock().unwrap_or_else(|e| e.into_inner());
     let map = cache.get_or_insert_with(Default::default);
     if map.len() >= PARSED_RECORDS_KEPT {
@@ -314,7 +380,7 @@ pub fn read_journal(dir: &GameDir, game_id: &str) -> Result<Vec<(Record, Hash32)
     read_journal_from(dir, game_id, Vec::new())
 }
 
-/// What the host keeps of its journal, parsed (`host/journal-cache.json`): opening a game then
+/// What the host keeps of its journal, parsed (`host/cache/journal.json`): opening a game then
 /// reads the records added since, not the whole journal, so it costs the same at record 300 as
 /// at record 3. Only the host's own commands use it, for the host's own files; `verify` reads
 /// every record (`Game::open_for_audit`). It is checked against the journal head: a cache
@@ -326,7 +392,7 @@ struct JournalCache {
 }
 
 fn journal_cache(dir: &GameDir) -> std::path::PathBuf {
-    dir.host().join("journal-cache.json")
+    cache::path(dir, "journal.json")
 }
 
 /// [`read_journal`] through the host's cache, which it brings up to date.
@@ -353,7 +419,10 @@ fn read_journal_cached(dir: &GameDir, game_id: &str) -> Result<Vec<(Record, Hash
         // A cache: written whole (a reader sees the old or the new file) but not flushed; after
         // a crash it is either current or found stale and rebuilt.
         if let Ok(json) = serde_json::to_vec(&cache) {
-            let _ = dir::write_unflushed(&path, &json);
+            let folder = path.parent().expect("a cache file has a folder");
+            if std::fs::create_dir_all(folder).is_ok() {
+                let _ = dir::write_unflushed(&path, &json);
+            }
         }
         return Ok(cache.records);
     }

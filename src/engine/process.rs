@@ -281,6 +281,7 @@ pub fn process_locked(
     let record_bytes = yaml::encode(&record)?;
     dir::write_atomic(&game.dir.record(seq), record_bytes.as_bytes())?;
     let head = journal::record_hash(record_bytes.as_bytes());
+    super::game::remember_record(head, &record);
 
     // What follows the record is derived from it (recover() redoes what a crash loses), except
     // the opening time of the next step: one flush for all of it.
@@ -291,6 +292,7 @@ pub fn process_locked(
             super::mail::clock::record_opened(&game.dir, n.step, now)?;
         }
         let game = Game::open(root)?;
+        game.cache_state(&res.state);
         views::write_report(&game, seq)?;
         views::refresh(&game)?;
         Ok(game)

@@ -87,8 +87,11 @@ pub fn verify(root: &Path, opts: &Options) -> Result<Tally, Error> {
         match source {
             Some((g, name)) => {
                 tally.source = name;
-                check_host(g, &records, &mut findings, &mut tally);
-                check_report_boards(g, &records, &mut findings, &mut tally);
+                // Each record's views and report board are checked right after its replay,
+                // while its state is still parsed (the system keeps the last few).
+                let mut derived = Derived::new(g, &records);
+                check_host(g, &records, &mut findings, &mut tally, &mut derived);
+                derived.finish(&mut findings, &mut tally);
             }
             None if opts.full => findings.push(
                 "no host/ and no archive/: a full replay needs the sealed archive that `pbem conclude` publishes when the game is over".into(),
@@ -209,37 +212,6 @@ fn check_reports(
                 "{file}: differs from the report of {} (in the part before the board)",
                 rec_name(rec.seq)
             )),
-        }
-    }
-}
-
-/// Every byte of every report, board included, against the report the journal and the state
-/// after each record give. `game` reads its states from host/ or from the published archive/.
-fn check_report_boards(
-    game: &Game,
-    records: &[(Record, Hash32)],
-    findings: &mut Vec<String>,
-    tally: &mut Tally,
-) {
-    let ours = ours_after_each(game, records);
-    for (i, (rec, _)) in records.iter().enumerate() {
-        if !ours[i] {
-            continue; // its board was drawn by other rules (the replay note says which)
-        }
-        let file = format!("reports/{:06}.txt", rec.seq);
-        let want = match views::report_text_of(game, records, rec.seq) {
-            Ok(w) => w,
-            Err(e) => {
-                findings.push(format!("{file}: cannot be regenerated: {e}"));
-                continue;
-            }
-        };
-        tally.report_boards += 1;
-        if std::fs::read(game.dir.report(rec.seq)).ok().as_deref() != Some(want.as_bytes()) {
-            findings.push(format!(
-                "{file}: differs from the report of {} and the state after it (in the board)",
-                rec_name(rec.seq)
-            ));
         }
     }
 }
@@ -990,6 +962,7 @@ fn check_host(
     records: &[(Record, Hash32)],
     findings: &mut Vec<String>,
     tally: &mut Tally,
+    derived: &mut Derived,
 ) {
     let secrets: Secrets = match game.secrets() {
         Ok(s) => s,
@@ -1030,7 +1003,31 @@ fn check_host(
             .notes
             .push(other_rules_note(game, records, 0, "was set up"));
     }
+    derived.upto(0, findings, tally);
     for i in 1..records.len() {
+        replay_record(
+            game, records, i, &secrets, data, &mut state, findings, tally,
+        );
+        derived.upto(i, findings, tally);
+    }
+    check_receipts(game, records, findings, tally);
+}
+
+/// Checks record `i` of the host's files against the journal (signatures and bindings of its
+/// orders, the host reveal) and replays it from `state`, which becomes the state after it.
+#[allow(clippy::too_many_arguments)]
+fn replay_record(
+    game: &Game,
+    records: &[(Record, Hash32)],
+    i: usize,
+    secrets: &Secrets,
+    data: Option<&crate::systems::GameData>,
+    state: &mut String,
+    findings: &mut Vec<String>,
+    tally: &mut Tally,
+) {
+    let ours = game.system.rules_version();
+    {
         let (rec, _) = &records[i];
         let (_, prev_hash) = &records[i - 1];
         let name = rec_name(rec.seq);
@@ -1039,7 +1036,7 @@ fn check_host(
             // returns to the state after an earlier record.
             match &rec.host_op {
                 Some(HostOp::Rollback { to_record, .. }) => {
-                    state = dir::read_text(&game.dir.state(*to_record)).unwrap_or_default();
+                    *state = dir::read_text(&game.dir.state(*to_record)).unwrap_or_default();
                 }
                 // The state carried over to new rules: this pbem can redo that only for its
                 // own rules.
@@ -1051,7 +1048,7 @@ fn check_host(
                 }) if *to == ours => {
                     // Rules 1 states held their data; later ones carry data.yaml over.
                     let before = if *from == 1 { None } else { data };
-                    match game.system.upgrade_state(*from, &state, before) {
+                    match game.system.upgrade_state(*from, state, before) {
                         Ok((upgraded, data_yaml)) => {
                             if sha256(data_yaml.as_bytes()) != *pinned {
                                 findings.push(format!(
@@ -1061,7 +1058,7 @@ fn check_host(
                             if let Some(data) = data {
                                 check_public_state(game, data, &upgraded, rec, findings);
                             }
-                            state = upgraded;
+                            *state = upgraded;
                         }
                         Err(e) => findings.push(format!(
                             "{name}: the state cannot be carried over to rules {to}: {e}"
@@ -1075,7 +1072,7 @@ fn check_host(
                         i,
                         "moved the game to rules",
                     ));
-                    state = dir::read_text(&game.dir.state(rec.seq)).unwrap_or_default();
+                    *state = dir::read_text(&game.dir.state(rec.seq)).unwrap_or_default();
                 }
                 _ => {}
             }
@@ -1085,7 +1082,7 @@ fn check_host(
                     rec.seq
                 ));
             }
-            continue;
+            return;
         };
         if journal::host_seed(&secrets.master, st.number) != st.host_reveal {
             findings.push(format!(
@@ -1101,7 +1098,7 @@ fn check_host(
                 Ok(env) => env,
                 Err(e) => {
                     findings.push(format!("{fname}: {e}"));
-                    continue;
+                    return;
                 }
             };
             tally.orders += 1;
@@ -1116,7 +1113,7 @@ fn check_host(
             // and hand-overs, so orders signed before a key change keep verifying.
             let Some(key) = super::ops::key_at(records, i, &o.side) else {
                 findings.push(format!("{fname}: side {} has no seat in genesis", o.side));
-                continue;
+                return;
             };
             match crate::protocol::keys::PublicKey::parse(&key) {
                 Ok(key) => {
@@ -1177,12 +1174,12 @@ fn check_host(
                 .notes
                 .push(other_rules_note(game, records, i, "was resolved"));
             check_sealed(game, rec.seq, st, &secrets.game_key, None, findings);
-            state = dir::read_text(&game.dir.state(rec.seq)).unwrap_or_default();
-            continue;
+            *state = dir::read_text(&game.dir.state(rec.seq)).unwrap_or_default();
+            return;
         }
         // Sides that missed the deadline: the system's default orders, rebuilt from the state.
         for side in &st.defaults {
-            match super::process::default_document(game, st.number, prev_hash, side, &state) {
+            match super::process::default_document(game, st.number, prev_hash, side, state) {
                 Ok(doc) => {
                     docs.insert(side.clone(), doc);
                 }
@@ -1192,12 +1189,12 @@ fn check_host(
         // Replay the step.
         let Some(data) = data else {
             findings.push(format!("{name}: cannot be replayed without data.yaml"));
-            continue;
+            return;
         };
         match super::step::resolve(
             game.system.as_ref(),
             data,
-            &state,
+            state,
             &docs,
             st.seed,
             secrets.game_key,
@@ -1245,65 +1242,98 @@ fn check_host(
                         "{name}: public_state: does not match the public view of the state"
                     ));
                 }
-                state = res.state;
+                *state = res.state;
             }
         }
     }
-    check_receipts(game, records, findings, tally);
-    check_views(game, records, findings, tally);
 }
 
-/// Every view ever written must be what the journal and the states give. Views are private to
-/// their side, so an auditor outside the game may not have them: then there is nothing to check.
-fn check_views(
-    game: &Game,
-    records: &[(Record, Hash32)],
-    findings: &mut Vec<String>,
-    tally: &mut Tally,
-) {
-    if !game.dir.root.join("views").is_dir() {
-        return;
-    }
-    let ours = ours_after_each(game, records);
-    let sides = game.config.side_names();
-    let mut newest = BTreeMap::new();
-    // Record by record, every side: each state is read once for all its views.
-    for (i, (rec, _)) in records.iter().enumerate() {
-        if !ours[i] {
-            continue; // a view of other rules (the replay note says which)
+/// The files derived from each record and the state after it: every view ever written (views
+/// are private to their side, so an auditor outside the game may not have them: then there is
+/// nothing to check) and every byte of every report, board included. Walked record by record
+/// with the replay, so each state is parsed once for all of them; `finish` walks what the replay
+/// did not reach (it stops early when the host's secrets or first state are unreadable).
+/// `game` reads its states from host/ or from the published archive/.
+struct Derived<'a> {
+    game: &'a Game,
+    records: &'a [(Record, Hash32)],
+    ours: Vec<bool>,
+    sides: Vec<String>,
+    views: bool,
+    /// Records checked so far (the next one to check).
+    done: usize,
+}
+
+impl<'a> Derived<'a> {
+    fn new(game: &'a Game, records: &'a [(Record, Hash32)]) -> Derived<'a> {
+        Derived {
+            game,
+            records,
+            ours: ours_after_each(game, records),
+            sides: game.config.side_names(),
+            views: game.dir.root.join("views").is_dir(),
+            done: 0,
         }
-        for side in &sides {
-            let want = match views::side_view_at(game, side, rec.seq) {
+    }
+
+    /// Checks the derived files of every record up to `i`, in order.
+    fn upto(&mut self, i: usize, findings: &mut Vec<String>, tally: &mut Tally) {
+        while self.done <= i && self.done < self.records.len() {
+            self.record(self.done, findings, tally);
+            self.done += 1;
+        }
+    }
+
+    fn record(&self, i: usize, findings: &mut Vec<String>, tally: &mut Tally) {
+        if !self.ours[i] {
+            return; // drawn by other rules (the replay note says which)
+        }
+        let (game, seq) = (self.game, self.records[i].0.seq);
+        let newest = i + 1 == self.records.len();
+        for side in self.views.then_some(&self.sides).into_iter().flatten() {
+            let want = match views::side_view_at(game, side, seq) {
                 Ok((yaml, _)) => yaml,
                 Err(e) => {
                     findings.push(format!(
-                        "views/{side}/{:06}.yaml: cannot be regenerated: {e}",
-                        rec.seq
+                        "views/{side}/{seq:06}.yaml: cannot be regenerated: {e}"
                     ));
                     continue;
                 }
             };
             tally.views += 1;
-            let path = game.dir.view_of_record(side, rec.seq);
+            let path = game.dir.view_of_record(side, seq);
             if dir::read_text(&path).ok().as_deref() != Some(want.as_str()) {
                 findings.push(format!(
-                    "views/{side}/{:06}.yaml: missing, or differs from the view the journal and state give",
-                    rec.seq
+                    "views/{side}/{seq:06}.yaml: missing, or differs from the view the journal and state give"
                 ));
             }
-            if i + 1 == records.len() {
-                newest.insert(side.clone(), want);
+            // The current view is the newest record's.
+            let current = game.dir.views(side).join("view.yaml");
+            if newest && dir::read_text(&current).ok().as_deref() != Some(want.as_str()) {
+                findings.push(format!(
+                    "views/{side}/view.yaml: differs from the view the journal and state give"
+                ));
             }
         }
-    }
-    // The current view is the newest record's.
-    for (side, yaml) in newest {
-        let path = game.dir.views(&side).join("view.yaml");
-        if dir::read_text(&path).ok().as_deref() != Some(yaml.as_str()) {
+        let file = format!("reports/{seq:06}.txt");
+        let want = match views::report_text_of(game, self.records, seq) {
+            Ok(w) => w,
+            Err(e) => {
+                findings.push(format!("{file}: cannot be regenerated: {e}"));
+                return;
+            }
+        };
+        tally.report_boards += 1;
+        if std::fs::read(game.dir.report(seq)).ok().as_deref() != Some(want.as_bytes()) {
             findings.push(format!(
-                "views/{side}/view.yaml: differs from the view the journal and state give"
+                "{file}: differs from the report of {} and the state after it (in the board)",
+                rec_name(seq)
             ));
         }
+    }
+
+    fn finish(mut self, findings: &mut Vec<String>, tally: &mut Tally) {
+        self.upto(self.records.len(), findings, tally);
     }
 }
 

@@ -124,15 +124,15 @@ fn events_block(events: &[String]) -> String {
 }
 
 fn indent(text: &str) -> String {
-    text.lines()
-        .map(|l| {
-            if l.is_empty() {
-                "\n".to_string()
-            } else {
-                format!("  {l}\n")
-            }
-        })
-        .collect()
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    for line in text.lines() {
+        if !line.is_empty() {
+            out.push_str("  ");
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// The public report of record `seq`: what happened, then the public board.

@@ -242,15 +242,23 @@ impl OrderVersion {
 /// It also keeps the last few states read with it, parsed: one step reads the same state many
 /// times (its phase, each order's check, the views, the report), and a state read twice must
 /// not cost two parses. A state is a pure function of its text and the data, so an entry is
-/// found by comparing the text itself.
+/// found by comparing the text itself. Views are kept the same way: a step's public view gives
+/// both the journal's `public_state` and the report's board.
 #[derive(Clone)]
 pub struct GameData {
     data: Arc<dyn Any + Send + Sync>,
     states: Arc<std::sync::Mutex<StateCache>>,
+    views: Arc<std::sync::Mutex<ViewCache>>,
 }
 
 /// Parsed states by their text, newest first.
 type StateCache = Vec<(Arc<str>, Arc<dyn Any + Send + Sync>)>;
+
+/// Rendered views by the text of their state and their reader, newest first.
+type ViewCache = Vec<(Arc<str>, Reader, RenderedView)>;
+
+/// How many rendered views a game's data keeps: every reader of the newest state or two.
+const CACHED_VIEWS: usize = 8;
 
 /// How many parsed states a game's data keeps: the state before the step, the one after, and
 /// a record or two back (a report's board).
@@ -261,6 +269,7 @@ impl GameData {
         GameData {
             data: Arc::new(data),
             states: Default::default(),
+            views: Default::default(),
         }
     }
 
@@ -282,6 +291,20 @@ impl GameData {
         cache.retain(|(t, _)| &**t != text);
         cache.insert(0, (Arc::from(text), state));
         cache.truncate(CACHED_STATES);
+    }
+
+    fn cached_view(&self, state: &str, reader: &Reader) -> Option<RenderedView> {
+        let cache = self.views.lock().unwrap_or_else(|e| e.into_inner());
+        let (_, _, view) = cache
+            .iter()
+            .find(|(t, r, _)| r == reader && &**t == state)?;
+        Some(view.clone())
+    }
+
+    fn remember_view(&self, state: &str, reader: &Reader, view: &RenderedView) {
+        let mut cache = self.views.lock().unwrap_or_else(|e| e.into_inner());
+        cache.insert(0, (Arc::from(state), reader.clone(), view.clone()));
+        cache.truncate(CACHED_VIEWS);
     }
 }
 
@@ -393,6 +416,16 @@ pub trait System: Send + Sync {
     fn initial_state(&self, scenario: &str, data: &DataSource) -> Result<(String, String), String>;
     /// Reads a game's data.yaml.
     fn parse_data(&self, data: &str) -> Result<GameData, String>;
+    /// The parsed data as JSON: the host's cache of data.yaml (engine::cache), which
+    /// [`System::parse_data_json`] reads back into the same data several times faster than YAML.
+    fn data_json(&self, data: &GameData) -> Result<String, String>;
+    fn parse_data_json(&self, json: &str) -> Result<GameData, String>;
+    /// The state whose stored text is `state`, as JSON (the host's cache of its newest state).
+    fn state_json(&self, data: &GameData, state: &str) -> Result<String, String>;
+    /// Reads `json` (what [`System::state_json`] gave for the text `state`) as the parsed state
+    /// of that text, so the next read of `state` costs no YAML parse. The caller vouches that
+    /// the JSON was made from this text (engine::cache keys it by the text's hash).
+    fn prime_state(&self, data: &GameData, state: &str, json: &str) -> Result<(), String>;
     fn phase(&self, data: &GameData, state: &str) -> Result<Phase, String>;
     /// Parses and checks an order document; `file` names it in every rejection.
     fn check_order(
@@ -481,6 +514,25 @@ impl<R: Rules> System for R {
         let d: R::Data = yaml::parse(data, "data.yaml").map_err(|r| r.to_string())?;
         Ok(GameData::new(d))
     }
+    fn data_json(&self, data: &GameData) -> Result<String, String> {
+        serde_json::to_string(&*data.of::<R>()?).map_err(|e| e.to_string())
+    }
+    fn parse_data_json(&self, json: &str) -> Result<GameData, String> {
+        let d: R::Data = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        Ok(GameData::new(d))
+    }
+    fn state_json(&self, data: &GameData, state: &str) -> Result<String, String> {
+        serde_json::to_string(&*read_state(self, data, state)?).map_err(|e| e.to_string())
+    }
+    fn prime_state(&self, data: &GameData, state: &str, json: &str) -> Result<(), String> {
+        if data.cached::<R::State>(state).is_some() {
+            return Ok(());
+        }
+        let mut st: R::State = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        self.attach(&mut st, data.of::<R>()?);
+        data.remember(state, Arc::new(st));
+        Ok(())
+    }
     fn phase(&self, data: &GameData, state: &str) -> Result<Phase, String> {
         Ok(Rules::phase(self, &*read_state(self, data, state)?))
     }
@@ -525,12 +577,17 @@ impl<R: Rules> System for R {
         })
     }
     fn view(&self, data: &GameData, state: &str, reader: &Reader) -> Result<RenderedView, String> {
+        if let Some(rendered) = data.cached_view(state, reader) {
+            return Ok(rendered);
+        }
         let st = read_state(self, data, state)?;
         let view = Rules::view(self, &st, reader);
-        Ok(RenderedView {
+        let rendered = RenderedView {
             yaml: yaml::encode(&view)?,
             text: Rules::render(self, &view),
-        })
+        };
+        data.remember_view(state, reader, &rendered);
+        Ok(rendered)
     }
     fn template(&self, data: &GameData, state: &str, side: &str) -> Result<String, String> {
         Ok(Rules::template(

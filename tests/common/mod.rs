@@ -226,13 +226,19 @@ impl Table {
     }
 }
 
-/// Every file under `dir` with its bytes: to prove a rejected input changed nothing.
+/// Every file under `dir` with its bytes: to prove a rejected input changed nothing. The lock
+/// and the host's caches of parsed files (engine::cache, `host/cache/`) are left out: which
+/// file a cache holds depends on the commands run (any command may fill it), and a cache that
+/// is stale is never used.
 pub fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     let mut out = BTreeMap::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
         for e in std::fs::read_dir(&d).unwrap().flatten() {
             let p = e.path();
+            if p == dir.join("host/cache") {
+                continue;
+            }
             if p.is_dir() {
                 stack.push(p);
             } else if p.file_name().is_some_and(|n| n != "lock") {

@@ -1,0 +1,142 @@
+//! The host's caches of parsed files (host/cache/, engine::cache). The parsed copy of the
+//! journal: opening a game reads only the records added since, and a cache that does not end
+//! with the journal's head record is never used. The JSON twins of data.yaml and of the newest
+//! state: reading one gives exactly what parsing the YAML gives, and a twin of other bytes is
+//! never used.
+
+mod common;
+use common::*;
+
+fn cache(t: &Table) -> std::path::PathBuf {
+    t.game.join("host/cache/journal.json")
+}
+
+#[test]
+fn the_cache_follows_the_journal_as_steps_are_played() {
+    let t = Table::kummen();
+    t.play_step(&[]);
+    t.play_step(&[]);
+    let cached: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(cache(&t)).unwrap()).unwrap();
+    assert_eq!(cached["records"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        cached["records"][2][1].as_str(),
+        Some(t.head().as_str()),
+        "the cache ends with the head"
+    );
+}
+
+#[test]
+fn a_cache_that_does_not_end_with_the_head_record_is_not_used() {
+    let t = Table::kummen();
+    t.play_step(&[]);
+    let head = t.head();
+    // A cache of another history: the last record's hash is not that of journal/000001.yaml.
+    let mut cached: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(cache(&t)).unwrap()).unwrap();
+    cached["records"][1][0]["step"]["title"] = "forged".into();
+    cached["records"][1][1] = "00".repeat(32).into();
+    std::fs::write(cache(&t), serde_json::to_vec(&cached).unwrap()).unwrap();
+    let report = ok(&["report", t.dir()]);
+    assert!(!report.contains("forged"), "{report}");
+    assert_eq!(t.head(), head);
+    t.play_step(&[]);
+    ok(&["verify", "--full", t.dir()]);
+}
+
+#[test]
+fn a_damaged_cache_is_rebuilt_from_the_journal() {
+    let t = Table::dougram();
+    t.play_step(&[]);
+    std::fs::write(cache(&t), b"{not json").unwrap();
+    assert_eq!(t.step(), 2);
+    let cached: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(cache(&t)).unwrap()).unwrap();
+    assert_eq!(cached["records"].as_array().unwrap().len(), 2);
+}
+
+/// Reads every state of a played game through its JSON twin and from its YAML, and compares
+/// the two: the same JSON again (every field, hidden ones too) and the same view for every
+/// reader.
+fn twins_read_back_as_parsed(system: &str, sides: &[&str]) {
+    let t = Table::new(system, sides);
+    t.play_script(system, sides, 12);
+    let sys = pbem::systems::by_id(system).unwrap();
+    let data_yaml = std::fs::read_to_string(t.game.join("data.yaml")).unwrap();
+    let parsed = sys.parse_data(&data_yaml).unwrap();
+    let data_json = sys.data_json(&parsed).unwrap();
+    let from_json = sys.parse_data_json(&data_json).unwrap();
+    assert_eq!(sys.data_json(&from_json).unwrap(), data_json);
+    let mut states: Vec<_> = std::fs::read_dir(t.game.join("host/state"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    states.sort();
+    // (The dougram demo script ends its game after three steps: issue 12.)
+    assert!(states.len() > 3, "{states:?}");
+    let mut readers: Vec<pbem::systems::Reader> = sides
+        .iter()
+        .map(|s| pbem::systems::Reader::Side(s.to_string()))
+        .collect();
+    readers.push(pbem::systems::Reader::Public);
+    for path in states {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let from_yaml = sys.parse_data(&data_yaml).unwrap();
+        let json = sys.state_json(&from_yaml, &text).unwrap();
+        let primed = sys.parse_data(&data_yaml).unwrap();
+        sys.prime_state(&primed, &text, &json).unwrap();
+        assert_eq!(sys.state_json(&primed, &text).unwrap(), json, "{path:?}");
+        for reader in &readers {
+            assert_eq!(
+                sys.view(&primed, &text, reader).unwrap(),
+                sys.view(&from_yaml, &text, reader).unwrap(),
+                "{path:?} {reader:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_kummen_state_read_through_its_twin_is_the_state_parsed_from_yaml() {
+    twins_read_back_as_parsed("kummen", &["mercenary", "beeler"]);
+}
+
+#[test]
+fn a_dougram_state_read_through_its_twin_is_the_state_parsed_from_yaml() {
+    twins_read_back_as_parsed("dougram", &["lib", "fed"]);
+}
+
+#[test]
+fn a_state_twin_is_used_for_its_own_state_only() {
+    let t = Table::kummen();
+    t.play_step(&[]);
+    // The template lists the units of the side to move (beeler, in B1) from the state; its
+    // fresh entropy line is left out of the comparison.
+    let template = || {
+        ok(&["template", t.dir(), "--side", "beeler"])
+            .lines()
+            .filter(|l| !l.starts_with("entropy:"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let before = template();
+    assert!(before.contains("O06"), "{before}");
+    // The twin with every unit in O06 moved to A01 in its JSON.
+    let twin = t.game.join("host/cache/state.json");
+    let text = std::fs::read_to_string(&twin).unwrap();
+    let (_, json) = text.split_once('\n').unwrap();
+    let forged = json.replace("\"hex\":\"O06\"", "\"hex\":\"A01\"");
+    assert_ne!(forged, json, "the twin holds units in O06");
+    // Keyed by other bytes (a state of another step, say): not used.
+    std::fs::write(&twin, format!("pbem-cache/1 {}\n{forged}", "ab".repeat(32))).unwrap();
+    assert_eq!(template(), before);
+    // Keyed by the newest state's bytes: the host's own cache is read instead of the YAML.
+    let state = std::fs::read(t.game.join(format!("host/state/{:06}.yaml", 1))).unwrap();
+    let key = pbem::protocol::hash::sha256(&state).hex();
+    std::fs::write(&twin, format!("pbem-cache/1 {key}\n{forged}")).unwrap();
+    let used = template();
+    assert!(
+        used.contains("A01") && used.matches("O06").count() < before.matches("O06").count(),
+        "{used}"
+    );
+}
