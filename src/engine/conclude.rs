@@ -17,8 +17,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// Host files not archived: the signing key (it would let anyone forge receipts), the lock, and
-/// the host's caches of parsed files (engine::cache: derived, rebuilt at will).
-const PRIVATE: [&str; 3] = ["host_key", "host_key.pub", "lock"];
+/// the host's caches of parsed files (engine::cache: derived, rebuilt at will; development
+/// builds of 0.3.0 kept the journal's in `journal-cache.json`).
+const PRIVATE: [&str; 4] = ["host_key", "host_key.pub", "lock", "journal-cache.json"];
 
 /// `archive/manifest.yaml`: every archived file with its hash.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

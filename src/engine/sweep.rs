@@ -144,8 +144,8 @@ enum Lock {
 }
 
 /// Takes the game's lock without waiting (the same file `GameDir::lock` uses).
-fn try_lock(game: &Game) -> Result<Lock, Error> {
-    let path = game.dir.lock_file();
+fn try_lock(dir: &super::dir::GameDir) -> Result<Lock, Error> {
+    let path = dir.lock_file();
     let file = std::fs::File::options()
         .create(true)
         .truncate(false)
@@ -187,17 +187,23 @@ fn one(dir: &Path, opts: &Options) -> Entry {
 }
 
 fn decide(dir: &Path, opts: &Options, entry: &mut Entry) -> Result<(), Error> {
-    let game = Game::open(dir)?;
-    entry.game = Some(game.config.id.clone());
-    let _lock = match try_lock(&game)? {
+    // The game is opened once, under its lock: what it says cannot change until we are done.
+    // (Something that is not a game gets open's error, and no lock file.)
+    let game_dir = super::dir::GameDir::new(dir);
+    if !game_dir.config().exists() {
+        Game::open(dir)?;
+    }
+    let _lock = match try_lock(&game_dir)? {
         Lock::Held(f) => f,
         Lock::Busy => {
             entry.outcome = Outcome::Busy;
             entry.detail = "another pbem command is working on this game".into();
+            entry.game = Game::open(dir).ok().map(|g| g.config.id);
             return Ok(());
         }
     };
     let game = Game::open(dir)?;
+    entry.game = Some(game.config.id.clone());
     let Some(step) = game.open_step().cloned() else {
         entry.outcome = Outcome::Idle;
         entry.detail = "the game is over".into();

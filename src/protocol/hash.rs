@@ -59,8 +59,25 @@ impl FromStr for Hash32 {
                 "a non-hexadecimal character".to_string()
             }
         };
-        let bytes = hex::decode(s).map_err(|_| BadHex(describe()))?;
-        let arr: [u8; 32] = bytes.try_into().map_err(|_| BadHex(describe()))?;
+        // Decoded by hand: a game's journal holds thousands of hashes, and opening it must
+        // not cost an allocation per hash. Either case is accepted, as `hex` does.
+        let digits = s.as_bytes();
+        if digits.len() != 64 {
+            return Err(BadHex(describe()));
+        }
+        let nibble = |b: u8| match b {
+            b'0'..=b'9' => Some(b - b'0'),
+            b'a'..=b'f' => Some(b - b'a' + 10),
+            b'A'..=b'F' => Some(b - b'A' + 10),
+            _ => None,
+        };
+        let mut arr = [0u8; 32];
+        for (byte, pair) in arr.iter_mut().zip(digits.chunks_exact(2)) {
+            match (nibble(pair[0]), nibble(pair[1])) {
+                (Some(hi), Some(lo)) => *byte = hi << 4 | lo,
+                _ => return Err(BadHex(describe())),
+            }
+        }
         Ok(Hash32(arr))
     }
 }
@@ -73,8 +90,17 @@ impl Serialize for Hash32 {
 
 impl<'de> Deserialize<'de> for Hash32 {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
+        struct Hex;
+        impl serde::de::Visitor<'_> for Hex {
+            type Value = Hash32;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a SHA-256 hash: 64 hexadecimal digits")
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Hash32, E> {
+                s.parse().map_err(E::custom)
+            }
+        }
+        d.deserialize_str(Hex)
     }
 }
 
@@ -150,6 +176,30 @@ mod tests {
                 .to_string()
                 .contains("non-hexadecimal")
         );
+    }
+
+    #[test]
+    fn hex_of_either_case_parses_and_other_characters_are_refused() {
+        let h = sha256(b"abc");
+        assert_eq!(h.hex().to_uppercase().parse::<Hash32>().unwrap(), h);
+        let mut odd = h.hex();
+        odd.replace_range(62..64, "é"); // 64 bytes, a multi-byte character at the end
+        assert_eq!(odd.len(), 64);
+        assert!(odd.parse::<Hash32>().is_err());
+        for bad in ["g", " ", "-", "+"] {
+            let mut s = h.hex();
+            s.replace_range(10..11, bad);
+            assert!(s.parse::<Hash32>().is_err(), "{s}");
+        }
+    }
+
+    #[test]
+    fn a_hash_reads_from_yaml_and_json_strings_only() {
+        let h = sha256(b"abc");
+        let yaml: Hash32 = crate::yaml::parse(&format!("{}\n", h.hex()), "t").unwrap();
+        let json: Hash32 = serde_json::from_str(&format!("\"{}\"", h.hex())).unwrap();
+        assert_eq!((yaml, json), (h, h));
+        assert!(serde_json::from_str::<Hash32>("12").is_err());
     }
 
     #[test]
