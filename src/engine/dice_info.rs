@@ -19,7 +19,7 @@ pub struct DieLine {
 /// Every public die, optionally of one step only.
 pub fn list(game: &Game, step: Option<u64>) -> Vec<DieLine> {
     let mut out = Vec::new();
-    for (rec, _) in &game.records {
+    for (rec, _) in game.records.iter() {
         let Some(st) = &rec.step else { continue };
         if step.is_some_and(|s| s != st.number) {
             continue;

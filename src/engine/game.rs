@@ -9,7 +9,7 @@ use crate::protocol::journal::{self, NextStep, Record};
 use crate::systems::{self, GameData, System};
 use crate::yaml;
 use serde::{Deserialize, Serialize};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// The host's secrets (host/secrets.yaml): never published before the game is concluded.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -29,8 +29,9 @@ pub struct Game {
     pub dir: GameDir,
     pub config: GameConfig,
     pub system: Box<dyn System>,
-    /// Every record with the hash of its file, in order.
-    pub records: Vec<(Record, Hash32)>,
+    /// Every record with the hash of its file, in order (shared: a command opens its game
+    /// several times, and a journal read once is not read again while its head is the same).
+    pub records: Arc<Vec<(Record, Hash32)>>,
     /// The component data, read from data.yaml on first use ([`Game::data`]).
     pub data: OnceLock<GameData>,
     /// Whether the host's caches of parsed files may be used (engine::cache): not by an
@@ -74,7 +75,7 @@ impl Game {
         let config: GameConfig = yaml::parse(&text, &config_path.display().to_string())
             .map_err(|r| Error::Fail(r.to_string()))?;
         let system = systems::by_id(&config.system)?;
-        let records = read_journal(&dir, &config.id).unwrap_or_default();
+        let records = Arc::new(read_journal(&dir, &config.id).unwrap_or_default());
         Ok(Game {
             dir,
             config,
@@ -395,39 +396,66 @@ fn journal_cache(dir: &GameDir) -> std::path::PathBuf {
     cache::path(dir, "journal.json")
 }
 
-/// [`read_journal`] through the host's cache, which it brings up to date.
-fn read_journal_cached(dir: &GameDir, game_id: &str) -> Result<Vec<(Record, Hash32)>, Error> {
-    let path = journal_cache(dir);
-    let cached: Vec<(Record, Hash32)> = std::fs::read(&path)
-        .ok()
-        .and_then(|bytes| serde_json::from_slice::<JournalCache>(&bytes).ok())
-        .filter(|c| c.game == game_id)
-        .map(|c| c.records)
-        .filter(|records| match records.last() {
-            Some((rec, hash)) => dir::read(&dir.record(rec.seq))
-                .is_ok_and(|bytes| journal::record_hash(&bytes) == *hash),
-            None => false,
-        })
-        .unwrap_or_default();
+/// [`read_journal`] through the host's cache, which it brings up to date; the journal read
+/// last in this process is kept, so opening the same game again reads no cache file either.
+fn read_journal_cached(dir: &GameDir, game_id: &str) -> Result<Arc<Vec<(Record, Hash32)>>, Error> {
+    // A copy whose last record is not the file of that number is not used.
+    let current = |records: &Vec<(Record, Hash32)>| match records.last() {
+        Some((rec, hash)) => {
+            dir::read(&dir.record(rec.seq)).is_ok_and(|bytes| journal::record_hash(&bytes) == *hash)
+        }
+        None => false,
+    };
+    let in_memory = LAST_JOURNAL
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .as_ref()
+        .filter(|(root, id, _)| *root == dir.root && id == game_id)
+        .map(|(_, _, records)| records.clone());
+    let cached = match in_memory.filter(|r| current(r)) {
+        Some(records) => records,
+        None => {
+            let path = journal_cache(dir);
+            let records = std::fs::read(&path)
+                .ok()
+                .and_then(|bytes| serde_json::from_slice::<JournalCache>(&bytes).ok())
+                .filter(|c| c.game == game_id)
+                .map(|c| c.records)
+                .filter(|r| current(r))
+                .unwrap_or_default();
+            Arc::new(records)
+        }
+    };
     let known = cached.len();
-    let records = read_journal_from(dir, game_id, cached)?;
+    let records = if dir.record(known as u64).exists() || known == 0 {
+        Arc::new(read_journal_from(dir, game_id, (*cached).clone())?)
+    } else {
+        check_strays(dir)?;
+        cached
+    };
     if records.len() != known && dir.host().is_dir() {
         let cache = JournalCache {
             game: game_id.to_string(),
-            records,
+            records: (*records).clone(),
         };
         // A cache: written whole (a reader sees the old or the new file) but not flushed; after
         // a crash it is either current or found stale and rebuilt.
         if let Ok(json) = serde_json::to_vec(&cache) {
+            let path = journal_cache(dir);
             let folder = path.parent().expect("a cache file has a folder");
             if std::fs::create_dir_all(folder).is_ok() {
                 let _ = dir::write_unflushed(&path, &json);
             }
         }
-        return Ok(cache.records);
     }
+    *LAST_JOURNAL.lock().unwrap_or_else(|e| e.into_inner()) =
+        Some((dir.root.clone(), game_id.to_string(), records.clone()));
     Ok(records)
 }
+
+/// The journal this process read last: (game folder, game id, records).
+type LastJournal = Option<(std::path::PathBuf, String, Arc<Vec<(Record, Hash32)>>)>;
+static LAST_JOURNAL: std::sync::Mutex<LastJournal> = std::sync::Mutex::new(None);
 
 /// [`read_journal`] given the records already known, oldest first (a prefix of the journal).
 fn read_journal_from(
@@ -469,6 +497,12 @@ fn read_journal_from(
             dir.journal().display()
         )));
     }
+    check_strays(dir)?;
+    Ok(records)
+}
+
+/// Refuses a journal folder with anything but its chain in it ([`journal_strays`]).
+fn check_strays(dir: &GameDir) -> Result<(), Error> {
     let strays = journal_strays(dir)?;
     if !strays.is_empty() {
         let list: Vec<String> = strays
@@ -480,5 +514,5 @@ fn read_journal_from(
             list.join("; ")
         )));
     }
-    Ok(records)
+    Ok(())
 }

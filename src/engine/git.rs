@@ -215,7 +215,7 @@ pub fn publish(root: &Path, repo: &Path) -> Result<Published, Error> {
             last,
         )?;
     }
-    for (rec, _) in &game.records {
+    for (rec, _) in game.records.iter() {
         let jname = format!("journal/{}", journal::file_name(rec.seq));
         if tracked.contains(&jname) {
             continue;

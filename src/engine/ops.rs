@@ -166,13 +166,13 @@ fn derived_stale(game: &Game) -> Result<bool, Error> {
         // may not read its state, and its views are those of its own rules.
         return Ok(false);
     }
-    for (rec, _) in &game.records {
+    for (rec, _) in game.records.iter() {
         if !game.dir.report(rec.seq).exists() {
             return Ok(true);
         }
     }
     for side in game.config.side_names() {
-        for (rec, _) in &game.records {
+        for (rec, _) in game.records.iter() {
             if !game.dir.view_of_record(&side, rec.seq).exists() {
                 return Ok(true);
             }

@@ -301,7 +301,7 @@ pub fn write_report(game: &Game, seq: u64) -> Result<(), Error> {
 
 /// Rewrites every side's view (and any report missing after a crash) from the journal.
 pub fn refresh(game: &Game) -> Result<(), Error> {
-    for (record, _) in &game.records {
+    for (record, _) in game.records.iter() {
         if !game.dir.report(record.seq).exists() {
             write_report(game, record.seq)?;
         }
@@ -310,7 +310,7 @@ pub fn refresh(game: &Game) -> Result<(), Error> {
     for side in game.config.side_names() {
         // Every record's view is kept, so a player can compare what they were sent with what the
         // journal gives, and `verify` can check every view ever written.
-        for (record, _) in &game.records {
+        for (record, _) in game.records.iter() {
             let path = game.dir.view_of_record(&side, record.seq);
             if record.seq != last && !path.exists() {
                 let (yaml, _) = side_view_at(game, &side, record.seq)?;
