@@ -208,9 +208,7 @@ impl<C: Clone + Ord> Deck<C> {
     ) -> usize {
         let cards = self.draw(n, dice, label, note);
         let k = cards.len();
-        for c in cards {
-            hand.put(c);
-        }
+        hand.extend(cards);
         k
     }
 
@@ -281,6 +279,15 @@ fn permute<T>(items: &mut [T], pick: &mut dyn FnMut(usize) -> usize) {
 pub struct Hand<C: Ord> {
     #[serde(deserialize_with = "sorted")]
     cards: Vec<C>,
+}
+
+impl<C: Ord + Clone> Extend<C> for Hand<C> {
+    /// Puts every card in the hand ([`Hand::put`]).
+    fn extend<I: IntoIterator<Item = C>>(&mut self, cards: I) {
+        for c in cards {
+            self.put(c);
+        }
+    }
 }
 
 fn sorted<'de, D, C>(d: D) -> Result<Vec<C>, D::Error>
@@ -460,6 +467,13 @@ mod tests {
         let mut h = Hand::default();
         assert_eq!(d.draw_to(&mut h, 3, &mut dice(1), "x", ""), 3);
         assert_eq!(h.cards(), ["B", "D", "E"]);
+    }
+
+    #[test]
+    fn extending_a_hand_keeps_it_sorted() {
+        let mut h = Hand::new(vec!["B", "D"]);
+        h.extend(["E", "A", "C"]);
+        assert_eq!(h.cards(), ["A", "B", "C", "D", "E"]);
     }
 
     #[test]
