@@ -94,20 +94,7 @@ proptest! {
 fn permute_secrets_of(state: &State, owner: Side, pick: &mut dyn FnMut(usize) -> usize) -> State {
     let mut out = state.clone();
     let z = out.cards.get_mut(owner);
-    let mut pool: Vec<u32> = z.hand.clone();
-    pool.extend(z.deck.iter().copied());
-    pool.extend(z.discard.iter().filter(|d| !d.face_up).map(|d| d.card));
-    for i in (1..pool.len()).rev() {
-        pool.swap(i, pick(i + 1));
-    }
-    let mut it = pool.into_iter();
-    for c in z.hand.iter_mut().chain(z.deck.iter_mut()) {
-        *c = it.next().unwrap();
-    }
-    for d in z.discard.iter_mut().filter(|d| !d.face_up) {
-        d.card = it.next().unwrap();
-    }
-    z.hand.sort();
+    z.deck.permute_hidden(&mut z.hand, pick);
     let secret: Vec<String> = state
         .chits
         .iter()

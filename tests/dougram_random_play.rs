@@ -148,6 +148,7 @@ fn hand(s: &State, side: Side) -> Vec<u32> {
         s.cards
             .get(side)
             .hand
+            .cards()
             .iter()
             .copied()
             .filter(|c| !a.contains(c))
@@ -874,13 +875,13 @@ fn card_zones(s: &State) -> BTreeMap<u32, Vec<String>> {
     for &side in Side::ALL {
         let z = s.cards.get(side);
         let n = side.name();
-        for c in &z.hand {
+        for c in z.hand.cards() {
             at.entry(*c).or_default().push(format!("{n} hand"));
         }
-        for c in &z.deck {
+        for c in &z.deck.draw_pile {
             at.entry(*c).or_default().push(format!("{n} deck"));
         }
-        for d in &z.discard {
+        for d in &z.deck.discard {
             at.entry(d.card).or_default().push(format!("{n} discard"));
         }
     }
@@ -946,7 +947,7 @@ fn assert_conservation(first: &State, s: &State, ctx: &str) {
             assert!(known.contains(no), "{ctx}: unknown card {no} in a zone");
         }
         for &side in Side::ALL {
-            for c in &s.cards.get(side).hand {
+            for c in s.cards.get(side).hand.cards() {
                 assert_eq!(
                     s.card(*c).map(|c| c.owner),
                     Some(side),

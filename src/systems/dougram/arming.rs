@@ -778,6 +778,7 @@ pub fn template(state: &State, side: Side) -> String {
     ));
     let cards: Vec<String> = state.cards[Side::Lib]
         .hand
+        .cards()
         .iter()
         .filter(|n| play::may_play(state, side, **n, PhaseName::Arming, None).is_ok())
         .filter_map(|n| state.card(*n))
@@ -873,8 +874,9 @@ pub fn template(state: &State, side: Side) -> String {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::kit::deck::Hand;
     use crate::systems::dougram::ctx::Log;
-    use crate::systems::dougram::fixtures::{dealt, dice};
+    use crate::systems::dougram::fixtures::{dealt, dice, give};
 
     pub const ANDY: HexId = 66;
     pub const GARLAND: HexId = 95;
@@ -1154,9 +1156,7 @@ pub(crate) mod tests {
     #[test]
     fn an_arming_points_card_draws_a_public_chit_that_returns_to_the_cup_6_3_2_6_7() {
         let mut s = with_points(0);
-        s.cards[Side::Lib].hand.retain(|c| *c != 2);
-        s.cards[Side::Lib].hand.push(2);
-        s.cards[Side::Lib].deck.retain(|c| *c != 2);
+        give(&mut s, Side::Lib, 2);
         let t = chit(&mut s, 57, 1);
         let cup = s.cup().len();
         let o = ArmingOrders {
@@ -1189,7 +1189,7 @@ pub(crate) mod tests {
     #[test]
     fn playing_a_card_not_in_hand_or_of_another_phase_is_a_problem_2_10_2_13() {
         let mut s = with_points(0);
-        s.cards[Side::Lib].hand = vec![20];
+        s.cards[Side::Lib].hand = Hand::new(vec![20]);
         let o = ArmingOrders {
             play: vec![2, 20, 20],
             ..ArmingOrders::default()
@@ -1245,9 +1245,7 @@ pub(crate) mod tests {
         for c in s.data.cards.cards.iter_mut().filter(|c| c.no == 107) {
             c.while_open = vec![Flag::LibArm("dougram".into())];
         }
-        s.cards[Side::Lib].hand.retain(|c| *c != 107);
-        s.cards[Side::Lib].hand.push(107);
-        s.cards[Side::Lib].deck.retain(|c| *c != 107);
+        give(&mut s, Side::Lib, 107);
         let o = ArmingOrders {
             play: vec![107],
             ..o
@@ -1449,7 +1447,7 @@ pub(crate) mod tests {
     fn a_skipped_arming_order_is_told_to_lib_only() {
         let mut s = with_points(3);
         let t = chit(&mut s, 57, 2);
-        let card = s.cards[Side::Fed].hand[0]; // not Lib's to play
+        let card = s.cards[Side::Fed].hand.cards()[0]; // not Lib's to play
         let o = ArmingOrders {
             repair: vec!["nosuch".into()],
             play: vec![card],

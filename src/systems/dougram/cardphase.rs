@@ -7,7 +7,8 @@
 
 use super::cards::DECK_SIZE;
 use super::data::Side;
-use super::state::{Discard, State};
+use super::state::State;
+use crate::kit::deck::{Discarded, Face};
 use crate::kit::seats::Seat;
 use crate::protocol::dice::Dice;
 use crate::systems::Problem;
@@ -108,7 +109,7 @@ pub fn reshuffle(state: &mut State, side: Side, dice: &mut Dice, label: &str, r:
         wanted
     };
     // 5.5.1
-    let have = state.cards.get(side).discard.len();
+    let have = state.cards.get(side).deck.discard.len();
     if have < DECK_SIZE {
         let picks: Vec<u32> = own_stock(state)
             .into_iter()
@@ -116,10 +117,7 @@ pub fn reshuffle(state: &mut State, side: Side, dice: &mut Dice, label: &str, r:
             .collect();
         for c in &picks {
             state.stock.remove(c);
-            state.cards.get_mut(side).discard.push(Discard {
-                card: *c,
-                face_up: true,
-            });
+            state.cards.get_mut(side).deck.discard(*c, Face::Up);
         }
         if !picks.is_empty() {
             r.public.push(format!(
@@ -143,6 +141,7 @@ pub fn reshuffle(state: &mut State, side: Side, dice: &mut Dice, label: &str, r:
         let Some(pos) = state
             .cards
             .get(side)
+            .deck
             .discard
             .iter()
             .position(|d| d.card == out_card)
@@ -158,10 +157,7 @@ pub fn reshuffle(state: &mut State, side: Side, dice: &mut Dice, label: &str, r:
         };
         state.stock.remove(&in_card);
         state.stock.insert(out_card);
-        state.cards.get_mut(side).discard[pos] = Discard {
-            card: in_card,
-            face_up: true,
-        };
+        state.cards.get_mut(side).deck.discard[pos] = Discarded::new(in_card, Face::Up);
         swaps += 1;
         r.public.push(format!(
             "{} swaps discard {out_card} for stock card {in_card} (5.5.2)",
@@ -170,21 +166,14 @@ pub fn reshuffle(state: &mut State, side: Side, dice: &mut Dice, label: &str, r:
     }
     // 5.5.3: an open or removed card never goes back into a deck, wherever it lies.
     let gone: BTreeSet<u32> = state.open.union(&state.removed).copied().collect();
-    let z = state.cards.get_mut(side);
-    let mut deck: Vec<u32> = z
-        .discard
-        .drain(..)
-        .map(|d| d.card)
-        .filter(|c| !gone.contains(c))
-        .collect();
-    deck.sort();
-    dice.sealed_shuffle(label, &mut deck, format!("{} deck (5.5)", side.name()));
+    let deck = &mut state.cards.get_mut(side).deck;
+    deck.discard.retain(|d| !gone.contains(&d.card));
+    deck.reshuffle(dice, label, &format!("{} deck (5.5)", side.name()));
     r.public.push(format!(
         "{} shuffles {} cards into a new deck (5.5)",
         side.name(),
-        deck.len()
+        deck.draw_pile.len()
     ));
-    z.deck = deck;
 }
 
 /// Draws up to `n` cards (5.3): reshuffles first if the deck is empty (5.5); a deck of 1-5
@@ -197,14 +186,12 @@ pub fn draw(
     label: &str,
     r: &mut Report,
 ) -> Vec<u32> {
-    if state.cards.get(side).deck.is_empty() {
+    if state.cards.get(side).deck.draw_pile.is_empty() {
         reshuffle(state, side, dice, label, r);
     }
     let z = state.cards.get_mut(side);
-    let k = n.min(z.deck.len());
-    let drawn: Vec<u32> = z.deck.drain(..k).collect();
+    let drawn = z.deck.take(n);
     z.hand.extend(drawn.iter().copied());
-    z.hand.sort();
     drawn
 }
 
@@ -220,20 +207,12 @@ pub fn card_phase(state: &mut State, side: Side, dice: &mut Dice, label: &str) -
     // 5.2, 5.6
     let policy = state.policies.get(side).card.clone();
     let z = state.cards.get_mut(side);
-    let keep = kept(&z.hand, &policy);
-    let gone: Vec<u32> = z
-        .hand
-        .iter()
-        .copied()
-        .filter(|c| Some(*c) != keep)
-        .collect();
-    for c in &gone {
-        z.discard.push(Discard {
-            card: *c,
-            face_up: false,
-        });
+    let keep = kept(z.hand.cards(), &policy);
+    if let Some(c) = keep {
+        z.hand.take(&c);
     }
-    z.hand = keep.into_iter().collect();
+    let gone = z.deck.discard_hand(&mut z.hand, Face::Down);
+    z.hand.extend(keep);
     r.public.push(format!(
         "{who} keeps {} card(s) and discards {} face down (5.2, 5.6)",
         z.hand.len(),
@@ -280,15 +259,12 @@ pub fn discard_to_six(state: &mut State, side: Side, card: Option<u32>) -> Resul
     let policy = state.policies.get(side).card.clone();
     let z = state.cards.get_mut(side);
     let c = match card {
-        Some(c) if z.hand.contains(&c) => c,
-        Some(c) => return Err(format!("card {c} is not in your hand")),
-        None => fallback_discard(&z.hand, &policy).ok_or("empty hand")?,
+        Some(c) => c,
+        None => fallback_discard(z.hand.cards(), &policy).ok_or("empty hand")?,
     };
-    z.hand.retain(|x| *x != c);
-    z.discard.push(Discard {
-        card: c,
-        face_up: false,
-    });
+    z.deck
+        .discard_from(&mut z.hand, &c, Face::Down)
+        .map_err(|_| format!("card {c} is not in your hand"))?;
     *state.pending_discard.get_mut(side) = false;
     Ok(c)
 }
@@ -311,16 +287,16 @@ mod tests {
     fn keep_at_most_one_discard_face_down_draw_six_5_2_5_3_5_6() {
         let mut s = dealt("setup1", 1);
         s.turn = 2;
-        let hand = s.cards[Side::Lib].hand.clone();
+        let hand = s.cards[Side::Lib].hand.cards().to_vec();
         s.policies[Side::Lib].card.keep = vec![hand[3], hand[1]];
         let mut d = dice(3);
         let r = card_phase(&mut s, Side::Lib, &mut d, "t2");
         let z = &s.cards[Side::Lib];
         assert_eq!(z.hand.len(), 7);
         assert!(z.hand.contains(&hand[3]));
-        assert_eq!(z.discard.len(), 5);
-        assert!(z.discard.iter().all(|x| !x.face_up));
-        assert_eq!(z.deck.len(), 18 - 12);
+        assert_eq!(z.deck.discard.len(), 5);
+        assert!(z.deck.discard.iter().all(|x| !x.face_up));
+        assert_eq!(z.deck.draw_pile.len(), 18 - 12);
         // The public report gives counts only; the owner learns which cards.
         assert_eq!(r.public.len(), 3);
         assert_eq!(r.private[0], format!("you keep card {}", hand[3]));
@@ -334,25 +310,25 @@ mod tests {
         card_phase(&mut s, Side::Fed, &mut dice(4), "t2");
         assert_eq!(s.cards[Side::Fed].hand.len(), 6);
         assert!(!s.pending_discard[Side::Fed]);
-        assert_eq!(s.cards[Side::Fed].discard.len(), 6);
+        assert_eq!(s.cards[Side::Fed].deck.discard.len(), 6);
     }
 
     #[test]
     fn a_short_deck_gives_only_what_it_has_5_3() {
         let mut s = dealt("setup1", 1);
         s.turn = 2;
-        let rest: Vec<u32> = s.cards[Side::Lib].deck.drain(3..).collect();
+        let rest: Vec<u32> = s.cards[Side::Lib].deck.draw_pile.drain(3..).collect();
         s.stock.extend(rest);
         card_phase(&mut s, Side::Lib, &mut dice(5), "t2");
         assert_eq!(s.cards[Side::Lib].hand.len(), 3);
-        assert!(s.cards[Side::Lib].deck.is_empty());
+        assert!(s.cards[Side::Lib].deck.draw_pile.is_empty());
     }
 
     #[test]
     fn an_empty_deck_reshuffles_the_discards_topped_up_to_18_5_5_5_5_1() {
         let mut s = dealt("setup1", 1);
         s.turn = 3;
-        let rest: Vec<u32> = s.cards[Side::Lib].deck.drain(..).collect();
+        let rest: Vec<u32> = s.cards[Side::Lib].deck.draw_pile.drain(..).collect();
         s.stock.extend(rest.iter().copied());
         let wish = rest[4];
         s.policies[Side::Lib].card.stock_wishlist = vec![wish];
@@ -360,7 +336,7 @@ mod tests {
         let r = card_phase(&mut s, Side::Lib, &mut d, "t3");
         // 6 discards + 12 from the stock, wish first; then 6 drawn.
         assert_eq!(
-            s.cards[Side::Lib].hand.len() + s.cards[Side::Lib].deck.len(),
+            s.cards[Side::Lib].hand.len() + s.cards[Side::Lib].deck.draw_pile.len(),
             18
         );
         assert_eq!(s.cards[Side::Lib].hand.len(), 6);
@@ -376,8 +352,9 @@ mod tests {
         // Only Lib's own cards came from the stock (default A43).
         for c in s.cards[Side::Lib]
             .hand
+            .cards()
             .iter()
-            .chain(&s.cards[Side::Lib].deck)
+            .chain(&s.cards[Side::Lib].deck.draw_pile)
         {
             assert_eq!(s.card(*c).unwrap().owner, Side::Lib);
         }
@@ -394,14 +371,11 @@ mod tests {
                 c.owner = Side::Lib;
             }
         }
-        let rest: Vec<u32> = s.cards[Side::Lib].deck.drain(..).collect();
+        let rest: Vec<u32> = s.cards[Side::Lib].deck.draw_pile.drain(..).collect();
         for c in rest {
-            s.cards[Side::Lib].discard.push(Discard {
-                card: c,
-                face_up: false,
-            });
+            s.cards[Side::Lib].deck.discard(c, Face::Down);
         }
-        let hand = s.cards[Side::Lib].hand.clone();
+        let hand = s.cards[Side::Lib].hand.cards().to_vec();
         s.policies[Side::Lib].card.swap_out = hand.clone();
         s.policies[Side::Lib].card.stock_wishlist = extra.to_vec();
         let r = card_phase(&mut s, Side::Lib, &mut dice(7), "t3");
@@ -412,8 +386,9 @@ mod tests {
         assert_eq!(r.public.iter().filter(|l| l.contains("5.5.2")).count(), 3);
         let in_play: Vec<u32> = s.cards[Side::Lib]
             .hand
+            .cards()
             .iter()
-            .chain(&s.cards[Side::Lib].deck)
+            .chain(&s.cards[Side::Lib].deck.draw_pile)
             .copied()
             .collect();
         assert_eq!(in_play.len(), 18);
@@ -426,20 +401,18 @@ mod tests {
     fn open_and_removed_cards_never_enter_the_new_deck_5_5_3() {
         let mut s = dealt("setup2", 1);
         s.turn = 3;
-        let rest: Vec<u32> = s.cards[Side::Fed].deck.drain(..).collect();
+        let rest: Vec<u32> = s.cards[Side::Fed].deck.draw_pile.drain(..).collect();
         s.stock.extend(rest);
         // An open card left lying in the discard pile must still stay out of the new deck.
         let open = *s.open.iter().next().unwrap();
-        s.cards[Side::Fed].discard.push(Discard {
-            card: open,
-            face_up: true,
-        });
+        s.cards[Side::Fed].deck.discard(open, Face::Up);
         card_phase(&mut s, Side::Fed, &mut dice(8), "t3");
         assert!(!s.open.is_empty() && !s.removed.is_empty());
         for c in s.cards[Side::Fed]
             .hand
+            .cards()
             .iter()
-            .chain(&s.cards[Side::Fed].deck)
+            .chain(&s.cards[Side::Fed].deck.draw_pile)
         {
             assert!(!s.open.contains(c) && !s.removed.contains(c));
         }
@@ -449,14 +422,14 @@ mod tests {
     fn the_seventh_card_is_discarded_by_order_or_by_fallback_5_4() {
         let mut s = dealt("setup1", 1);
         s.turn = 2;
-        let keep = s.cards[Side::Lib].hand[0];
+        let keep = s.cards[Side::Lib].hand.cards()[0];
         s.policies[Side::Lib].card.keep = vec![keep];
         card_phase(&mut s, Side::Lib, &mut dice(9), "t2");
         let mut t = s.clone();
-        let named = s.cards[Side::Lib].hand[2];
+        let named = s.cards[Side::Lib].hand.cards()[2];
         assert_eq!(discard_to_six(&mut s, Side::Lib, Some(named)), Ok(named));
         assert_eq!(s.cards[Side::Lib].hand.len(), 6);
-        assert!(!s.cards[Side::Lib].discard.last().unwrap().face_up);
+        assert!(!s.cards[Side::Lib].deck.discard.last().unwrap().face_up);
         assert!(discard_to_six(&mut s, Side::Lib, None).is_err());
         let f = discard_to_six(&mut t, Side::Lib, None).unwrap();
         assert_ne!(f, keep, "the ranked card is discarded last");
@@ -464,6 +437,7 @@ mod tests {
             f,
             *t.cards[Side::Lib]
                 .hand
+                .cards()
                 .iter()
                 .chain([&f])
                 .filter(|c| **c != keep)

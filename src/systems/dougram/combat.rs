@@ -1367,6 +1367,7 @@ pub fn template(state: &State, side: Side) -> String {
         .cards
         .get(side)
         .hand
+        .cards()
         .iter()
         .filter_map(|no| state.card(*no))
         .filter(|c| c.when.phase == PhaseName::Combat)
@@ -1389,7 +1390,7 @@ mod tests {
     use super::*;
     use crate::protocol::dice::Roll;
     use crate::systems::dougram::ctx::Log;
-    use crate::systems::dougram::fixtures::{dealt, dice};
+    use crate::systems::dougram::fixtures::{dealt, dice, give};
     use crate::systems::dougram::state::{Step, Unit};
 
     const H: HexId = 57;
@@ -1462,15 +1463,6 @@ mod tests {
 
     fn says(log: &Log, part: &str) -> bool {
         log.public.iter().any(|l| l.contains(part))
-    }
-
-    fn give(s: &mut State, side: Side, no: u32) {
-        for z in [Side::Lib, Side::Fed] {
-            s.cards.get_mut(z).hand.retain(|c| *c != no);
-            s.cards.get_mut(z).deck.retain(|c| *c != no);
-        }
-        s.stock.remove(&no);
-        s.cards.get_mut(side).hand.push(no);
     }
 
     fn root() -> FieldPath {
@@ -1587,7 +1579,7 @@ mod tests {
     #[test]
     fn a_card_not_in_hand_is_a_problem_2_10() {
         let mut s = arena(Side::Fed);
-        s.cards[Side::Fed].hand.retain(|c| *c != 201);
+        s.cards[Side::Fed].hand.take(&201);
         let mut d = decl("57");
         d.cba = vec![201];
         let p = check(&s, Side::Fed, &orders(vec![d]), &root());
@@ -2122,7 +2114,7 @@ mod tests {
         d.w2 = vec![101];
         let o = orders(vec![d]);
         assert!(check(&s, Side::Lib, &o, &root()).is_empty());
-        s.cards[Side::Lib].hand.retain(|c| *c != 101);
+        s.cards[Side::Lib].hand.take(&101);
         let (log, _) = run(&mut s, Side::Lib, &o, 12);
         assert!(
             log.private[Side::Lib]

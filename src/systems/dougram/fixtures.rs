@@ -3,6 +3,7 @@
 use super::data::{HexId, Side};
 use super::setup;
 use super::state::{State, Unit, UnitAt};
+use crate::kit::seats::Seat;
 use crate::protocol::dice::Dice;
 use crate::protocol::hash::Hash32;
 use crate::systems::DataSource;
@@ -51,4 +52,21 @@ pub fn put_from_stock(s: &mut State, prefix: &str, n: usize, h: HexId, side: Sid
         put(s, id, h, side);
     }
     ids
+}
+
+/// Takes card `no` out of every hand and deck and out of the stock, for a test to put it
+/// where it wants.
+pub fn lift(s: &mut State, no: u32) {
+    for &side in Side::ALL {
+        let z = s.cards.get_mut(side);
+        z.hand.take(&no);
+        z.deck.withdraw(&no);
+    }
+    s.stock.remove(&no);
+}
+
+/// Card `no` in `side`'s hand, wherever it was.
+pub fn give(s: &mut State, side: Side, no: u32) {
+    lift(s, no);
+    s.cards.get_mut(side).hand.put(no);
 }

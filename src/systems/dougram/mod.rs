@@ -75,7 +75,8 @@ impl Rules for Dougram {
     }
 
     /// Rules 1 kept the map, counters and cards in every state: they become the game's data; its
-    /// `stage` is rules 2's `step`.
+    /// `stage` is rules 2's `step`, and each side's `deck` and `discard` are the two piles of
+    /// its `deck` (kit::deck).
     fn upgrade_state(
         &self,
         from: u32,
@@ -86,8 +87,13 @@ impl Rules for Dougram {
         struct Held {
             data: data::Data,
         }
-        let (held, mut st): (Option<Held>, State) =
+        let (held, mut fields): (Option<Held>, serde_json::Map<String, serde_json::Value>) =
             crate::systems::split_state(state, from == 1, &["data"], &[("stage", "step")])?;
+        if from == 1 {
+            rules1_card_zones(&mut fields);
+        }
+        let mut st: State = serde_json::from_value(serde_json::Value::Object(fields))
+            .map_err(|e| format!("the stored state: {e}"))?;
         let data = match held {
             Some(h) => std::sync::Arc::new(h.data),
             None => data.ok_or("the game has no data.yaml to carry over")?,
@@ -184,5 +190,26 @@ impl Rules for Dougram {
         args: &[String],
     ) -> Result<String, String> {
         odds::odds(state, reader, args)
+    }
+}
+
+/// Rules 1 kept a side's draw pile and discard pile beside its hand (`cards.<side>.deck` a list,
+/// `cards.<side>.discard`); rules 2 keeps them in one `kit::deck::Deck` under `deck`
+/// (`draw_pile`, `discard`). Anything else is left as it is, for the state's reader to refuse.
+fn rules1_card_zones(fields: &mut serde_json::Map<String, serde_json::Value>) {
+    let Some(sides) = fields.get_mut("cards").and_then(|c| c.as_object_mut()) else {
+        return;
+    };
+    for zones in sides.values_mut().filter_map(|z| z.as_object_mut()) {
+        if !zones.get("deck").is_some_and(|d| d.is_array()) {
+            continue;
+        }
+        let draw_pile = zones.remove("deck").unwrap_or_default();
+        let mut deck = serde_json::Map::new();
+        deck.insert("draw_pile".into(), draw_pile);
+        if let Some(discard) = zones.remove("discard") {
+            deck.insert("discard".into(), discard);
+        }
+        zones.insert("deck".into(), serde_json::Value::Object(deck));
     }
 }

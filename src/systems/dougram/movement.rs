@@ -303,7 +303,7 @@ pub fn template(state: &State, side: Side) -> String {
         }
     }
     let mut sea_cards = Vec::new();
-    for no in &state.cards.get(side).hand {
+    for no in state.cards.get(side).hand.cards() {
         if let Some(c) = state.card(*no)
             && let Some(s) = sea_effect(&c.effects)
         {
@@ -478,7 +478,7 @@ fn sea_effect(effects: &[Effect]) -> Option<&SeaMove> {
 fn may_hold(state: &State, side: Side, f: &Flag, mode: &Mode) -> bool {
     state.flag(f)
         || (!mode.live()
-            && state.cards.get(side).hand.iter().any(|no| {
+            && state.cards.get(side).hand.cards().iter().any(|no| {
                 state
                     .card(*no)
                     .is_some_and(|c| c.while_open.contains(f) && c.owner == side)
@@ -1313,7 +1313,7 @@ pub fn fix_overstack(state: &mut State, ctx: &mut Ctx) {
 mod tests {
     use super::*;
     use crate::systems::dougram::ctx::Log;
-    use crate::systems::dougram::fixtures::{dealt, dice};
+    use crate::systems::dougram::fixtures::{dealt, dice, give};
     use crate::systems::dougram::state::{ChitAt, Step};
 
     /// Setup1 after the deal with every unit back in the stock, `side` phasing.
@@ -1328,7 +1328,9 @@ mod tests {
         };
         // Cards that change movement rules stay out of both hands unless a test puts them in.
         for (_, z) in s.cards.iter_mut() {
-            z.hand.retain(|c| ![20, 29, 32, 64, 68].contains(c));
+            for c in [20, 29, 32, 64, 68] {
+                z.hand.take(&c);
+            }
         }
         s.recompute_control();
         s
@@ -1338,15 +1340,6 @@ mod tests {
         for id in ids {
             crate::systems::dougram::fixtures::put(s, id, h, side);
         }
-    }
-
-    fn hand(s: &mut State, side: Side, no: u32) {
-        for (_, z) in s.cards.iter_mut() {
-            z.hand.retain(|c| *c != no);
-            z.deck.retain(|c| *c != no);
-        }
-        s.stock.remove(&no);
-        s.cards.get_mut(side).hand.push(no);
     }
 
     fn orders(y: &str) -> MovementOrders {
@@ -1568,7 +1561,7 @@ mod tests {
         // A sea move that names card 32 in hand and is refused at resolution (10.6): the
         // opponent must learn neither the card nor the plan.
         let mut s = blank(Side::Fed);
-        hand(&mut s, Side::Fed, 32);
+        give(&mut s, Side::Fed, 32);
         put(&mut s, &["SO10"], Side::Fed, 14);
         put(&mut s, &["SO01", "SO02", "SO03"], Side::Lib, 14);
         s.recompute_control();
@@ -1613,14 +1606,14 @@ mod tests {
         let y = "moves: [{units: [SO10], path: [66]}]";
         assert_eq!(probs(&s, Side::Fed, y), one("moves[0].path[0]", "23.1"));
         // With card 64 in hand it may be opened first: check accepts, resolution skips.
-        hand(&mut s, Side::Fed, 64);
+        give(&mut s, Side::Fed, 64);
         assert!(probs(&s, Side::Fed, y).is_empty());
         let mut t = s.clone();
         let log = run(&mut t, Side::Fed, y);
         assert_eq!(at(&t, "SO10"), UnitAt::Hex(57));
         assert!(has(&log.private[Side::Fed], "(23.1)"), "{log:?}");
         // Open: Fed may enter.
-        s.cards[Side::Fed].hand.retain(|c| *c != 64);
+        s.cards[Side::Fed].hand.take(&64);
         s.open.insert(64);
         run(&mut s, Side::Fed, y);
         assert_eq!(at(&s, "SO10"), UnitAt::Hex(66));
@@ -1902,7 +1895,7 @@ mod tests {
     #[test]
     fn a_sea_move_takes_a_group_along_a_route_of_the_card_played_10_2_10_7() {
         let mut s = blank(Side::Lib);
-        hand(&mut s, Side::Lib, 20);
+        give(&mut s, Side::Lib, 20);
         put(&mut s, &["SO01", "SO02"], Side::Lib, 58);
         // Spa is Fed's (empty city, A2): card 20 does not care (10.7).
         let y = "moves: [{units: [SO01, SO02], sea: {card: 20, from: spa, to: 14}}]";
@@ -1913,6 +1906,7 @@ mod tests {
         assert!(!s.cards[Side::Lib].hand.contains(&20));
         assert!(
             s.cards[Side::Lib]
+                .deck
                 .discard
                 .iter()
                 .any(|d| d.card == 20 && d.face_up)
@@ -1929,7 +1923,7 @@ mod tests {
         put(&mut s, &["SO01"], Side::Lib, 58);
         let y = "moves: [{units: [SO01], sea: {card: 20, from: spa, to: grante}}]";
         assert_eq!(probs(&s, Side::Lib, y), one("moves[0].sea.card", "2.10"));
-        hand(&mut s, Side::Lib, 20);
+        give(&mut s, Side::Lib, 20);
         assert_eq!(
             probs(
                 &s,
@@ -1955,7 +1949,7 @@ mod tests {
             one("moves[0].sea.from", "10.2")
         );
         // A card playable now that gives no sea move (106 draws cards, any phase).
-        hand(&mut s, Side::Lib, 106);
+        give(&mut s, Side::Lib, 106);
         let y = "moves: [{units: [SO01], sea: {card: 106, from: spa, to: grante}}]";
         assert_eq!(probs(&s, Side::Lib, y), one("moves[0].sea.card", "10.1"));
     }
@@ -1963,7 +1957,7 @@ mod tests {
     #[test]
     fn sea_move_units_start_in_the_origin_city_10_2_a16() {
         let mut s = blank(Side::Lib);
-        hand(&mut s, Side::Lib, 20);
+        give(&mut s, Side::Lib, 20);
         put(&mut s, &["SO01"], Side::Lib, 57);
         assert_eq!(
             probs(
@@ -1981,8 +1975,8 @@ mod tests {
     #[test]
     fn one_route_and_group_per_card_several_cards_a_phase_10_8_a15() {
         let mut s = blank(Side::Fed);
-        hand(&mut s, Side::Fed, 32);
-        hand(&mut s, Side::Fed, 68);
+        give(&mut s, Side::Fed, 32);
+        give(&mut s, Side::Fed, 68);
         put(&mut s, &["SO10"], Side::Fed, 95);
         put(&mut s, &["SO11"], Side::Fed, 95);
         let y = "moves: [{units: [SO10], sea: {card: 32, from: garland, to: sandrea}}, {units: [SO11], sea: {card: 32, from: garland, to: cardinal}}]";
@@ -1997,7 +1991,7 @@ mod tests {
     #[test]
     fn cards_32_and_68_need_an_origin_controlled_at_the_phase_start_10_6() {
         let mut s = blank(Side::Fed);
-        hand(&mut s, Side::Fed, 32);
+        give(&mut s, Side::Fed, 32);
         put(&mut s, &["SO10"], Side::Fed, 14);
         put(&mut s, &["SO01", "SO02", "SO03"], Side::Lib, 14);
         s.recompute_control();
@@ -2106,7 +2100,7 @@ mod tests {
         let y = "moves: [{units: [SO01], transport: {from: sandrea, to: cardinal}}]";
         assert_eq!(probs(&s, Side::Lib, y), one("moves[0].transport", "11.9"));
         // 29 in hand may be opened before movement.
-        hand(&mut s, Side::Lib, 29);
+        give(&mut s, Side::Lib, 29);
         assert!(probs(&s, Side::Lib, y).is_empty());
         let log = run(&mut s.clone(), Side::Lib, y);
         assert!(has(&log.private[Side::Lib], "(11.9)"), "{log:?}");
@@ -2182,7 +2176,7 @@ mod tests {
     #[test]
     fn the_template_lists_units_by_hex_and_sea_cards_in_hand() {
         let mut s = blank(Side::Lib);
-        hand(&mut s, Side::Lib, 20);
+        give(&mut s, Side::Lib, 20);
         put(&mut s, &["SO01", "SO02"], Side::Lib, 58);
         let t = template(&s, Side::Lib);
         assert!(t.lines().all(|l| l.starts_with('#')), "{t}");

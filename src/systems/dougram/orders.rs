@@ -157,7 +157,7 @@ pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
                 at,
                 "5.4",
                 format!("card {c} is not in your hand"),
-                format!("one of {:?}", state.cards.get(side).hand),
+                format!("one of {:?}", state.cards.get(side).hand.cards()),
             ));
         }
     }
@@ -321,7 +321,7 @@ pub fn phase_orders_field(p: PhaseName) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::systems::dougram::fixtures::dealt;
+    use crate::systems::dougram::fixtures::{dealt, give};
     use crate::yaml;
 
     fn parse(text: &str) -> Orders {
@@ -356,7 +356,7 @@ mod tests {
         let o = parse("replenishment: {}\nsecurity: {}");
         // Empty parts are the defaults, so they pass; a play in a foreign phase does not.
         assert!(check(&s, "lib", &o).is_empty());
-        let hand = s.cards[Side::Lib].hand[0];
+        let hand = s.cards[Side::Lib].hand.cards()[0];
         let o = parse(&format!("play: [{{card: {hand}, phase: security}}]"));
         let p = check(&s, "lib", &o);
         assert_eq!(
@@ -370,7 +370,7 @@ mod tests {
     #[test]
     fn discard_to_six_needs_a_pending_discard_and_a_card_in_hand_5_4() {
         let mut s = lib_turn();
-        let c = s.cards[Side::Lib].hand[0];
+        let c = s.cards[Side::Lib].hand.cards()[0];
         let o = parse(&format!("discard_to_six: {c}"));
         assert_eq!(
             rules(&check(&s, "lib", &o)),
@@ -386,8 +386,7 @@ mod tests {
     fn a_card_cannot_be_discarded_to_six_and_played_in_the_same_orders_5_4() {
         let mut s = lib_turn();
         s.pending_discard[Side::Lib] = true;
-        s.cards[Side::Lib].deck.retain(|c| *c != 2);
-        s.cards[Side::Lib].hand.push(2);
+        give(&mut s, Side::Lib, 2);
         let o = parse("discard_to_six: 2\narming: {play: [2]}");
         assert_eq!(
             rules(&check(&s, "lib", &o)),
@@ -398,8 +397,7 @@ mod tests {
     #[test]
     fn a_card_with_a_phase_effect_is_played_in_that_phases_orders_2_13() {
         let mut s = lib_turn();
-        s.cards[Side::Lib].deck.retain(|c| *c != 20);
-        s.cards[Side::Lib].hand.push(20);
+        give(&mut s, Side::Lib, 20);
         let o = parse("play: [{card: 20, phase: movement}]");
         let p = check(&s, "lib", &o);
         assert_eq!(
@@ -412,7 +410,7 @@ mod tests {
     #[test]
     fn an_optional_play_may_name_an_own_card_not_yet_in_hand() {
         let mut s = lib_turn();
-        s.cards[Side::Lib].hand.retain(|c| *c != 34);
+        s.cards[Side::Lib].hand.take(&34);
         let o = parse("play: [{card: 34, optional: true}]");
         assert!(check(&s, "lib", &o).is_empty());
         let o = parse("play: [{card: 34}]");

@@ -7,7 +7,8 @@ use super::cardphase;
 use super::cards::{After, Card, Count, Effect, PhaseName, StepName, Trigger, TurnOf, UnitPool};
 use super::ctx::Ctx;
 use super::data::{HexId, Side};
-use super::state::{ChitAt, Discard, State, Unit, UnitAt};
+use super::state::{ChitAt, State, Unit, UnitAt};
+use crate::kit::deck::Face;
 use crate::kit::seats::Seat;
 
 /// Why a card may not be played: the rule it breaks and what would be accepted.
@@ -42,7 +43,7 @@ pub fn may_play(
         return Err(refuse(
             "2.10",
             format!("card {no} is not in {}'s hand", side.name()),
-            format!("a card in hand: {:?}", state.cards.get(side).hand),
+            format!("a card in hand: {:?}", state.cards.get(side).hand.cards()),
         ));
     }
     let own_turn = state.phasing() == Some(side);
@@ -112,21 +113,16 @@ pub fn play(state: &mut State, side: Side, no: u32, ctx: &mut Ctx) -> Result<Car
         .card(no)
         .cloned()
         .ok_or_else(|| format!("there is no card {no}"))?;
-    let hand = &mut state.cards.get_mut(side).hand;
-    let Some(pos) = hand.iter().position(|c| *c == no) else {
+    if !state.cards.get_mut(side).hand.take(&no) {
         return Err(format!("card {no} is not in {}'s hand", side.name()));
-    };
-    hand.remove(pos);
+    }
     ctx.log.public(format!(
         "{} plays card {no} \"{}\" (2.13)",
         side.name(),
         card.en
     ));
     match card.after {
-        After::Discard => state.cards.get_mut(side).discard.push(Discard {
-            card: no,
-            face_up: true,
-        }),
+        After::Discard => state.cards.get_mut(side).deck.discard(no, Face::Up),
         After::Removed => {
             state.removed.insert(no);
         }
@@ -155,9 +151,8 @@ pub fn open_card(state: &mut State, no: u32, why: &str, ctx: &mut Ctx) -> bool {
     };
     for &side in Side::ALL {
         let z = state.cards.get_mut(side);
-        z.hand.retain(|c| *c != no);
-        z.deck.retain(|c| *c != no);
-        z.discard.retain(|d| d.card != no);
+        z.hand.take(&no);
+        z.deck.withdraw(&no);
     }
     state.stock.remove(&no);
     state.open.insert(no);
@@ -329,23 +324,14 @@ pub fn control_checked(state: &mut State, ctx: &mut Ctx) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::systems::dougram::fixtures::{dealt, dice};
+    use crate::kit::deck::Discarded;
+    use crate::systems::dougram::fixtures::{dealt, dice, give, lift};
     use crate::systems::dougram::state::Step;
 
     fn lib_turn(seed: u64) -> State {
         let mut s = dealt("setup1", seed);
         s.step = Step::Lib;
         s
-    }
-
-    fn give(s: &mut State, side: Side, no: u32) {
-        for z in [Side::Lib, Side::Fed] {
-            let zz = s.cards.get_mut(z);
-            zz.deck.retain(|c| *c != no);
-            zz.hand.retain(|c| *c != no);
-        }
-        s.stock.remove(&no);
-        s.cards.get_mut(side).hand.push(no);
     }
 
     fn sixth_on_map(s: &State) -> usize {
@@ -400,10 +386,7 @@ mod tests {
         play(&mut s, Side::Lib, 29, &mut ctx).unwrap();
         let z = &s.cards[Side::Lib];
         assert!(!z.hand.contains(&20) && !z.hand.contains(&29));
-        assert!(z.discard.contains(&Discard {
-            card: 20,
-            face_up: true
-        }));
+        assert!(z.deck.discard.contains(&Discarded::new(20, Face::Up)));
         assert!(s.open.contains(&29));
         assert!(s.flag(&super::super::cards::Flag::LibGovernment));
         assert!(ctx.log.public.iter().any(|l| l.contains("plays card 20")));
@@ -436,7 +419,10 @@ mod tests {
         let mut ctx = Ctx::new(&mut d);
         lib_unit_entered(&mut s, npp, &mut ctx);
         assert!(s.open.contains(&76));
-        assert!(!s.cards[Side::Fed].hand.contains(&76) && !s.cards[Side::Fed].deck.contains(&76));
+        assert!(
+            !s.cards[Side::Fed].hand.contains(&76)
+                && !s.cards[Side::Fed].deck.draw_pile.contains(&76)
+        );
         assert!(ctx.log.public.iter().any(|l| l.contains("(24.1)")));
     }
 
@@ -456,10 +442,7 @@ mod tests {
     #[test]
     fn a_removed_card_never_opens_by_itself_a39() {
         let mut s = lib_turn(12);
-        for &side in Side::ALL {
-            s.cards.get_mut(side).deck.retain(|c| *c != 76);
-            s.cards.get_mut(side).hand.retain(|c| *c != 76);
-        }
+        lift(&mut s, 76);
         s.removed.insert(76);
         let mut d = dice(13);
         let mut ctx = Ctx::new(&mut d);

@@ -942,6 +942,7 @@ pub fn template(state: &State, side: Side) -> String {
     out.push(format!("#   Replenishment box: {}", list(contents)));
     let cards: Vec<String> = state.cards[Side::Fed]
         .hand
+        .cards()
         .iter()
         .filter(|n| play::may_play(state, side, **n, PhaseName::Replenishment, None).is_ok())
         .map(|n| n.to_string())
@@ -1029,9 +1030,8 @@ pub fn template(state: &State, side: Side) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kit::seats::Seat;
     use crate::systems::dougram::ctx::Log;
-    use crate::systems::dougram::fixtures::{dealt, dice};
+    use crate::systems::dougram::fixtures::{dealt, dice, lift};
 
     const CARDINAL: HexId = 73;
     const NP_PORT: HexId = 61;
@@ -1060,12 +1060,7 @@ mod tests {
     }
 
     fn open(s: &mut State, no: u32) {
-        for &side in Side::ALL {
-            let z = s.cards.get_mut(side);
-            z.hand.retain(|c| *c != no);
-            z.deck.retain(|c| *c != no);
-        }
-        s.stock.remove(&no);
+        lift(s, no);
         s.open.insert(no);
     }
 
@@ -1434,7 +1429,7 @@ mod tests {
             })
             .map(|(id, _)| id.clone())
             .unwrap();
-        let card = s.cards[Side::Lib].hand[0]; // not Fed's to play
+        let card = s.cards[Side::Lib].hand.cards()[0]; // not Fed's to play
         let o = ReplenishmentOrders {
             play: vec![card],
             to_box: Some(cg.clone()),

@@ -448,6 +448,7 @@ pub fn template(state: &State, side: Side) -> String {
         .collect();
     let hand: Vec<String> = state.cards[Side::Fed]
         .hand
+        .cards()
         .iter()
         .filter(|n| {
             state.card(**n).is_some_and(|c| {
@@ -495,10 +496,9 @@ pub fn template(state: &State, side: Side) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kit::seats::Seat;
     use crate::protocol::dice::DiceTranscript;
     use crate::systems::dougram::ctx::Log;
-    use crate::systems::dougram::fixtures::{dealt, dice};
+    use crate::systems::dougram::fixtures::{dealt, dice, give, lift};
     use crate::systems::dougram::state::{Step, Unit, permute_hidden};
 
     fn put(s: &mut State, prefix: &str, n: usize, h: HexId, side: Side) -> Vec<String> {
@@ -546,13 +546,7 @@ mod tests {
         s.data.map.chit_limits.insert(57, 9);
         let mut d = dice(22);
         s.draw_chits(&mut d, "pre", chits, ChitAt::Hex(57));
-        for &side in Side::ALL {
-            let z = s.cards.get_mut(side);
-            z.hand.retain(|c| *c != 36);
-            z.deck.retain(|c| *c != 36);
-        }
-        s.stock.remove(&36);
-        s.cards[Side::Fed].hand.push(36);
+        give(&mut s, Side::Fed, 36);
         s
     }
 
@@ -593,6 +587,7 @@ mod tests {
         assert!(!s.cards[Side::Fed].hand.contains(&36));
         assert!(
             s.cards[Side::Fed]
+                .deck
                 .discard
                 .iter()
                 .any(|d| d.card == 36 && d.face_up)
@@ -609,8 +604,7 @@ mod tests {
     #[test]
     fn an_open_security_enabled_card_enables_checks_19_3_a29() {
         let mut s = arranged(1);
-        s.cards[Side::Fed].hand.retain(|c| *c != 50);
-        s.cards[Side::Fed].deck.retain(|c| *c != 50);
+        lift(&mut s, 50);
         s.open.insert(50);
         put(&mut s, "SO", 6, 57, Side::Fed);
         let (log, _) = run(&mut s, &SecurityOrders::default(), 3);
@@ -780,6 +774,7 @@ mod tests {
         let mut s = arranged(1);
         let hand_other = *s.cards[Side::Fed]
             .hand
+            .cards()
             .iter()
             .find(|c| **c != 36 && !enables(s.card(**c).unwrap()))
             .unwrap();
@@ -850,7 +845,7 @@ mod tests {
     fn a_card_that_became_unplayable_is_skipped_at_resolve_19_3() {
         let mut s = arranged(1);
         put(&mut s, "SO", 6, 57, Side::Fed);
-        s.cards[Side::Fed].hand.retain(|c| *c != 36);
+        s.cards[Side::Fed].hand.take(&36);
         let (log, tr) = run(&mut s, &play36(), 9);
         assert!(tr.public.is_empty());
         assert!(
@@ -868,11 +863,12 @@ mod tests {
         let spa = put(&mut s, "SO", 2, 58, Side::Fed); // no latent chit in Spa
         let dud = s.cards[Side::Fed]
             .hand
+            .cards()
             .iter()
             .copied()
             .find(|n| s.card(*n).is_some_and(|c| !enables(c)))
             .unwrap();
-        let libs = s.cards[Side::Lib].hand[0];
+        let libs = s.cards[Side::Lib].hand.cards()[0];
         let mut first = here[..3].to_vec();
         first.push("nobody".into());
         let o = SecurityOrders {

@@ -7,6 +7,7 @@ use super::cardphase::DRAW;
 use super::cards::{Setup1, Setup2};
 use super::data::{self, HexId, PerSide, Side};
 use super::state::{Chit, ChitAt, State, Step, Unit, UnitAt, Zones};
+use crate::kit::deck::Hand;
 use crate::kit::seats::Seat;
 use crate::protocol::dice::Dice;
 use crate::systems::DataSource;
@@ -307,7 +308,7 @@ pub fn initial_state(scenario: &str, source: &DataSource) -> Result<State, Strin
             },
         };
         if deck {
-            cards.get_mut(c.owner).deck.push(c.no);
+            cards.get_mut(c.owner).deck.draw_pile.push(c.no);
         } else {
             stock.insert(c.no);
         }
@@ -359,15 +360,12 @@ pub fn deal(state: &mut State, dice: &mut Dice) -> Result<Vec<String>, String> {
     }
     for &side in Side::ALL {
         let z = state.cards.get_mut(side);
-        z.deck.sort();
-        dice.sealed_shuffle(
+        z.deck.shuffle(
+            dice,
             &format!("setup/deck/{}", side.name()),
-            &mut z.deck,
-            format!("{} deck (28.x.2.2)", side.name()),
+            &format!("{} deck (28.x.2.2)", side.name()),
         );
-        let hand: Vec<u32> = z.deck.drain(..DRAW.min(z.deck.len())).collect();
-        z.hand = hand;
-        z.hand.sort();
+        z.hand = Hand::new(z.deck.take(DRAW));
         public.push(format!(
             "{} shuffles its deck of 18 and draws 6 (28.1.2.2, 28.2.2.3)",
             side.name()
@@ -452,7 +450,7 @@ mod tests {
         let s = dealt(SETUP1, 11);
         for &side in Side::ALL {
             let z = s.cards.get(side);
-            assert_eq!((z.hand.len(), z.deck.len()), (6, 12));
+            assert_eq!((z.hand.len(), z.deck.draw_pile.len()), (6, 12));
         }
         let latent = s
             .chits
@@ -481,7 +479,7 @@ mod tests {
         assert!(!s.open.is_empty() && !s.removed.is_empty());
         for &side in Side::ALL {
             assert_eq!(
-                s.cards.get(side).hand.len() + s.cards.get(side).deck.len(),
+                s.cards.get(side).hand.len() + s.cards.get(side).deck.draw_pile.len(),
                 18
             );
         }

@@ -7,6 +7,7 @@ use super::cards::{Card, Flag};
 use super::data::{Class, Data, HexId, PerSide, Side};
 use super::policy::Policies;
 use crate::kit::cup::Cup;
+use crate::kit::deck::{Deck, Hand};
 use crate::kit::seats::TwoSeats;
 use crate::kit::shared::Shared;
 use crate::protocol::dice::Dice;
@@ -57,22 +58,14 @@ pub struct Chit {
     pub token: Option<u32>,
 }
 
-/// A discarded card; `face_up` when both sides saw it (played, or taken from the open stock).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Discard {
-    pub card: u32,
-    pub face_up: bool,
-}
-
-/// One side's own card zones (2.11).
+/// One side's own card zones (2.11): its hand and its deck (draw pile, top first, which nobody
+/// sees the order of (5.5), and discard pile, each card face up when both sides saw it: played,
+/// or taken from the open stock).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Zones {
-    pub hand: Vec<u32>,
-    /// Top first. Nobody sees the order (5.5).
-    pub deck: Vec<u32>,
-    pub discard: Vec<Discard>,
+    pub hand: Hand<u32>,
+    pub deck: Deck<u32>,
 }
 
 /// Which step of the turn the game is at: which submission it waits for (docs/dougram.md,
@@ -287,32 +280,10 @@ impl State {
 /// among themselves. `pick(n)` returns an index below `n`.
 pub fn permute_hidden(state: &State, reader: Side, pick: &mut dyn FnMut(usize) -> usize) -> State {
     let mut out = state.clone();
-    let shuffle = |v: &mut Vec<u32>, pick: &mut dyn FnMut(usize) -> usize| {
-        for i in (1..v.len()).rev() {
-            let j = pick(i + 1);
-            v.swap(i, j);
-        }
-    };
-    // The other side's hidden cards.
-    let other = reader.other();
-    let z = out.cards.get_mut(other);
-    let mut pool: Vec<u32> = z.hand.clone();
-    pool.extend(z.deck.iter().copied());
-    pool.extend(z.discard.iter().filter(|d| !d.face_up).map(|d| d.card));
-    shuffle(&mut pool, pick);
-    let mut it = pool.into_iter();
-    for c in z.hand.iter_mut() {
-        *c = it.next().unwrap_or(*c);
-    }
-    for c in z.deck.iter_mut() {
-        *c = it.next().unwrap_or(*c);
-    }
-    for d in z.discard.iter_mut().filter(|d| !d.face_up) {
-        d.card = it.next().unwrap_or(d.card);
-    }
-    z.hand.sort();
+    let z = out.cards.get_mut(reader.other());
+    z.deck.permute_hidden(&mut z.hand, pick);
     // The reader's own deck order (5.5: nobody sees it).
-    shuffle(&mut out.cards.get_mut(reader).deck, pick);
+    out.cards.get_mut(reader).deck.permute_draw_pile(pick);
     // Chit values the reader may not see.
     let hidden: Vec<String> = state
         .chits
@@ -321,7 +292,9 @@ pub fn permute_hidden(state: &State, reader: Side, pick: &mut dyn FnMut(usize) -
         .map(|(id, _)| id.clone())
         .collect();
     let mut values: Vec<u32> = hidden.iter().map(|id| state.chits[id].value).collect();
-    shuffle(&mut values, pick);
+    for i in (1..values.len()).rev() {
+        values.swap(i, pick(i + 1));
+    }
     for (id, v) in hidden.iter().zip(values) {
         if let Some(c) = out.chits.get_mut(id) {
             c.value = v;

@@ -129,8 +129,9 @@ fn play_at(s: &mut State, side: Side, plays: &[Play], phase: PhaseName, ctx: &mu
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kit::deck::{Discarded, Face};
     use crate::systems::DataSource;
-    use crate::systems::dougram::fixtures::dice;
+    use crate::systems::dougram::fixtures::{dice, give, lift};
 
     fn none() -> BTreeMap<String, Orders> {
         BTreeMap::new()
@@ -216,11 +217,12 @@ mod tests {
         let mut s = resolve(&s, &none(), &mut dice(7)).unwrap().state;
         s = resolve(&s, &none(), &mut dice(8)).unwrap().state;
         // Force a 7th card in Lib's hand as if one card had been kept.
-        let extra = s.cards[Side::Lib].deck.remove(0);
-        s.cards[Side::Lib].hand.push(extra);
+        let extra = s.cards[Side::Lib].deck.draw_pile.remove(0);
+        s.cards[Side::Lib].hand.put(extra);
         s.pending_discard[Side::Lib] = true;
         let down = |s: &State| {
             s.cards[Side::Lib]
+                .deck
                 .discard
                 .iter()
                 .filter(|d| !d.face_up)
@@ -247,11 +249,7 @@ mod tests {
             Side::Fed,
             "4 Lib units against 2 Fed (3.2)"
         );
-        for &side in Side::ALL {
-            s.cards.get_mut(side).deck.retain(|c| *c != 29);
-            s.cards.get_mut(side).hand.retain(|c| *c != 29);
-        }
-        s.cards[Side::Lib].hand.push(29);
+        give(&mut s, Side::Lib, 29);
         let o: Orders = crate::yaml::parse("play: [{card: 29, phase: latency}]", "test").unwrap();
         assert!(super::super::orders::check(&s, "lib", &o).is_empty());
         let mut all = BTreeMap::new();
@@ -274,10 +272,7 @@ mod tests {
         let s = resolve(&start(), &none(), &mut dice(12)).unwrap().state;
         let mut s = resolve(&s, &none(), &mut dice(13)).unwrap().state;
         assert_eq!(s.step, Step::Fed);
-        for &side in Side::ALL {
-            s.cards.get_mut(side).hand.retain(|c| *c != 76);
-            s.cards.get_mut(side).deck.retain(|c| *c != 76);
-        }
+        lift(&mut s, 76);
         s.open.insert(76); // Earth reinforcements (7.11) land in the replenishment phase
         let o: Orders =
             crate::yaml::parse("movement: {moves: [{units: [S6R01], path: [62]}]}", "test")
@@ -297,7 +292,7 @@ mod tests {
     #[test]
     fn an_optional_play_of_a_card_not_in_hand_is_told_to_its_owner_only() {
         let mut s = resolve(&start(), &none(), &mut dice(10)).unwrap().state;
-        s.cards[Side::Lib].hand.retain(|c| *c != 34);
+        s.cards[Side::Lib].hand.take(&34);
         let mut o = BTreeMap::new();
         o.insert(
             "lib".to_string(),
@@ -323,5 +318,47 @@ mod tests {
             crate::systems::Rules::upgrade_state(&super::super::Dougram, 1, old, None).unwrap();
         assert_eq!(st.step, Step::Fed);
         assert_eq!(st.policies[Side::Lib].card.keep, [34, 29, 20]);
+    }
+
+    const RULES1_STATE: &str =
+        include_str!("../../../tests/fixtures/journal1-dougram/archive/state/000002.yaml");
+
+    fn upgraded(old: &str) -> State {
+        crate::systems::Rules::upgrade_state(&super::super::Dougram, 1, old, None).unwrap()
+    }
+
+    #[test]
+    fn a_rules_1_state_keeps_each_sides_hand_and_deck_order() {
+        let lib = &upgraded(RULES1_STATE).cards[Side::Lib];
+        assert_eq!(lib.hand.cards(), [2, 105, 108, 109, 110, 112]);
+        assert_eq!(
+            lib.deck.draw_pile,
+            [104, 34, 103, 20, 111, 106, 114, 107, 102, 29, 113, 101]
+        );
+        assert!(lib.deck.discard.is_empty());
+    }
+
+    #[test]
+    fn a_rules_1_discard_pile_keeps_its_order_and_faces() {
+        // The fixture's piles are empty: move Lib's top two cards to its discard pile, one face
+        // down and one face up, as rules 1 wrote them.
+        let at = RULES1_STATE.find("\ncards:\n").unwrap();
+        let (data, cards) = RULES1_STATE.split_at(at);
+        let cards = cards
+            .replacen("    deck:\n    - 104\n    - 34\n", "    deck:\n", 1)
+            .replacen(
+                "    discard: []",
+                "    discard:\n    - card: 104\n      face_up: false\n    - card: 34\n      face_up: true",
+                1,
+            );
+        let lib = &upgraded(&format!("{data}{cards}")).cards[Side::Lib];
+        assert_eq!(
+            lib.deck.discard,
+            [
+                Discarded::new(104, Face::Down),
+                Discarded::new(34, Face::Up)
+            ]
+        );
+        assert_eq!(lib.deck.draw_pile.len(), 10);
     }
 }

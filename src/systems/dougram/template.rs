@@ -29,7 +29,7 @@ fn card_lines(state: &State, side: Side) -> String {
         out.push_str("# your hand is empty\n");
     } else {
         out.push_str("# your hand (card: when it may be played):\n");
-        for no in hand {
+        for no in hand.cards() {
             if let Some(c) = state.card(*no) {
                 let step = c
                     .when

@@ -6,6 +6,7 @@
 use super::data::{HexId, Side};
 use super::policy::Policies;
 use super::state::{Chit, ChitAt, Finish, State, Step, UnitAt};
+use crate::kit::deck::SeenDiscard;
 use crate::kit::seats::Seat;
 use crate::systems::Reader;
 use serde::Serialize;
@@ -45,21 +46,13 @@ pub struct ChitView {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct DiscardView {
-    /// None: a face-down card the reader did not see.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub card: Option<u32>,
-    pub face_down: bool,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ZonesView {
     pub hand_size: usize,
     /// The owner's own hand only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hand: Option<Vec<u32>>,
     pub deck_size: usize,
-    pub discard: Vec<DiscardView>,
+    pub discard: Vec<SeenDiscard<u32>>,
     pub pending_discard: bool,
 }
 
@@ -148,20 +141,9 @@ pub fn view(state: &State, reader: &Reader) -> View {
             side.name().to_string(),
             ZonesView {
                 hand_size: z.hand.len(),
-                hand: mine.then(|| {
-                    let mut h = z.hand.clone();
-                    h.sort();
-                    h
-                }),
-                deck_size: z.deck.len(),
-                discard: z
-                    .discard
-                    .iter()
-                    .map(|d| DiscardView {
-                        card: (mine || d.face_up).then_some(d.card),
-                        face_down: !d.face_up,
-                    })
-                    .collect(),
+                hand: mine.then(|| z.hand.cards().to_vec()),
+                deck_size: z.deck.draw_pile.len(),
+                discard: z.deck.discard_seen(mine),
                 pending_discard: *state.pending_discard.get(side),
             },
         );
