@@ -87,11 +87,7 @@ pub fn verify(root: &Path, opts: &Options) -> Result<Tally, Error> {
         match source {
             Some((g, name)) => {
                 tally.source = name;
-                // Each record's views and report board are checked right after its replay,
-                // while its state is still parsed (the system keeps the last few).
-                let mut derived = Derived::new(g, &records);
-                check_host(g, &records, &mut findings, &mut tally, &mut derived);
-                derived.finish(&mut findings, &mut tally);
+                replay_and_derived(g, &records, &mut findings, &mut tally);
             }
             None if opts.full => findings.push(
                 "no host/ and no archive/: a full replay needs the sealed archive that `pbem conclude` publishes when the game is over".into(),
@@ -957,12 +953,53 @@ fn pending(game: &Game, hash: &Hash32) -> bool {
     })
 }
 
+/// The host-level checks on two threads: this one replays the records ([`check_host`]); the
+/// other checks each record's views and report board ([`Derived`]) just behind it, while the
+/// state the replay gave is still parsed (the system keeps the last few, shared between
+/// threads; the channel holds one record, so the other thread is never far behind), then the
+/// receipts. Findings come in a fixed order: the replay's, then the other thread's.
+fn replay_and_derived(
+    game: &Game,
+    records: &[(Record, Hash32)],
+    findings: &mut Vec<String>,
+    tally: &mut Tally,
+) {
+    let (theirs, their_tally) = std::thread::scope(|scope| {
+        let (replayed, next) = std::sync::mpsc::sync_channel::<usize>(1);
+        let worker = scope.spawn(move || {
+            let mut derived = Derived::new(game, records);
+            let (mut findings, mut tally) = (Vec::new(), Tally::default());
+            for i in next {
+                derived.upto(i, &mut findings, &mut tally);
+            }
+            derived.finish(&mut findings, &mut tally);
+            check_receipts(game, records, &mut findings, &mut tally);
+            (findings, tally)
+        });
+        check_host(game, records, findings, tally, &|i| {
+            let _ = replayed.send(i);
+        });
+        drop(replayed);
+        worker.join().unwrap_or_else(|_| {
+            (
+                vec!["internal error (panic) while checking views and reports".into()],
+                Tally::default(),
+            )
+        })
+    });
+    findings.extend(theirs);
+    tally.views += their_tally.views;
+    tally.report_boards += their_tally.report_boards;
+    tally.receipts += their_tally.receipts;
+}
+
+/// Replays every record from the host's files; `replayed(i)` is told when record `i` is done.
 fn check_host(
     game: &Game,
     records: &[(Record, Hash32)],
     findings: &mut Vec<String>,
     tally: &mut Tally,
-    derived: &mut Derived,
+    replayed: &dyn Fn(usize),
 ) {
     let secrets: Secrets = match game.secrets() {
         Ok(s) => s,
@@ -1003,14 +1040,13 @@ fn check_host(
             .notes
             .push(other_rules_note(game, records, 0, "was set up"));
     }
-    derived.upto(0, findings, tally);
+    replayed(0);
     for i in 1..records.len() {
         replay_record(
             game, records, i, &secrets, data, &mut state, findings, tally,
         );
-        derived.upto(i, findings, tally);
+        replayed(i);
     }
-    check_receipts(game, records, findings, tally);
 }
 
 /// Checks record `i` of the host's files against the journal (signatures and bindings of its
