@@ -438,7 +438,12 @@ pub fn submit(game: &Game, file: &Path, sig: Option<&Path>) -> Result<Accepted, 
             .and_then(|h| parse_version(h.version.as_ref()).ok())
             .unwrap_or(0);
         if old_hash == hash {
-            // The same order twice (a resent mail): nothing changes, the receipt is re-issued.
+            // The same order twice (a resent mail, or a mail handled again after a crash):
+            // nothing changes, and the receipt is re-issued as it was first issued, naming the
+            // version this order replaced (the last one listed), if any.
+            replaced = earlier_versions(game, step.step, &side)?
+                .last()
+                .map(|e| e.hash);
         } else if checked.version <= old_version {
             return Err(Error::reject(
                 Rejection::new(
@@ -456,10 +461,14 @@ pub fn submit(game: &Game, file: &Path, sig: Option<&Path>) -> Result<Accepted, 
             ));
         } else {
             let mut list = earlier_versions(game, step.step, &side)?;
-            list.push(EarlierOrder {
-                version: old_version,
-                hash: old_hash,
-            });
+            // A crash between writing the list and the newer order leaves the old order listed
+            // already; sent again, it is listed once.
+            if !list.iter().any(|e| e.hash == old_hash) {
+                list.push(EarlierOrder {
+                    version: old_version,
+                    hash: old_hash,
+                });
+            }
             let list_path = game.dir.inbox_replaced(step.step, &side);
             dir::write_atomic(&list_path, yaml::encode(&list)?.as_bytes())?;
             replaced = Some(old_hash);
