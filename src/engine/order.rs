@@ -230,17 +230,40 @@ pub fn detached_sig_beside(file: &Path) -> Option<PathBuf> {
 /// Opens an order: one signed file, or a document plus its detached `.sig`.
 /// Files over `envelope::MAX_ORDER_BYTES` are refused after reading just past the limit.
 pub fn open(file: &Path, sig: Option<&Path>) -> Result<Envelope, Error> {
-    let name = file.display().to_string();
-    let read = |path: &Path, what: &'static str| {
-        let refuse = |msg: String| Error::reject(Rejection::new(path.display().to_string(), msg));
-        let bytes = read_capped(path).map_err(|e| refuse(format!("cannot read: {e}")))?;
-        envelope::check_size(&bytes, what, false).map_err(|e| refuse(e.to_string()))?;
-        Ok::<_, Error>(bytes)
+    let read = |path: &Path| {
+        read_capped(path).map_err(|e| {
+            Error::reject(Rejection::new(
+                path.display().to_string(),
+                format!("cannot read: {e}"),
+            ))
+        })
     };
-    let bytes = read(file, "file")?;
+    let bytes = read(file)?;
+    let name = file.display().to_string();
+    // Before the signature is read: a file over the limit is refused as that.
+    check_order_size(&name, &bytes, "file")?;
+    let sig = match sig {
+        Some(path) => {
+            let bytes = read(path)?;
+            Some((path.display().to_string(), bytes))
+        }
+        None => None,
+    };
+    open_bytes(name, bytes, sig)
+}
+
+/// Opens an order received as bytes rather than as a file (`pbem ingest`: a mail's attachment
+/// or body), checked as [`open`] checks a file; `name` is what rejections call it, and the
+/// detached signature comes with its own name.
+pub fn open_bytes(
+    name: String,
+    bytes: Vec<u8>,
+    sig: Option<(String, Vec<u8>)>,
+) -> Result<Envelope, Error> {
+    check_order_size(&name, &bytes, "file")?;
     let (signed, sig_bytes) = match sig {
-        Some(sig_path) => {
-            let sb = read(sig_path, "signature file")?;
+        Some((sig_name, sb)) => {
+            check_order_size(&sig_name, &sb, "signature file")?;
             (envelope::open_detached(&bytes, &sb), Some(sb))
         }
         None => (envelope::open_embedded(&bytes), None),
@@ -258,6 +281,13 @@ pub fn open(file: &Path, sig: Option<&Path>) -> Result<Envelope, Error> {
         raw: bytes,
         raw_sig: sig_bytes,
     })
+}
+
+/// Refuses an order or signature over `envelope::MAX_ORDER_BYTES`, said as for a file read
+/// only just past the limit.
+fn check_order_size(name: &str, bytes: &[u8], what: &'static str) -> Result<(), Error> {
+    envelope::check_size(bytes, what, false)
+        .map_err(|e| Error::reject(Rejection::new(name, e.to_string())))
 }
 
 /// The header fields every order carries; the system parses `orders` itself.
@@ -399,10 +429,28 @@ pub fn earlier_versions(game: &Game, step: u64, side: &str) -> Result<Vec<Earlie
 /// other content is refused, so nobody (the host included) can bring back a version the player
 /// replaced.
 pub fn submit(game: &Game, file: &Path, sig: Option<&Path>) -> Result<Accepted, Error> {
+    submit_opened(game, || open(file, sig))
+}
+
+/// [`submit`] of an order received as bytes ([`open_bytes`]): the same checks, the same inbox,
+/// the same receipt, without writing the order to a file first.
+pub fn submit_bytes(
+    game: &Game,
+    name: String,
+    bytes: Vec<u8>,
+    sig: Option<(String, Vec<u8>)>,
+) -> Result<Accepted, Error> {
+    submit_opened(game, || open_bytes(name, bytes, sig))
+}
+
+fn submit_opened(
+    game: &Game,
+    open_order: impl FnOnce() -> Result<Envelope, Error>,
+) -> Result<Accepted, Error> {
     let _lock = game.dir.lock()?;
     // Re-read after taking the lock: another process may have processed a step meanwhile.
     let game = &Game::open(&game.dir.root)?;
-    let env = open(file, sig)?;
+    let env = open_order()?;
     let Some(step) = game.open_step() else {
         return Err(Error::reject(Rejection::new(
             &env.file,

@@ -444,37 +444,17 @@ fn queue_answer(
     Ok(())
 }
 
-/// Writes the order to files and submits it exactly as `pbem submit` does. Rejections come
-/// back with the attachment's own name in place of the temporary file's.
+/// Submits the order exactly as `pbem submit` does, from memory: rejections name the
+/// attachment as the player named it (the signature as `NAME.sig`).
 fn submit(game: &Game, c: &Candidate) -> Result<Result<order::Accepted, Vec<String>>, Error> {
-    let tmp = tempfile::tempdir().map_err(|e| Error::Fail(format!("temporary directory: {e}")))?;
-    let doc = tmp.path().join(&c.file_name);
-    std::fs::write(&doc, &c.doc).map_err(|e| Error::io(&doc, e))?;
-    let sig = match &c.sig {
-        Some(s) => {
-            let p = tmp.path().join(format!("{}.sig", c.file_name));
-            std::fs::write(&p, s).map_err(|e| Error::io(&p, e))?;
-            Some(p)
-        }
-        None => None,
-    };
-    match order::submit(game, &doc, sig.as_deref()) {
+    let sig = c
+        .sig
+        .as_ref()
+        .map(|s| (format!("{}.sig", c.file_name), s.clone()));
+    let name = address::header_text(&c.label, 100);
+    match order::submit_bytes(game, name, c.doc.clone(), sig) {
         Ok(acc) => Ok(Ok(acc)),
-        Err(Error::Rejected(rs)) => {
-            let doc_name = doc.display().to_string();
-            let sig_name = sig.as_ref().map(|p| p.display().to_string());
-            Ok(Err(rs
-                .into_iter()
-                .map(|mut r| {
-                    if r.file == doc_name {
-                        r.file = address::header_text(&c.label, 100);
-                    } else if Some(&r.file) == sig_name.as_ref() {
-                        r.file = format!("{}.sig", c.file_name);
-                    }
-                    r.to_string()
-                })
-                .collect()))
-        }
+        Err(Error::Rejected(rs)) => Ok(Err(rs.into_iter().map(|r| r.to_string()).collect())),
         Err(e) => Err(e),
     }
 }
