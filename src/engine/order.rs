@@ -519,6 +519,11 @@ fn submit_opened(
             }
             let list_path = game.dir.inbox_replaced(step.step, &side);
             dir::write_atomic(&list_path, yaml::encode(&list)?.as_bytes())?;
+            // The journal names every earlier version a player holds a receipt for, so the
+            // list must be on disk before the newer order replaces the old one, even when the
+            // caller defers its flushes (`dir::batched`, as `ingest` does): after a crash the
+            // old order and the list, or the new order, never the new order without the list.
+            flushed(&list_path)?;
             replaced = Some(old_hash);
         }
     }
@@ -564,6 +569,21 @@ fn submit_opened(
         replaced,
         receipt: signed,
     })
+}
+
+/// Makes a file already renamed into place durable now, with its name: the file, then its
+/// folder.
+fn flushed(path: &Path) -> Result<(), Error> {
+    std::fs::File::open(path)
+        .and_then(|f| f.sync_all())
+        .map_err(|e| Error::io(path, e))?;
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    std::fs::File::open(folder)
+        .and_then(|d| d.sync_all())
+        .map_err(|e| Error::io(folder, e))
 }
 
 /// Checks a receipt file against the game's host key; returns what it certifies.
