@@ -333,10 +333,14 @@ pub fn journal_strays(dir: &GameDir) -> Result<Vec<(String, String)>, Error> {
     let mut names = Vec::new();
     for entry in entries {
         let entry = entry.map_err(|e| Error::io(&folder, e))?;
-        names.push((
-            entry.file_name().to_string_lossy().to_string(),
-            entry.path().is_file(),
-        ));
+        // The entry's type comes with the listing (no stat per record); a symbolic link is
+        // followed, as reading it would.
+        let file = match entry.file_type() {
+            Ok(t) if t.is_symlink() => entry.path().is_file(),
+            Ok(t) => t.is_file(),
+            Err(_) => entry.path().is_file(),
+        };
+        names.push((entry.file_name().to_string_lossy().to_string(), file));
     }
     names.sort();
     let seq_of = |name: &str| {
