@@ -133,7 +133,11 @@ fn read_records(game: &Game, findings: &mut Vec<String>) -> Vec<(Record, Hash32)
                 break;
             }
         };
-        let text = String::from_utf8_lossy(&bytes).to_string();
+        // As `Game::open` reads it: a record that is not UTF-8 is refused, not repaired.
+        let Ok(text) = String::from_utf8(bytes.clone()) else {
+            findings.push(format!("{name}: not UTF-8 text"));
+            break;
+        };
         match yaml::parse::<Record>(&text, &name) {
             Ok(r) => out.push((r, journal::record_hash(&bytes))),
             Err(r) => {
@@ -150,7 +154,7 @@ fn read_records(game: &Game, findings: &mut Vec<String>) -> Vec<(Record, Hash32)
 /// file of an interrupted write is passed over, as in journal/). From the public files alone
 /// the part before the board is checked (it is the journal made readable); the board is the
 /// rendering of the public view of the state, which the public files only pin by its hash, so
-/// [`check_report_boards`] checks it where the states are.
+/// [`Derived`] checks it where the states are.
 fn check_reports(
     game: &Game,
     records: &[(Record, Hash32)],
