@@ -420,9 +420,11 @@ fn read_journal_cached(dir: &GameDir, game_id: &str) -> Result<Arc<Vec<(Record, 
         Some(records) => records,
         None => {
             let path = journal_cache(dir);
-            let records = std::fs::read(&path)
+            // Read as text first: the whole file is checked for UTF-8 once, not string by
+            // string as parsing bytes does.
+            let records = std::fs::read_to_string(&path)
                 .ok()
-                .and_then(|bytes| serde_json::from_slice::<JournalCache>(&bytes).ok())
+                .and_then(|text| serde_json::from_str::<JournalCache>(&text).ok())
                 .filter(|c| c.game == game_id)
                 .map(|c| c.records)
                 .filter(|r| current(r))
