@@ -78,8 +78,7 @@ fn must_stop(kind: MoverKind, enemy: bool, enemy_face_up: bool) -> bool {
 
 /// MP to enter `to` from `from` (5.4, 5.6, 5.7, 5.11.3).
 pub fn step_cost(state: &State, kind: MoverKind, side: Side, from: Hex, to: Hex) -> u32 {
-    let enemy = !state.side_units_in(to, side.other()).is_empty();
-    enter_cost(state, kind, from, to, enemy)
+    enter_cost(state, kind, from, to, state.has_units(to, side.other()))
 }
 
 /// Whether a mover must end its move on entering `hex` (5.9.2, 5.10.1, 5.11.4).
@@ -87,8 +86,8 @@ pub fn stops_in(state: &State, kind: MoverKind, side: Side, hex: Hex) -> bool {
     let enemy = side.other();
     must_stop(
         kind,
-        !state.side_units_in(hex, enemy).is_empty(),
-        !state.active_face_up(hex, enemy).is_empty(),
+        state.has_units(hex, enemy),
+        state.has_active_face_up(hex, enemy),
     )
 }
 
@@ -287,7 +286,8 @@ pub struct LegalMove {
 
 /// Whether `side` may make the ground move `m` (at field `p`) now, with `moved` the units that
 /// have moved or were carried earlier in the phase (5.3-5.10, 5.9.3, 12.10; with
-/// `Allowance::Reaction` the MP of 7.3.5 and 7.3.6; `reaction::legal_react` adds the rest of 7.3).
+/// `Allowance::Reaction` the MP of 7.3.5 and 7.3.6; `reaction::legal_react` adds the rest of 7.3):
+/// `legal_mover` for the unit, then `legal_path` for the path.
 pub fn legal_move(
     state: &State,
     side: Side,
@@ -296,10 +296,29 @@ pub fn legal_move(
     p: &FieldPath,
     allowance: Allowance,
 ) -> Result<LegalMove, Problem> {
-    let (id, start) = own_unit(state, side, &m.unit, &p.at("unit"))?;
+    let (id, start) = legal_mover(state, side, moved, &m.unit, &p.at("unit"))?;
+    legal_path(state, side, &id, start, &m.path, allowance, &p.at("path"))?;
+    Ok(LegalMove {
+        unit: id,
+        start,
+        path: m.path.clone(),
+    })
+}
+
+/// Whether `side` may move the unit `name` (at `p`, the move's `unit` field) now, wherever it
+/// goes: one of its ground units on the map (5.1, 5.11), not moved this phase (5.4), not Proto
+/// One (5.9.3). The unit's id and hex.
+pub fn legal_mover(
+    state: &State,
+    side: Side,
+    moved: &BTreeSet<String>,
+    name: &str,
+    p: &FieldPath,
+) -> Result<(String, Hex), Problem> {
+    let (id, start) = own_unit(state, side, name, p)?;
     if state.is_heli(&id) {
         return Err(Problem::new(
-            p.at("unit"),
+            p.clone(),
             "5.11",
             format!("{id} is a heli"),
             "use `heli: {heli, path, cargo}` for helis",
@@ -307,7 +326,7 @@ pub fn legal_move(
     }
     if moved.contains(&id) {
         return Err(Problem::new(
-            p.at("unit"),
+            p.clone(),
             "5.4",
             format!("{id} has already moved (or was carried) this phase"),
             "each unit moves once per phase",
@@ -315,39 +334,42 @@ pub fn legal_move(
     }
     if state.role_of(&id) == Some(Role::ProtoOne) {
         return Err(Problem::new(
-            p.at("unit"),
+            p.clone(),
             "5.9.3",
             "Proto One may not leave the palace",
             "another unit",
         ));
     }
+    Ok((id, start))
+}
+
+/// Whether ground unit `id` of `side`, standing in `start`, may enter the hexes `path` (at `p`,
+/// the move's `path` field) now: costs and stops (`cost_path`), and Strike Dog's zone (12.10,
+/// 12.12). Of the unit only its zone and its id (in messages) count, so units alike in those
+/// and in their hex share every answer (`move_choices` relies on that).
+pub fn legal_path(
+    state: &State,
+    side: Side,
+    id: &str,
+    start: Hex,
+    path: &[Hex],
+    allowance: Allowance,
+    p: &FieldPath,
+) -> Result<(), Problem> {
     let kind = MoverKind::ground(side);
-    cost_path(
-        state,
-        kind,
-        side,
-        &id,
-        start,
-        &m.path,
-        allowance,
-        &p.at("path"),
-    )?;
+    cost_path(state, kind, side, id, start, path, allowance, p)?;
     // 12.10, 12.12: Strike Dog stays within 3 hexes of the palace in stages 6 and 8.
-    if stages::zone_bound(state, &id)
-        && let Some(k) = m.path.iter().position(|h| !stages::in_zone(state, *h))
+    if stages::zone_bound(state, id)
+        && let Some(k) = path.iter().position(|h| !stages::in_zone(state, *h))
     {
         return Err(Problem::new(
-            p.at("path").at(k),
+            p.at(k),
             "12.10",
             "Strike Dog must stay within 3 hexes of the palace",
             "hexes within 3 of the palace",
         ));
     }
-    Ok(LegalMove {
-        unit: id,
-        start,
-        path: m.path.clone(),
-    })
+    Ok(())
 }
 
 /// Whether `side` may flip `name` (at field `p`) face-up now, citing `rule` (5.2 in a movement
@@ -621,16 +643,7 @@ pub fn legal_heli_move(
 ) -> Result<LegalFlight, Problem> {
     let (id, start) = own_unit(state, side, &hm.heli, &p.at("heli"))?;
     can_fly(state, &id, &p.at("heli"))?;
-    cost_path(
-        state,
-        MoverKind::Heli,
-        side,
-        &id,
-        start,
-        &hm.path,
-        Allowance::Normal(HELI_MP),
-        &p.at("path"),
-    )?;
+    legal_flight_path(state, side, &id, start, &hm.path, &p.at("path"))?;
     let cargo = match &hm.cargo {
         Some(name) => Some(legal_cargo(
             state,
@@ -648,6 +661,21 @@ pub fn legal_heli_move(
         path: hm.path.clone(),
         cargo,
     })
+}
+
+/// Whether heli `id` of `side`, in `start`, may fly over `path` (at `p`): 9 MP, 1 per hex, +1
+/// and a stop on entering a hex with enemy units (5.3, 5.11.3, 5.11.4). Of the heli only its id
+/// (in messages) counts.
+pub fn legal_flight_path(
+    state: &State,
+    side: Side,
+    id: &str,
+    start: Hex,
+    path: &[Hex],
+    p: &FieldPath,
+) -> Result<(), Problem> {
+    let allowance = Allowance::Normal(HELI_MP);
+    cost_path(state, MoverKind::Heli, side, id, start, path, allowance, p).map(|_| ())
 }
 
 /// The cheapest routes of one mover from one hex (`reach`).
@@ -735,67 +763,91 @@ pub fn reach(
     Reach { start, cost, prev }
 }
 
-/// The paths worth trying for the moves of `side`'s units on the map: to every hex in reach,
-/// the cheapest route, and into a neighbour also the single step (7.3.6 allows one adjacent hex
-/// of up to 4 MP in a reaction, which a cheaper route with more hexes would not be). Only the
-/// legal_* function of the item decides which are legal.
-pub fn move_candidates(state: &State, side: Side, allowance: Allowance) -> Vec<MoveOrder> {
+/// The paths worth trying from `start` for a `kind` mover of `side` within `max` MP, entering
+/// only hexes `allowed` lets in: to every hex in `reach`, the cheapest route, and into a
+/// neighbour also the single step (7.3.6 allows one adjacent hex of up to 4 MP in a reaction,
+/// which a cheaper route through more hexes would not be); back to `start`, out to each
+/// neighbour and back (nothing forbids a round trip, and passing Nuba flips a unit, 11.2).
+/// Which are legal only the item's legal_* function decides.
+fn path_candidates(
+    state: &State,
+    kind: MoverKind,
+    side: Side,
+    start: Hex,
+    max: u32,
+    allowed: impl Fn(Hex) -> bool,
+) -> Vec<Vec<Hex>> {
+    let r = reach(state, kind, side, start, max, allowed);
     let mut out = Vec::new();
-    for (id, u) in &state.units {
-        let Some(start) = u.hex.filter(|_| u.place == Place::Map) else {
+    for to in r.hexes() {
+        let Some((path, _)) = r.route(to) else {
             continue;
         };
-        if state.side_of(id) != Some(side) || state.is_heli(id) {
-            continue;
+        if path.len() > 1 && state.map.grid.adjacent(start, to) {
+            out.push(path);
+            out.push(vec![to]);
+        } else {
+            out.push(path);
         }
-        let zone = stages::zone_bound(state, id);
-        let r = reach(
-            state,
-            MoverKind::ground(side),
-            side,
-            start,
-            allowance.most(),
-            |h| !zone || stages::in_zone(state, h),
-        );
-        for to in r.hexes() {
-            if let Some((path, _)) = r.route(to) {
-                if path.len() > 1 && state.map.grid.adjacent(start, to) {
-                    out.push(MoveOrder {
-                        unit: id.clone(),
-                        path: path.clone(),
-                    });
-                    out.push(MoveOrder {
-                        unit: id.clone(),
-                        path: vec![to],
-                    });
-                } else {
-                    out.push(MoveOrder {
-                        unit: id.clone(),
-                        path,
-                    });
-                }
-            }
+    }
+    for (_, n) in state.map.grid.neighbours(start) {
+        if let Some((mut path, _)) = r.route(n) {
+            path.push(start);
+            out.push(path);
         }
     }
     out
 }
 
-/// Of `candidates`, the first `legal` one for each unit and last hex, in the candidates' order.
-pub fn first_legal_per_destination(
-    candidates: Vec<MoveOrder>,
-    legal: impl Fn(&MoveOrder) -> bool,
-) -> Vec<MoveOrder> {
-    let mut done: BTreeSet<(String, Option<Hex>)> = BTreeSet::new();
-    candidates
+/// Of `paths`, the first `legal` one to each last hex, in their order.
+fn first_legal_per_end(paths: Vec<Vec<Hex>>, legal: impl Fn(&[Hex]) -> bool) -> Vec<Vec<Hex>> {
+    let mut done: BTreeSet<Hex> = BTreeSet::new();
+    paths
         .into_iter()
-        .filter(|m| {
-            let key = (m.unit.clone(), m.path.last().copied());
-            !done.contains(&key) && legal(m) && done.insert(key)
+        .filter(|path| {
+            path.last()
+                .is_some_and(|end| !done.contains(end) && legal(path) && done.insert(*end))
         })
         .collect()
 }
 
-/// Every legal ground move of `side` now, one per unit and hex it can end in, by `legal_move`.
+/// One legal ground move per unit of `movers` and hex it can end in: `movers` are the units
+/// (with their hex) that the unit-level legality of the item let through, and each path is
+/// judged by `legal_path`, once for the units alike in hex and zone (its answer is theirs).
+pub fn moves_of(
+    state: &State,
+    side: Side,
+    movers: Vec<(String, Hex)>,
+    allowance: Allowance,
+) -> Vec<MoveOrder> {
+    let here = FieldPath::root();
+    let mut paths: BTreeMap<(Hex, bool), Vec<Vec<Hex>>> = BTreeMap::new();
+    let mut out = Vec::new();
+    for (id, start) in movers {
+        let zone = stages::zone_bound(state, &id);
+        let legal = paths.entry((start, zone)).or_insert_with(|| {
+            let cands = path_candidates(
+                state,
+                MoverKind::ground(side),
+                side,
+                start,
+                allowance.most(),
+                |h| !zone || stages::in_zone(state, h),
+            );
+            first_legal_per_end(cands, |path| {
+                legal_path(state, side, &id, start, path, allowance, &here).is_ok()
+            })
+        });
+        out.extend(legal.iter().map(|path| MoveOrder {
+            unit: id.clone(),
+            path: path.clone(),
+        }));
+    }
+    out
+}
+
+/// Every legal ground move of `side` now, one per unit and hex it can end in: the units
+/// `legal_mover` lets move, the paths `legal_path` accepts (together, `legal_move`).
 pub fn move_choices(
     state: &State,
     side: Side,
@@ -803,9 +855,11 @@ pub fn move_choices(
     allowance: Allowance,
 ) -> Vec<MoveOrder> {
     let here = FieldPath::root();
-    first_legal_per_destination(move_candidates(state, side, allowance), |m| {
-        legal_move(state, side, moved, m, &here, allowance).is_ok()
-    })
+    let movers = units_on_map(state, side)
+        .into_iter()
+        .filter_map(|id| legal_mover(state, side, moved, &id, &here).ok())
+        .collect();
+    moves_of(state, side, movers, allowance)
 }
 
 /// `side`'s units on the map (ids, in id order).
@@ -860,28 +914,30 @@ pub fn hide_at_start_choices(state: &State, side: Side) -> Vec<HideGroup> {
 }
 
 /// Every legal heli flight of `side` now, without cargo: per heli and hex in reach, the
-/// cheapest route, by `legal_heli_move`.
-pub fn flight_choices(state: &State, side: Side, moved: &BTreeSet<String>) -> Vec<HeliMove> {
+/// cheapest route; the helis `can_fly` lets fly, the paths `legal_flight_path` accepts (with
+/// the cargo, `legal_heli_move`), judged once for the helis in one hex.
+pub fn flight_choices(state: &State, side: Side) -> Vec<HeliMove> {
     let here = FieldPath::root();
+    let mut paths: BTreeMap<Hex, Vec<Vec<Hex>>> = BTreeMap::new();
     let mut out = Vec::new();
     for id in units_on_map(state, side) {
-        let Some(start) = state.hex_of(&id).filter(|_| state.is_heli(&id)) else {
+        let Ok((id, start)) = own_unit(state, side, &id, &here) else {
             continue;
         };
-        let r = reach(state, MoverKind::Heli, side, start, HELI_MP, |_| true);
-        for to in r.hexes() {
-            let Some((path, _)) = r.route(to) else {
-                continue;
-            };
-            let hm = HeliMove {
-                heli: id.clone(),
-                path,
-                cargo: None,
-            };
-            if legal_heli_move(state, side, moved, &hm, &here).is_ok() {
-                out.push(hm);
-            }
+        if can_fly(state, &id, &here).is_err() {
+            continue;
         }
+        let legal = paths.entry(start).or_insert_with(|| {
+            let cands = path_candidates(state, MoverKind::Heli, side, start, HELI_MP, |_| true);
+            first_legal_per_end(cands, |path| {
+                legal_flight_path(state, side, &id, start, path, &here).is_ok()
+            })
+        });
+        out.extend(legal.iter().map(|path| HeliMove {
+            heli: id.clone(),
+            path: path.clone(),
+            cargo: None,
+        }));
     }
     out
 }
@@ -1181,19 +1237,6 @@ pub fn heli_route(state: &State, from: Hex, to: Hex) -> Option<(Vec<Hex>, u32)> 
         |_| true,
     )
     .route(to)
-}
-
-/// Units of `side` that may move in a movement phase, with their hex (for templates).
-pub fn movable(state: &State, side: Side) -> Vec<(String, Hex)> {
-    state
-        .units
-        .iter()
-        .filter(|(id, u)| {
-            state.side_of(id) == Some(side) && u.place == Place::Map && !state.is_heli(id)
-        })
-        .filter(|(id, _)| state.role_of(id) != Some(Role::ProtoOne))
-        .filter_map(|(id, u)| u.hex.map(|h| (id.clone(), h)))
-        .collect()
 }
 
 /// The palace hex (for messages).

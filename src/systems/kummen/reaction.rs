@@ -10,6 +10,7 @@ use super::data::Side;
 use super::movement::{self, Allowance, LegalMove, MovementPhase};
 use super::orders::{HeliTrigger, MoveOrder, TriggerPhase};
 use super::state::{Log, State};
+use crate::kit::hex::Hex;
 use crate::protocol::dice::Dice;
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
@@ -77,6 +78,11 @@ pub fn legal_heli_triggers(
 /// Where it is and whether it has moved are judged when the trigger fires (`legal_cargo`).
 fn trigger_cargo_ok(state: &State, c: &str) -> bool {
     state.side_of(c) == Some(Side::Mercenary) && movement::carriable(state, c)
+}
+
+/// The hexes a heli trigger may watch: every hex of the map.
+pub fn trigger_hex_choices(state: &State) -> Vec<Hex> {
+    state.map.grid.all()
 }
 
 /// The unit ids a heli trigger may name as cargo.
@@ -166,19 +172,45 @@ pub fn heli_reaction(state: &mut State, log: &mut Log, second: bool) {
 }
 
 /// Whether the beeler side may make the reaction move `m` (at `p`) now, with `moved` the units
-/// that have reacted: a face-up unit (7.3.2, 7.3.3), an RP left to pay (7.3.3), enough face-up
-/// units staying to pin face-up mercenary units (7.3.4), and the move itself within 3 MP or
-/// one adjacent hex of up to 4 (`movement::legal_move`, 7.3.5, 7.3.6).
+/// that have reacted: `legal_reactor` for the unit, then the path within 3 MP or one adjacent
+/// hex of up to 4 (`movement::legal_path`, 7.3.5, 7.3.6).
 pub fn legal_react(
     state: &State,
     moved: &BTreeSet<String>,
     m: &MoveOrder,
     p: &FieldPath,
 ) -> Result<LegalMove, Problem> {
-    let (id, start) = movement::own_unit(state, Side::Beeler, &m.unit, &p.at("unit"))?;
+    let (id, start) = legal_reactor(state, moved, &m.unit, &p.at("unit"))?;
+    movement::legal_path(
+        state,
+        Side::Beeler,
+        &id,
+        start,
+        &m.path,
+        Allowance::Reaction,
+        &p.at("path"),
+    )?;
+    Ok(LegalMove {
+        unit: id,
+        start,
+        path: m.path.clone(),
+    })
+}
+
+/// Whether the beeler side may make a reaction move with `name` (at `p`, the move's `unit`
+/// field) now, wherever it goes: a face-up unit (7.3.2, 7.3.3), an RP left to pay (7.3.3),
+/// enough face-up units staying to pin face-up mercenary units (7.3.4), and a unit that may
+/// move at all (`movement::legal_mover`). The unit's id and hex.
+pub fn legal_reactor(
+    state: &State,
+    moved: &BTreeSet<String>,
+    name: &str,
+    p: &FieldPath,
+) -> Result<(String, Hex), Problem> {
+    let (id, start) = movement::own_unit(state, Side::Beeler, name, p)?;
     if !state.unit(&id).is_some_and(|u| u.face_up) {
         return Err(Problem::new(
-            p.at("unit"),
+            p.clone(),
             "7.3.3",
             format!("{id} is face-down; only face-up units react"),
             "a face-up unit, or list it under `reveal` first (7.3.2)",
@@ -186,9 +218,9 @@ pub fn legal_react(
     }
     if state.rp == 0 {
         return Err(Problem::new(
-            p.at("unit"),
+            p.clone(),
             "7.3.3",
-            format!("no reaction points left to move {}", m.unit),
+            format!("no reaction points left to move {name}"),
             "at most as many reaction moves as RP",
         ));
     }
@@ -201,7 +233,7 @@ pub fn legal_react(
             .count();
         if staying < enemies {
             return Err(Problem::new(
-                p.at("unit"),
+                p.clone(),
                 "7.3.4",
                 format!(
                     "{id} may leave {start} only if {enemies} face-up beeler units stay to pin the {enemies} face-up mercenary units; {staying} would stay"
@@ -210,16 +242,21 @@ pub fn legal_react(
             ));
         }
     }
-    movement::legal_move(state, Side::Beeler, moved, m, p, Allowance::Reaction)
+    movement::legal_mover(state, Side::Beeler, moved, name, p)
 }
 
-/// Every legal reaction move now, one per unit and hex it can end in, by `legal_react`.
+/// Every legal reaction move now, one per unit and hex it can end in: the units
+/// `legal_reactor` lets react, the paths `movement::legal_path` accepts (together,
+/// `legal_react`).
 pub fn react_choices(state: &State, moved: &BTreeSet<String>) -> Vec<MoveOrder> {
     let here = FieldPath::root();
-    movement::first_legal_per_destination(
-        movement::move_candidates(state, Side::Beeler, Allowance::Reaction),
-        |m| legal_react(state, moved, m, &here).is_ok(),
-    )
+    let reactors = state
+        .units
+        .keys()
+        .filter(|id| state.side_of(id) == Some(Side::Beeler))
+        .filter_map(|id| legal_reactor(state, moved, id, &here).ok())
+        .collect();
+    movement::moves_of(state, Side::Beeler, reactors, Allowance::Reaction)
 }
 
 /// The face-down units the beeler side may reveal before its reaction moves (7.3.2).

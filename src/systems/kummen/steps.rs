@@ -1,9 +1,19 @@
-//! The step machine: which side is asked what, checking orders, and resolving a step.
+//! The step machine: which side is asked what, checking orders, listing the legal choices, and
+//! resolving a step.
+//!
+//! Legality is written once per order item, in the module that owns its rule (movement,
+//! reaction, survey, tactics, combat, reinforce: see their `legal_*` functions). `check` and
+//! `resolve` run the side's part of the step through the same simulation (`run_orders`), which
+//! judges each item by its legal_* function at the moment it is carried out; `choices` lists
+//! the legal items of a step from each module's `*_choices`, which ask the same functions.
 
 use super::combat::CombatPhase;
 use super::data::Side;
-use super::movement::MovementPhase;
-use super::orders::{Orders, PolicyPatch};
+use super::movement::{self, Allowance, GROUND_MP, MovementPhase};
+use super::orders::{
+    Action, CombatOverride, Distribute, HeliMove, HeliTrigger, HideGroup, MoveOrder, Orders,
+    Pairing, PolicyPatch, PsRule, SurveyOrder, TargetRule, TriggerPhase,
+};
 use super::state::{Log, State, Step};
 use super::{combat, end, reaction, reinforce, setup, stages, survey, tactics, view};
 use crate::kit::policies;
@@ -11,7 +21,7 @@ use crate::kit::seats::Seat;
 use crate::protocol::dice::Dice;
 use crate::systems::{Problem, Resolution};
 use crate::yaml::FieldPath;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 fn root() -> FieldPath {
     FieldPath::root().at("orders")
@@ -37,6 +47,274 @@ fn check_policies(state: &State, side: Side, p: &PolicyPatch) -> Vec<Problem> {
         ));
     }
     out
+}
+
+/// The legal items of `side`'s part of the current step, each legal on its own at the start of
+/// that part: what the template lists and a bot picks from. Each list comes from the choices
+/// function of the module that owns the item's rule, which asks the item's legal_* function,
+/// so `check` accepts every one of them (tests: kummen::legal_tests).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Choices {
+    /// B1 (5.9.1): per hex where hiding is legal, all its face-up units.
+    pub hide_at_start: Vec<HideGroup>,
+    /// B1, M1 (5.3-5.10): one ground move per unit and hex it can end in (a cheapest route).
+    pub moves: Vec<MoveOrder>,
+    /// B1, M1 (5.2): units that may flip face-up.
+    pub flip_up: Vec<String>,
+    /// B1, M1 (5.2): units that may flip face-down in the home base, any of them together.
+    pub hide: Vec<String>,
+    /// M1 (5.11): one flight per heli and hex in reach (a cheapest route), without cargo.
+    pub flights: Vec<HeliMove>,
+    /// M1 (5.11.5, A3): per heli that may fly, the units it may carry on any of its flights.
+    pub cargo: BTreeMap<String, Vec<String>>,
+    /// M1 (8): the hexes that may be surveyed, with every eligible unit rolling.
+    pub survey: Vec<SurveyOrder>,
+    /// B2 (7.3.2): units that may be revealed before the reaction moves.
+    pub reveal: Vec<String>,
+    /// B2 (7.3): one reaction move per unit and hex it can end in.
+    pub react: Vec<MoveOrder>,
+}
+
+impl Choices {
+    /// Every choice as an order of its own; each heli's cargo rides on its first flight.
+    pub fn orders(&self) -> Vec<Orders> {
+        let action = |a: Action| Orders {
+            actions: vec![a],
+            ..Orders::default()
+        };
+        let mut out = Vec::new();
+        for g in &self.hide_at_start {
+            out.push(Orders {
+                hide_at_start: vec![g.clone()],
+                ..Orders::default()
+            });
+        }
+        for m in &self.moves {
+            out.push(action(Action {
+                mv: Some(m.clone()),
+                ..Action::default()
+            }));
+        }
+        for id in &self.flip_up {
+            out.push(action(Action {
+                flip_up: Some(id.clone()),
+                ..Action::default()
+            }));
+        }
+        for id in &self.hide {
+            out.push(action(Action {
+                hide: Some(vec![id.clone()]),
+                ..Action::default()
+            }));
+        }
+        for f in &self.flights {
+            out.push(action(Action {
+                heli: Some(f.clone()),
+                ..Action::default()
+            }));
+        }
+        for (heli, cargo) in &self.cargo {
+            let Some(first) = self.flights.iter().find(|f| f.heli == *heli) else {
+                continue;
+            };
+            for c in cargo {
+                out.push(action(Action {
+                    heli: Some(HeliMove {
+                        cargo: Some(c.clone()),
+                        ..first.clone()
+                    }),
+                    ..Action::default()
+                }));
+            }
+        }
+        for o in &self.survey {
+            out.push(Orders {
+                survey: vec![o.clone()],
+                ..Orders::default()
+            });
+        }
+        for id in &self.reveal {
+            out.push(Orders {
+                reveal: vec![id.clone()],
+                ..Orders::default()
+            });
+        }
+        for m in &self.react {
+            out.push(Orders {
+                react: vec![m.clone()],
+                ..Orders::default()
+            });
+        }
+        out
+    }
+}
+
+/// The legal items of `side`'s part of the current step (nothing when the step does not ask
+/// `side`; policies are `policy_choices`).
+pub fn choices(state: &State, side: Side) -> Choices {
+    let (_, asked) = view::step_title(state);
+    if !asked.contains(&side) {
+        return Choices::default();
+    }
+    let none = BTreeSet::new();
+    match state.step {
+        Step::B1 | Step::M1 => {
+            let flights = movement::flight_choices(state, side);
+            let mut cargo = BTreeMap::new();
+            for f in &flights {
+                cargo
+                    .entry(f.heli.clone())
+                    .or_insert_with(|| movement::cargo_choices(state, side, &none, &f.heli));
+            }
+            Choices {
+                hide_at_start: if state.step == Step::B1 {
+                    movement::hide_at_start_choices(state, side)
+                } else {
+                    Vec::new()
+                },
+                moves: movement::move_choices(state, side, &none, Allowance::Normal(GROUND_MP)),
+                flip_up: movement::flip_up_choices(state, side, "5.2"),
+                hide: movement::hide_choices(state, side),
+                flights,
+                cargo,
+                survey: if state.step == Step::M1 {
+                    survey::survey_choices(state)
+                } else {
+                    Vec::new()
+                },
+                ..Choices::default()
+            }
+        }
+        Step::B2 => Choices {
+            reveal: reaction::reveal_choices(state),
+            react: reaction::react_choices(state, &none),
+            ..Choices::default()
+        },
+        Step::Setup | Step::Over => Choices::default(),
+    }
+}
+
+/// The policy patches `side` may send in any step, one key and one value each: every keyword;
+/// every entry a priority list accepts, as a list of one; every hex a hex list accepts; the
+/// single retreat conditions (`any` and `all` combine them). Each comes from the choices
+/// function of the module that owns the key's rule.
+pub fn policy_choices(state: &State, side: Side) -> Vec<PolicyPatch> {
+    let mut out = Vec::new();
+    let mut put = |p: PolicyPatch| out.push(p);
+    for v in reinforce::rp_target_choices(side) {
+        put(PolicyPatch {
+            rp_target: Some(v),
+            ..PolicyPatch::default()
+        });
+    }
+    for h in combat::hex_order_choices(state) {
+        put(PolicyPatch {
+            hex_order: Some(vec![h]),
+            ..PolicyPatch::default()
+        });
+    }
+    if side == Side::Beeler {
+        for v in tactics::rule_or_choices(state, side, &PsRule::ALL) {
+            put(PolicyPatch {
+                ps_partner: Some(v),
+                ..PolicyPatch::default()
+            });
+        }
+    }
+    for v in Pairing::ALL {
+        put(PolicyPatch {
+            pairing: Some(v),
+            ..PolicyPatch::default()
+        });
+    }
+    for v in Distribute::ALL {
+        put(PolicyPatch {
+            distribute: Some(v),
+            ..PolicyPatch::default()
+        });
+    }
+    for v in tactics::rule_or_choices(state, side, &TargetRule::ALL) {
+        put(PolicyPatch {
+            targets: Some(v.clone()),
+            ..PolicyPatch::default()
+        });
+        put(PolicyPatch {
+            base_targets: Some(v),
+            ..PolicyPatch::default()
+        });
+    }
+    for v in tactics::retreat_choices(state, side) {
+        put(PolicyPatch {
+            retreat: Some(v),
+            ..PolicyPatch::default()
+        });
+    }
+    for v in combat::retreat_to_choices(state) {
+        put(PolicyPatch {
+            retreat_to: Some(v),
+            ..PolicyPatch::default()
+        });
+    }
+    for v in tactics::heli_cargo_choices(state, side) {
+        put(PolicyPatch {
+            heli_cargo: Some(vec![v]),
+            ..PolicyPatch::default()
+        });
+    }
+    if side == Side::Mercenary {
+        let trigger = |h| HeliTrigger {
+            when_beeler_in: vec![h],
+            min_units: 1,
+            helis: 1,
+            cargo: Vec::new(),
+            phase: TriggerPhase::Both,
+        };
+        let first = state.map.home(Side::Beeler);
+        for h in reaction::trigger_hex_choices(state) {
+            put(PolicyPatch {
+                heli_triggers: Some(vec![trigger(h)]),
+                ..PolicyPatch::default()
+            });
+        }
+        for c in reaction::trigger_cargo_choices(state) {
+            put(PolicyPatch {
+                heli_triggers: Some(vec![HeliTrigger {
+                    cargo: vec![c],
+                    ..trigger(first)
+                }]),
+                ..PolicyPatch::default()
+            });
+        }
+        for phase in TriggerPhase::ALL {
+            put(PolicyPatch {
+                heli_triggers: Some(vec![HeliTrigger {
+                    phase,
+                    ..trigger(first)
+                }]),
+                ..PolicyPatch::default()
+            });
+        }
+    }
+    out
+}
+
+/// The per-hex combat overrides `side` may send: one per hex it may name, with no policy set
+/// (any combat policy of `policy_choices` may be added to it).
+pub fn override_choices(state: &State) -> Vec<CombatOverride> {
+    tactics::override_hex_choices(state)
+        .into_iter()
+        .map(|hex| CombatOverride {
+            hex,
+            ps_partner: None,
+            pairing: None,
+            distribute: None,
+            targets: None,
+            base_targets: None,
+            retreat: None,
+            retreat_to: None,
+            heli_cargo: None,
+        })
+        .collect()
 }
 
 fn not_now(out: &mut Vec<Problem>, field: &str, present: bool, step: &str) {
