@@ -46,7 +46,8 @@ pub fn retreat_dirs(side: Side) -> [Dir; 3] {
 /// Legal retreat hexes for `side` from `from`, best first (9.11.5, 9.11.6, 9.11.10, 9.11.11),
 /// ranked by the side's policy D10 in force there (`retreat_to`): the listed hexes first, then
 /// the kinds in the order preferred (default own base, own units, empty, only face-down
-/// enemies); ties by distance to the home base, then label.
+/// enemies); ties by distance to the home base, then label. The policy passed
+/// `legal_retreat_to` when it was set; a listed hex counts only if it is legal now.
 pub fn retreat_hexes(state: &State, side: Side, from: Hex) -> Vec<Hex> {
     let home = state.map.home(side);
     let rule = state.policies.get(side).at(from).retreat_to;

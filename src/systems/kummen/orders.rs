@@ -652,6 +652,35 @@ mod tests {
         );
     }
 
+    /// The keywords the error of a misspelt one names, in order.
+    fn accepted_keywords<T: serde::de::DeserializeOwned + std::fmt::Debug>() -> Vec<String> {
+        let text = yaml::parse::<T>("nonsense\n", "o").unwrap_err().to_string();
+        let (_, listed) = text.split_once("expected one of ").unwrap_or_default();
+        listed.split(", ").map(|k| k.trim().to_string()).collect()
+    }
+
+    fn names<T: Serialize>(all: &[T]) -> Vec<String> {
+        all.iter().map(flow).collect()
+    }
+
+    #[test]
+    fn the_keyword_lists_of_the_choices_name_every_keyword_the_orders_accept() {
+        assert_eq!(accepted_keywords::<PsRule>(), names(&PsRule::ALL));
+        assert_eq!(accepted_keywords::<Pairing>(), names(&Pairing::ALL));
+        assert_eq!(accepted_keywords::<Distribute>(), names(&Distribute::ALL));
+        assert_eq!(accepted_keywords::<TargetRule>(), names(&TargetRule::ALL));
+        assert_eq!(accepted_keywords::<HexKind>(), names(&HexKind::ALL));
+        assert_eq!(accepted_keywords::<Split>(), names(&Split::ALL));
+        assert_eq!(
+            accepted_keywords::<TriggerPhase>(),
+            names(&TriggerPhase::ALL)
+        );
+        // The retreat conditions written as a bare word; the others take a value.
+        let mut conditions = names(&RetreatWhen::KEYWORDS);
+        conditions.extend(["after_round", "lost_ge", "enemy_has", "any", "all"].map(String::from));
+        assert_eq!(accepted_keywords::<RetreatWhen>(), conditions);
+    }
+
     #[test]
     fn a_misspelt_keyword_is_refused_with_the_accepted_ones_9_8_4() {
         let e = yaml::parse::<PolicyPatch>("targets: bestodds\n", "o").unwrap_err();

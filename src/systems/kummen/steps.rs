@@ -329,7 +329,10 @@ fn not_now(out: &mut Vec<Problem>, field: &str, present: bool, step: &str) {
 }
 
 /// Runs the side's part of the current step on `state`; problems are returned, illegal parts
-/// skipped. Without dice, nothing random happens (used by `check`).
+/// skipped. Without dice, nothing random happens (used by `check`). Every item is judged here
+/// by its legal_* function at the moment it is carried out, so `resolve` does not rely on
+/// `check` having run; a policy patch is merged, and overrides kept, only without problems,
+/// and what reads them later relies on that.
 fn run_orders(
     state: &mut State,
     side: Side,

@@ -147,7 +147,8 @@ pub fn survey_choices(state: &State) -> Vec<SurveyOrder> {
 
 /// 8.4, 8.5: 1D per surveying unit (soldier 1-5, AT 1-3); each success flips one face-down
 /// beeler unit: the listed tokens first, then the lowest token numbers. Surplus successes are
-/// lost (A29).
+/// lost (A29). The plans passed `legal_survey` after the mercenary moves (`plan`), and nothing
+/// happens between then and now.
 pub fn run(state: &mut State, plans: &[Plan], dice: &mut Dice, log: &mut Log) {
     let tag = state.label_prefix("p6");
     if plans.is_empty() {
