@@ -157,41 +157,32 @@ pub fn choices(state: &State, side: Side) -> Choices {
         return Choices::default();
     }
     let none = BTreeSet::new();
-    match state.step {
-        Step::B1 | Step::M1 => {
-            let flights = movement::flight_choices(state, side);
-            let mut cargo = BTreeMap::new();
-            for f in &flights {
-                cargo
-                    .entry(f.heli.clone())
-                    .or_insert_with(|| movement::cargo_choices(state, side, &none, &f.heli));
-            }
-            Choices {
-                hide_at_start: if state.step == Step::B1 {
-                    movement::hide_at_start_choices(state, side)
-                } else {
-                    Vec::new()
-                },
-                moves: movement::move_choices(state, side, &none, Allowance::Normal(GROUND_MP)),
-                flip_up: movement::flip_up_choices(state, side, "5.2"),
-                hide: movement::hide_choices(state, side),
-                flights,
-                cargo,
-                survey: if state.step == Step::M1 {
-                    survey::survey_choices(state)
-                } else {
-                    Vec::new()
-                },
-                ..Choices::default()
-            }
-        }
-        Step::B2 => Choices {
-            reveal: reaction::reveal_choices(state),
-            react: reaction::react_choices(state, &none),
-            ..Choices::default()
-        },
-        Step::Setup | Step::Over => Choices::default(),
+    let part = |field| belongs(field, state.step);
+    let mut c = Choices::default();
+    if part("hide_at_start") {
+        c.hide_at_start = movement::hide_at_start_choices(state, side);
     }
+    if part("actions") {
+        c.moves = movement::move_choices(state, side, &none, Allowance::Normal(GROUND_MP));
+        c.flip_up = movement::flip_up_choices(state, side, "5.2");
+        c.hide = movement::hide_choices(state, side);
+        c.flights = movement::flight_choices(state, side);
+        for f in &c.flights {
+            c.cargo
+                .entry(f.heli.clone())
+                .or_insert_with(|| movement::cargo_choices(state, side, &none, &f.heli));
+        }
+    }
+    if part("survey") {
+        c.survey = survey::survey_choices(state);
+    }
+    if part("reveal") {
+        c.reveal = reaction::reveal_choices(state);
+    }
+    if part("react") {
+        c.react = reaction::react_choices(state, &none);
+    }
+    c
 }
 
 /// The policy patches `side` may send in any step, one key and one value each: every keyword;
@@ -317,6 +308,29 @@ pub fn override_choices(state: &State) -> Vec<CombatOverride> {
         .collect()
 }
 
+/// Whether the orders' `field` is part of `step` (`policies` and `combat_overrides` are part
+/// of every step): `check` refuses it elsewhere, `choices` lists nothing for it elsewhere.
+fn belongs(field: &str, step: Step) -> bool {
+    match field {
+        "hide_at_start" => step == Step::B1,
+        "actions" => matches!(step, Step::B1 | Step::M1),
+        "survey" => step == Step::M1,
+        "reveal" | "react" => step == Step::B2,
+        _ => true,
+    }
+}
+
+/// The step-bound fields of `o` (those `belongs` ties to steps), each with whether it is filled.
+fn filled(o: &Orders) -> [(&'static str, bool); 5] {
+    [
+        ("hide_at_start", !o.hide_at_start.is_empty()),
+        ("actions", !o.actions.is_empty()),
+        ("survey", !o.survey.is_empty()),
+        ("reveal", !o.reveal.is_empty()),
+        ("react", !o.react.is_empty()),
+    ]
+}
+
 fn not_now(out: &mut Vec<Problem>, field: &str, present: bool, step: &str) {
     if present {
         out.push(Problem::new(
@@ -343,36 +357,14 @@ fn run_orders(
     let mut problems = Vec::new();
     let step = state.step;
     let name = format!("{step:?}");
-    not_now(
-        &mut problems,
-        "hide_at_start",
-        !o.hide_at_start.is_empty() && step != Step::B1,
-        &name,
-    );
-    not_now(
-        &mut problems,
-        "actions",
-        !o.actions.is_empty() && !matches!(step, Step::B1 | Step::M1),
-        &name,
-    );
-    not_now(
-        &mut problems,
-        "survey",
-        !o.survey.is_empty() && step != Step::M1,
-        &name,
-    );
-    not_now(
-        &mut problems,
-        "reveal",
-        !o.reveal.is_empty() && step != Step::B2,
-        &name,
-    );
-    not_now(
-        &mut problems,
-        "react",
-        !o.react.is_empty() && step != Step::B2,
-        &name,
-    );
+    for (field, present) in filled(o) {
+        not_now(
+            &mut problems,
+            field,
+            present && !belongs(field, step),
+            &name,
+        );
+    }
     let pp = check_policies(state, side, &o.policies);
     if pp.is_empty()
         && let Err(e) = policies::merge(state.policies.get_mut(side), &o.policies)
@@ -434,16 +426,9 @@ pub fn check(state: &State, side_name: &str, orders: &Orders) -> Vec<Problem> {
         // content is judged: every field but the policy is out of place.
         let step = format!("{:?} (the {} side is not asked)", state.step, side.name());
         let mut out = Vec::new();
-        not_now(
-            &mut out,
-            "hide_at_start",
-            !orders.hide_at_start.is_empty(),
-            &step,
-        );
-        not_now(&mut out, "actions", !orders.actions.is_empty(), &step);
-        not_now(&mut out, "survey", !orders.survey.is_empty(), &step);
-        not_now(&mut out, "reveal", !orders.reveal.is_empty(), &step);
-        not_now(&mut out, "react", !orders.react.is_empty(), &step);
+        for (field, present) in filled(orders) {
+            not_now(&mut out, field, present, &step);
+        }
         out.extend(check_policies(state, side, &orders.policies));
         out.extend(tactics::legal_overrides(
             state,
