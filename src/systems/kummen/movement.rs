@@ -719,9 +719,9 @@ impl Reach {
 /// Every hex a `kind` mover of `side` can reach from `start` within `max` MP, entering only
 /// hexes that `allowed` lets in, with the cheapest route: each step costs what `step_cost`
 /// says, and a hex where `stops_in` ends the move is entered but never left (5.9.2, 5.10.1,
-/// 5.11.4); both are asked of a snapshot of who stands where, taken once. Ties
-/// keep the route found first, neighbours taken in the grid's order, so a route is the same in
-/// every run (a heli reaction flies it, 7.2).
+/// 5.11.4); both are asked of a snapshot of who stands where, taken once. Ties keep the route
+/// found first, neighbours taken in the grid's order, so a route is the same in every run (a
+/// heli reaction flies it, 7.2).
 pub fn reach(
     state: &State,
     kind: MoverKind,

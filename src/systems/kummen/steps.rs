@@ -52,7 +52,12 @@ fn check_policies(state: &State, side: Side, p: &PolicyPatch) -> Vec<Problem> {
 /// The legal items of `side`'s part of the current step, each legal on its own at the start of
 /// that part: what the template lists and a bot picks from. Each list comes from the choices
 /// function of the module that owns the item's rule, which asks the item's legal_* function,
-/// so `check` accepts every one of them (tests: kummen::legal_tests).
+/// so `check` accepts every one of them (tests: kummen::legal_tests). Items sent together are
+/// judged in their order, each at its moment: a unit carried by a heli has moved, moves change
+/// where a survey may be made. To build several items, take the choices of the moment after
+/// the ones already chosen: the per-module functions take the units moved so far
+/// (`movement::move_choices`, `cargo_choices`, `reaction::react_choices`), and a
+/// `movement::MovementPhase` run without dice carries the chosen items out on a copy.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Choices {
     /// B1 (5.9.1): per hex where hiding is legal, all its face-up units.

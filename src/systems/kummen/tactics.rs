@@ -55,8 +55,9 @@ pub fn kind_side(sel: &str) -> Option<Option<Side>> {
     }
 }
 
-/// The kinds a list of units that heli cargo may name (9.13.4, 5.11.5: ATs, Kan-Yu among them,
-/// and soldiers; never Kiriko, A3).
+/// The kinds the heli cargo policy may name (9.13.4, 5.11.5: ATs, Kan-Yu among them, and
+/// soldiers; never Kiriko, A3). With them `names_ok` accepts exactly the mercenary ids that
+/// `movement::carriable` accepts.
 pub const CARGO_KINDS: [&str; 3] = ["at", "soldier", "kanyu"];
 
 /// Kinds that can name an enemy of `side` in combat.
