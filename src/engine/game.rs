@@ -260,7 +260,8 @@ static PARSED_RECORDS: std::sync::Mutex<Option<std::collections::HashMap<Hash32,
 /// Records kept parsed; past it the cache starts again (a sweep moves on to other games).
 const PARSED_RECORDS_KEPT: usize = 4096;
 
-fn parsed_record(hash: &Hash32) -> Option<Record> {
+/// A record parsed earlier in this process from bytes hashing to `hash`.
+pub fn parsed_record(hash: &Hash32) -> Option<Record> {
     let cache = PARSED_RECORDS.lock().unwrap_or_else(|e| e.into_inner());
     cache.as_ref()?.get(hash).cloned()
 }
