@@ -1,5 +1,7 @@
-//! `pbem process` of one step, run as a process, against its floor measured in the same run; how
-//! a step's cost grows with the game's length; and `pbem verify --full` in steps per second.
+//! `pbem process` of one step, run as a process, against its floor measured in the same run; the
+//! same step after 300 more journal records (pauses and resumes, which change nothing else), so
+//! the cost of a journal's length shows alone; a late step of a long game; and
+//! `pbem verify --full` in steps per second.
 //!
 //! Run with `cargo bench --bench steps`. Set `PBEM_BENCH_PBEM=/path/to/pbem` to measure another
 //! build beside this one (each binary plays its own games through its own command line, so an
@@ -23,6 +25,9 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 const RUNS: usize = 31;
+
+/// Pause and resume pairs that lengthen a journal without changing its game.
+const LONG_PAIRS: usize = 150;
 
 fn main() {
     if let Some(dir) = std::env::var_os("PBEM_BENCH_FLOOR") {
@@ -51,6 +56,22 @@ fn main() {
             play.steps(&game, system, 1);
             play.submit_open_step(&game, system);
             compare(label, &game, pbem);
+            if system == "kummen" {
+                // The same step with the same state and orders after a journal 100 times as
+                // long: pauses and resumes add records and change nothing else, so any
+                // difference is what the journal's length costs.
+                let long = game.with_extension("long");
+                copy_dir(&game, &long);
+                for _ in 0..LONG_PAIRS {
+                    play.run(&["pause", long.to_str().unwrap(), "--reason", "bench"]);
+                    play.run(&["resume", long.to_str().unwrap(), "--reason", "bench"]);
+                }
+                compare(
+                    &format!("kummen step 2 after {} host records", 2 * LONG_PAIRS),
+                    &long,
+                    pbem,
+                );
+            }
         }
         // A step late in a long game: its cost must not grow with the game's length. (The
         // game is played with the demo script and fresh dice, so it may end early; then the
@@ -106,6 +127,12 @@ fn compare(label: &str, game: &Path, pbem: &Path) {
     for i in 0..RUNS {
         let copy = scratch.join(format!("f{i}"));
         copy_dir(game, &copy);
+        let p_copy = scratch.join(format!("p{i}"));
+        copy_dir(game, &p_copy);
+        // The copies are written to disk before anything is timed: `process` flushes the
+        // game's filesystem once per batch (syncfs), which would otherwise pay for writing
+        // the freshly copied game too, a cost no real step has.
+        settle();
         let start = Instant::now();
         let ok = Command::new(&me)
             .env("PBEM_BENCH_FLOOR", &copy)
@@ -114,9 +141,7 @@ fn compare(label: &str, game: &Path, pbem: &Path) {
             .success();
         floor.push(start.elapsed());
         assert!(ok, "the floor program failed");
-        let copy = scratch.join(format!("p{i}"));
-        copy_dir(game, &copy);
-        process.push(time(pbem, &["process", copy.to_str().unwrap()]));
+        process.push(time(pbem, &["process", p_copy.to_str().unwrap()]));
     }
     std::fs::remove_dir_all(&scratch).unwrap();
     let (f, p) = (median(floor), median(process));
@@ -126,6 +151,12 @@ fn compare(label: &str, game: &Path, pbem: &Path) {
         ms(f),
         p.as_secs_f64() / f.as_secs_f64()
     );
+}
+
+/// Writes every dirty page of the machine to disk (`sync`), outside any timed part.
+fn settle() {
+    let ok = Command::new("sync").status().is_ok_and(|s| s.success());
+    assert!(ok, "sync failed");
 }
 
 fn time(pbem: &Path, args: &[&str]) -> Duration {

@@ -38,7 +38,7 @@ fn a_whole_game_reaches_a_rule_14_result_and_verifies_in_full_from_its_archive()
         !t.game.join("archive/host_key").exists(),
         "the host's signing key is never published"
     );
-    for cached in ["journal.json", "data.json", "state.json"] {
+    for cached in ["journal.jsonl", "data.json", "state.json"] {
         assert!(
             t.game.join("host/cache").join(cached).exists(),
             "the host keeps {cached} parsed"

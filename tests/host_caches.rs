@@ -1,5 +1,5 @@
 //! The host's caches of parsed files (host/cache/, engine::cache). The parsed copy of the
-//! journal: opening a game reads only the records added since, and a cache that does not end
+//! journal (JSON lines, appended to): opening a game reads only the records added since, and a cache that does not end
 //! with the journal's head record is never used. The JSON twins of data.yaml and of the newest
 //! state: reading one gives exactly what parsing the YAML gives, and a twin of other bytes is
 //! never used.
@@ -8,7 +8,21 @@ mod common;
 use common::*;
 
 fn cache(t: &Table) -> std::path::PathBuf {
-    t.game.join("host/cache/journal.json")
+    t.game.join("host/cache/journal.jsonl")
+}
+
+/// The cache's lines: its head line, then one `[record, hash]` per record.
+fn lines(t: &Table) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(cache(t))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn write_lines(t: &Table, lines: &[serde_json::Value]) {
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(cache(t), text).unwrap();
 }
 
 #[test]
@@ -16,14 +30,29 @@ fn the_cache_follows_the_journal_as_steps_are_played() {
     let t = Table::kummen();
     t.play_step(&[]);
     t.play_step(&[]);
-    let cached: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(cache(&t)).unwrap()).unwrap();
-    assert_eq!(cached["records"].as_array().unwrap().len(), 3);
+    let lines = lines(&t);
+    assert_eq!(lines[0]["game"].as_str(), Some("kummen-test"));
+    assert_eq!(lines.len(), 1 + 3, "a line per record");
     assert_eq!(
-        cached["records"][2][1].as_str(),
+        lines[3][1].as_str(),
         Some(t.head().as_str()),
         "the cache ends with the head"
     );
+}
+
+#[test]
+fn a_new_record_is_appended_to_the_cache_not_written_again_with_the_others() {
+    let t = Table::kummen();
+    t.play_step(&[]);
+    // A mark in the first record's line that a rewrite from the journal would not keep.
+    let mut marked = lines(&t);
+    marked[1][0]["genesis"]["scenario"] = "marked".into();
+    write_lines(&t, &marked);
+    t.play_step(&[]);
+    let after = lines(&t);
+    assert_eq!(after.len(), 1 + 3);
+    assert_eq!(after[1][0]["genesis"]["scenario"].as_str(), Some("marked"));
+    assert_eq!(after[3][1].as_str(), Some(t.head().as_str()));
 }
 
 #[test]
@@ -32,11 +61,10 @@ fn a_cache_that_does_not_end_with_the_head_record_is_not_used() {
     t.play_step(&[]);
     let head = t.head();
     // A cache of another history: the last record's hash is not that of journal/000001.yaml.
-    let mut cached: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(cache(&t)).unwrap()).unwrap();
-    cached["records"][1][0]["step"]["title"] = "forged".into();
-    cached["records"][1][1] = "00".repeat(32).into();
-    std::fs::write(cache(&t), serde_json::to_vec(&cached).unwrap()).unwrap();
+    let mut cached = lines(&t);
+    cached[2][0]["step"]["title"] = "forged".into();
+    cached[2][1] = "00".repeat(32).into();
+    write_lines(&t, &cached);
     let report = ok(&["report", t.dir()]);
     assert!(!report.contains("forged"), "{report}");
     assert_eq!(t.head(), head);
@@ -50,9 +78,22 @@ fn a_damaged_cache_is_rebuilt_from_the_journal() {
     t.play_step(&[]);
     std::fs::write(cache(&t), b"{not json").unwrap();
     assert_eq!(t.step(), 2);
-    let cached: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(cache(&t)).unwrap()).unwrap();
-    assert_eq!(cached["records"].as_array().unwrap().len(), 2);
+    assert_eq!(lines(&t).len(), 1 + 2);
+}
+
+#[test]
+fn a_line_cut_short_by_a_crash_is_not_used_and_the_cache_starts_again() {
+    let t = Table::kummen();
+    t.play_step(&[]);
+    let text = std::fs::read_to_string(cache(&t)).unwrap();
+    // The last line without its end, as a crash in the middle of an append leaves it.
+    std::fs::write(cache(&t), &text[..text.len() - 10]).unwrap();
+    assert_eq!(t.step(), 2);
+    t.play_step(&[]);
+    let lines = lines(&t);
+    assert_eq!(lines.len(), 1 + 3);
+    assert_eq!(lines[3][1].as_str(), Some(t.head().as_str()));
+    ok(&["verify", "--full", t.dir()]);
 }
 
 /// Reads every state of a played game through its JSON twin and from its YAML, and compares

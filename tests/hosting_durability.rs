@@ -453,4 +453,43 @@ fn ingest_killed_at_every_write_loses_no_order_and_a_rerun_gives_the_same_bytes(
             assert!(extra.is_empty(), "{hook}={n}: extra files {extra:?}");
         }
     }
+#[test]
+fn a_host_operation_after_a_crash_that_left_the_derived_files_of_a_step_undone_completes_them_first()
+ {
+    let t = ready_game();
+    let base = t.path("base");
+    copy_dir(&t.game, &base);
+    let log = t.path("writes.log");
+    let clean = t.path("clean");
+    copy_dir(&base, &clean);
+    let out = process_with(&clean, &[("PBEM_COUNT_WRITES", log.display().to_string())]);
+    assert!(out.status.success(), "{out:?}");
+    let writes = std::fs::read_to_string(&log).unwrap().lines().count() as u64;
+    let mut after_record = 0;
+    for n in 1..=writes {
+        let run = t.path(&format!("run-{n}"));
+        copy_dir(&base, &run);
+        let out = process_with(&run, &[("PBEM_FAULT_AFTER_WRITES", n.to_string())]);
+        assert!(out.status.code().is_none(), "{n}: {out:?}");
+        if !run.join("journal/000001.yaml").exists() {
+            continue;
+        }
+        after_record += 1;
+        // The step's record is there, its report or views may not be; the next record is a
+        // host operation's, not a step's.
+        let d = run.to_str().unwrap();
+        ok(&["pause", d, "--reason", "a crash to look at", "--now", NOW]);
+        assert!(run.join("reports/000001.txt").exists(), "{n}");
+        for side in ["mercenary", "beeler"] {
+            assert!(
+                run.join(format!("views/{side}/000001.yaml")).exists(),
+                "{n} {side}"
+            );
+        }
+        ok(&["verify", "--full", d]);
+    }
+    assert!(
+        after_record >= 2,
+        "crashes after the record: {after_record}"
+    );
 }

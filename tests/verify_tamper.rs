@@ -502,3 +502,19 @@ fn a_host_signed_receipt_of_an_unknown_format_is_refused() {
         &["\"receipt/9\" with a version is not a receipt this pbem knows"],
     );
 }
+
+#[test]
+fn a_record_that_is_not_utf8_is_caught_not_repaired() {
+    let t = played();
+    // A byte that cannot start a UTF-8 character, inside the last record's text.
+    let path = t.game.join("journal/000002.yaml");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let at = bytes.len() - 2;
+    bytes[at] = 0xff;
+    std::fs::write(&path, bytes).unwrap();
+    assert_caught(
+        &t,
+        &["--public-only"],
+        &["journal/000002.yaml: not UTF-8 text"],
+    );
+}

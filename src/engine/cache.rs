@@ -4,7 +4,7 @@
 //! (and rewritten). Only the host's own commands read them, for the host's own files; `verify`
 //! never does, and `conclude` does not archive them.
 //!
-//! - `journal.json`: the parsed journal ([`super::game`]);
+//! - `journal.jsonl`: the parsed journal, a line per record, appended to ([`super::game`]);
 //! - `data.json`: the parsed data.yaml, as JSON;
 //! - `state.json`: the newest state, parsed, as JSON.
 //!

@@ -57,6 +57,7 @@ pub fn conclude(root: &Path) -> Result<Concluded, Error> {
             step.waiting_for.join(", ")
         )));
     }
+    super::ops::recover(&game)?; // the derived files before the last record (hostop.rs)
     let secrets = game.secrets()?;
     let seq = game.last_seq() + 1;
     // The concluded game's state is the final one; every record has a state of its own.

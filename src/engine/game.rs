@@ -260,7 +260,8 @@ static PARSED_RECORDS: std::sync::Mutex<Option<std::collections::HashMap<Hash32,
 /// Records kept parsed; past it the cache starts again (a sweep moves on to other games).
 const PARSED_RECORDS_KEPT: usize = 4096;
 
-fn parsed_record(hash: &Hash32) -> Option<Record> {
+/// A record parsed earlier in this process from bytes hashing to `hash`.
+pub fn parsed_record(hash: &Hash32) -> Option<Record> {
     let cache = PARSED_RECORDS.lock().unwrap_or_else(|e| e.into_inner());
     cache.as_ref()?.get(hash).cloned()
 }
@@ -333,18 +334,23 @@ pub fn journal_strays(dir: &GameDir) -> Result<Vec<(String, String)>, Error> {
     let mut names = Vec::new();
     for entry in entries {
         let entry = entry.map_err(|e| Error::io(&folder, e))?;
-        names.push((
-            entry.file_name().to_string_lossy().to_string(),
-            entry.path().is_file(),
-        ));
+        // The entry's type comes with the listing (no stat per record); a symbolic link is
+        // followed, as reading it would.
+        let file = match entry.file_type() {
+            Ok(t) if t.is_symlink() => entry.path().is_file(),
+            Ok(t) => t.is_file(),
+            Err(_) => entry.path().is_file(),
+        };
+        names.push((entry.file_name().to_string_lossy().to_string(), file));
     }
     names.sort();
     let seq_of = |name: &str| {
         let digits = name.strip_suffix(".yaml")?;
-        let seq: u64 = digits.parse().ok()?;
-        // Only the name pbem writes for this number: no sign, no extra leading zero.
-        (digits.bytes().all(|b| b.is_ascii_digit()) && journal::file_name(seq) == name)
-            .then_some(seq)
+        // Only the name pbem writes for a number (journal::file_name, `{:06}`): digits only,
+        // six of them, or more with no leading zero.
+        let canonical = digits.bytes().all(|b| b.is_ascii_digit())
+            && (digits.len() == 6 || digits.len() > 6 && !digits.starts_with('0'));
+        canonical.then(|| digits.parse::<u64>().ok()).flatten()
     };
     let present: std::collections::BTreeSet<u64> = names
         .iter()
@@ -381,19 +387,79 @@ pub fn read_journal(dir: &GameDir, game_id: &str) -> Result<Vec<(Record, Hash32)
     read_journal_from(dir, game_id, Vec::new())
 }
 
-/// What the host keeps of its journal, parsed (`host/cache/journal.json`): opening a game then
-/// reads the records added since, not the whole journal, so it costs the same at record 300 as
-/// at record 3. Only the host's own commands use it, for the host's own files; `verify` reads
-/// every record (`Game::open_for_audit`). It is checked against the journal head: a cache
-/// whose last record is not the file of that number is not used.
+/// What the host keeps of its journal, parsed (`host/cache/journal.jsonl`): opening a game then
+/// parses JSON instead of YAML and reads no record file but the head. Only the host's own
+/// commands use it, for the host's own files; `verify` reads every record
+/// (`Game::open_for_audit`). It is checked against the journal head: a cache whose last record
+/// is not the file of that number is not used.
+///
+/// The file is JSON lines, so a new record is appended, not the whole journal written again:
+/// a first line `{"game": ID}`, then one line `[record, hash]` per record, in order. A line cut
+/// short by a crash ends what is read of it (the rest is read from the journal) and makes the
+/// next write start the file again.
 #[derive(Serialize, Deserialize)]
-struct JournalCache {
+struct JournalCacheHead {
     game: String,
-    records: Vec<(Record, Hash32)>,
 }
 
 fn journal_cache(dir: &GameDir) -> std::path::PathBuf {
-    cache::path(dir, "journal.json")
+    cache::path(dir, "journal.jsonl")
+}
+
+/// The records of the cache file, and whether every line of it was read.
+fn read_journal_cache(dir: &GameDir, game_id: &str) -> (Vec<(Record, Hash32)>, bool) {
+    let Ok(text) = std::fs::read_to_string(journal_cache(dir)) else {
+        return (Vec::new(), false);
+    };
+    let mut lines = text.split_inclusive('\n');
+    let head = lines
+        .next()
+        .and_then(|l| serde_json::from_str::<JournalCacheHead>(l).ok());
+    if head.is_none_or(|h| h.game != game_id) {
+        return (Vec::new(), false);
+    }
+    let mut records = Vec::new();
+    for line in lines {
+        match serde_json::from_str::<(Record, Hash32)>(line) {
+            Ok(r) if line.ends_with('\n') && r.0.seq == records.len() as u64 => records.push(r),
+            _ => return (records, false),
+        }
+    }
+    (records, true)
+}
+
+/// Brings the cache file to `records`, of which it holds the first `held` in full: appends the
+/// others, or starts the file again when it holds none. A cache: never flushed; after a crash
+/// it is either current or found stale and rebuilt.
+fn write_journal_cache(dir: &GameDir, game_id: &str, records: &[(Record, Hash32)], held: usize) {
+    let path = journal_cache(dir);
+    let mut text = String::new();
+    if held == 0 {
+        let Ok(head) = serde_json::to_string(&JournalCacheHead {
+            game: game_id.to_string(),
+        }) else {
+            return;
+        };
+        text.push_str(&head);
+        text.push('\n');
+    }
+    for r in &records[held..] {
+        let Ok(line) = serde_json::to_string(r) else {
+            return;
+        };
+        text.push_str(&line);
+        text.push('\n');
+    }
+    let folder = path.parent().expect("a cache file has a folder");
+    if std::fs::create_dir_all(folder).is_err() {
+        return;
+    }
+    if held == 0 {
+        let _ = dir::write_unflushed(&path, text.as_bytes());
+    } else if let Ok(mut file) = std::fs::OpenOptions::new().append(true).open(&path) {
+        use std::io::Write;
+        let _ = file.write_all(text.as_bytes());
+    }
 }
 
 /// [`read_journal`] through the host's cache, which it brings up to date; the journal read
@@ -410,52 +476,51 @@ fn read_journal_cached(dir: &GameDir, game_id: &str) -> Result<Arc<Vec<(Record, 
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .as_ref()
-        .filter(|(root, id, _)| *root == dir.root && id == game_id)
-        .map(|(_, _, records)| records.clone());
-    let cached = match in_memory.filter(|r| current(r)) {
-        Some(records) => records,
+        .filter(|j| j.root == dir.root && j.game == game_id)
+        .map(|j| (j.records.clone(), j.held));
+    // `held`: how many records the cache file is known to hold in full.
+    let (cached, held) = match in_memory.filter(|(r, _)| current(r)) {
+        Some(known) => known,
         None => {
-            let path = journal_cache(dir);
-            let records = std::fs::read(&path)
-                .ok()
-                .and_then(|bytes| serde_json::from_slice::<JournalCache>(&bytes).ok())
-                .filter(|c| c.game == game_id)
-                .map(|c| c.records)
-                .filter(|r| current(r))
-                .unwrap_or_default();
-            Arc::new(records)
+            let (records, whole) = read_journal_cache(dir, game_id);
+            if current(&records) {
+                let held = if whole { records.len() } else { 0 };
+                (Arc::new(records), held)
+            } else {
+                (Arc::new(Vec::new()), 0)
+            }
         }
     };
     let known = cached.len();
     let records = if dir.record(known as u64).exists() || known == 0 {
-        Arc::new(read_journal_from(dir, game_id, (*cached).clone())?)
+        let prefix = Arc::try_unwrap(cached).unwrap_or_else(|shared| (*shared).clone());
+        Arc::new(read_journal_from(dir, game_id, prefix)?)
     } else {
         check_strays(dir)?;
         cached
     };
-    if records.len() != known && dir.host().is_dir() {
-        let cache = JournalCache {
-            game: game_id.to_string(),
-            records: (*records).clone(),
-        };
-        // A cache: written whole (a reader sees the old or the new file) but not flushed; after
-        // a crash it is either current or found stale and rebuilt.
-        if let Ok(json) = serde_json::to_vec(&cache) {
-            let path = journal_cache(dir);
-            let folder = path.parent().expect("a cache file has a folder");
-            if std::fs::create_dir_all(folder).is_ok() {
-                let _ = dir::write_unflushed(&path, &json);
-            }
-        }
+    let mut held = held;
+    if records.len() != held && dir.host().is_dir() {
+        write_journal_cache(dir, game_id, &records, held);
+        held = records.len();
     }
-    *LAST_JOURNAL.lock().unwrap_or_else(|e| e.into_inner()) =
-        Some((dir.root.clone(), game_id.to_string(), records.clone()));
+    *LAST_JOURNAL.lock().unwrap_or_else(|e| e.into_inner()) = Some(LastJournal {
+        root: dir.root.clone(),
+        game: game_id.to_string(),
+        records: records.clone(),
+        held,
+    });
     Ok(records)
 }
 
-/// The journal this process read last: (game folder, game id, records).
-type LastJournal = Option<(std::path::PathBuf, String, Arc<Vec<(Record, Hash32)>>)>;
-static LAST_JOURNAL: std::sync::Mutex<LastJournal> = std::sync::Mutex::new(None);
+/// The journal this process read last, and how much of it the cache file holds.
+struct LastJournal {
+    root: std::path::PathBuf,
+    game: String,
+    records: Arc<Vec<(Record, Hash32)>>,
+    held: usize,
+}
+static LAST_JOURNAL: std::sync::Mutex<Option<LastJournal>> = std::sync::Mutex::new(None);
 
 /// [`read_journal`] given the records already known, oldest first (a prefix of the journal).
 fn read_journal_from(

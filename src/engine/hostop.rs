@@ -75,7 +75,7 @@ pub fn append_with_state(
     // An upgrade's record pins new component data: install it before anything reads it.
     super::ops::install_upgraded_data(&game)?;
     views::write_report(&game, seq)?;
-    views::refresh(&game)?;
+    views::refresh_newest(&game)?;
     Ok(seq)
 }
 

@@ -166,18 +166,15 @@ fn derived_stale(game: &Game) -> Result<bool, Error> {
         // may not read its state, and its views are those of its own rules.
         return Ok(false);
     }
-    for (rec, _) in game.records.iter() {
-        if !game.dir.report(rec.seq).exists() {
-            return Ok(true);
-        }
+    // Only the newest record's derived files can be missing: every command that appends a
+    // record recovers first (process, conclude, every host operation: `open_locked` here and
+    // `schedule::run_op`).
+    let newest = game.last_seq();
+    if !game.dir.report(newest).exists() {
+        return Ok(true);
     }
     for side in game.config.side_names() {
-        for (rec, _) in game.records.iter() {
-            if !game.dir.view_of_record(&side, rec.seq).exists() {
-                return Ok(true);
-            }
-        }
-        if !views::is_current(game, &side) {
+        if !game.dir.view_of_record(&side, newest).exists() || !views::is_current(game, &side) {
             return Ok(true);
         }
     }

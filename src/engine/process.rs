@@ -294,7 +294,7 @@ pub fn process_locked(
         let game = Game::open(root)?;
         game.cache_state(&res.state);
         views::write_report(&game, seq)?;
-        views::refresh(&game)?;
+        views::refresh_newest(&game)?;
         Ok(game)
     })?;
     // Mail is derived like the views: queueing again later (`pbem send`) gives the same messages.

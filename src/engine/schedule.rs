@@ -256,6 +256,7 @@ fn run_op(
     let game = Game::open(root)?;
     let _lock = game.dir.lock()?;
     let game = Game::open(root)?;
+    super::ops::recover(&game)?; // before its record: see ops::recover
     let sched = current(&game, now)?;
     let (op, mut events) = make(&game, sched.as_ref())?;
     events.insert(0, hostop::describe(&op));

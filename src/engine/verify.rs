@@ -133,9 +133,19 @@ fn read_records(game: &Game, findings: &mut Vec<String>) -> Vec<(Record, Hash32)
                 break;
             }
         };
-        let text = String::from_utf8_lossy(&bytes).to_string();
+        // As `Game::open` reads it: a record that is not UTF-8 is refused, not repaired.
+        let Ok(text) = String::from_utf8(bytes) else {
+            findings.push(format!("{name}: not UTF-8 text"));
+            break;
+        };
+        let hash = journal::record_hash(text.as_bytes());
+        // Game::open_for_audit parsed the same bytes a moment ago.
+        if let Some(r) = super::game::parsed_record(&hash) {
+            out.push((r, hash));
+            continue;
+        }
         match yaml::parse::<Record>(&text, &name) {
-            Ok(r) => out.push((r, journal::record_hash(&bytes))),
+            Ok(r) => out.push((r, hash)),
             Err(r) => {
                 findings.push(format!("{r}"));
                 break;
@@ -150,7 +160,7 @@ fn read_records(game: &Game, findings: &mut Vec<String>) -> Vec<(Record, Hash32)
 /// file of an interrupted write is passed over, as in journal/). From the public files alone
 /// the part before the board is checked (it is the journal made readable); the board is the
 /// rendering of the public view of the state, which the public files only pin by its hash, so
-/// [`check_report_boards`] checks it where the states are.
+/// [`Derived`] checks it where the states are.
 fn check_reports(
     game: &Game,
     records: &[(Record, Hash32)],

@@ -3,13 +3,15 @@
 
 use super::control;
 use super::data::{Class, Control, PerSide, Role, Side};
-use super::orders::{HexKind, Split};
+use super::orders::{HexKind, RetreatTo, Split, flow};
 use super::stages::{self, Kills};
 use super::state::{Log, Place, State};
 use super::tactics;
 use crate::kit::hex::{Dir, Hex};
 use crate::kit::seats::{Seat, TwoSeats};
 use crate::protocol::dice::Dice;
+use crate::systems::Problem;
+use crate::yaml::FieldPath;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Hard cap on rounds in one combat (default A13).
@@ -44,7 +46,8 @@ pub fn retreat_dirs(side: Side) -> [Dir; 3] {
 /// Legal retreat hexes for `side` from `from`, best first (9.11.5, 9.11.6, 9.11.10, 9.11.11),
 /// ranked by the side's policy D10 in force there (`retreat_to`): the listed hexes first, then
 /// the kinds in the order preferred (default own base, own units, empty, only face-down
-/// enemies); ties by distance to the home base, then label.
+/// enemies); ties by distance to the home base, then label. The policy passed
+/// `legal_retreat_to` when it was set; a listed hex counts only if it is legal now.
 pub fn retreat_hexes(state: &State, side: Side, from: Hex) -> Vec<Hex> {
     let home = state.map.home(side);
     let rule = state.policies.get(side).at(from).retreat_to;
@@ -91,6 +94,76 @@ pub fn retreat_hexes(state: &State, side: Side, from: Hex) -> Vec<Hex> {
     }
     v.sort();
     v.into_iter().map(|(_, _, _, h)| h).collect()
+}
+
+/// Problems with a retreat destination policy at `p` (D10, 9.11.9): hexes on the map (only
+/// the legal ones of the moment are used, `retreat_hexes`), each kind of hex at most once.
+pub fn legal_retreat_to(state: &State, p: &FieldPath, r: &RetreatTo) -> Vec<Problem> {
+    let mut out = Vec::new();
+    for (k, h) in r.hexes.iter().enumerate() {
+        if !state.map.grid.contains(*h) {
+            out.push(Problem::new(
+                p.at("hexes").at(k),
+                "9.11.9",
+                format!("{h} is off the map"),
+                "hexes on the map (only adjacent legal ones are used, 9.11.5-9.11.11)",
+            ));
+        }
+    }
+    let mut listed = Vec::new();
+    for (k, kind) in r.prefer.iter().enumerate() {
+        // At most four kinds exist, so `listed` stays short however long the list is.
+        if listed.contains(kind) {
+            out.push(Problem::new(
+                p.at("prefer").at(k),
+                "9.11.9",
+                format!("{} is listed twice", flow(kind)),
+                "each of own_base, own_units, empty, only_facedown_enemy at most once",
+            ));
+        } else {
+            listed.push(*kind);
+        }
+    }
+    out
+}
+
+/// The single values a retreat destination policy accepts: each hex of the map as `hexes`,
+/// each kind of hex as `prefer`, each `split`.
+pub fn retreat_to_choices(state: &State) -> Vec<RetreatTo> {
+    let hexes = state.map.grid.all().into_iter().map(|h| RetreatTo {
+        hexes: vec![h],
+        ..RetreatTo::default()
+    });
+    let kinds = HexKind::ALL.iter().map(|k| RetreatTo {
+        prefer: vec![*k],
+        ..RetreatTo::default()
+    });
+    let splits = Split::ALL.iter().map(|s| RetreatTo {
+        split: *s,
+        ..RetreatTo::default()
+    });
+    hexes.chain(kinds).chain(splits).collect()
+}
+
+/// Problems with the order of combat hexes at `p` (D2, 9.4): hexes on the map.
+pub fn legal_hex_order(state: &State, p: &FieldPath, hexes: &[Hex]) -> Vec<Problem> {
+    let mut out = Vec::new();
+    for (i, h) in hexes.iter().enumerate() {
+        if !state.map.grid.contains(*h) {
+            out.push(Problem::new(
+                p.at(i),
+                "9.4",
+                format!("{h} is off the map"),
+                "hexes on the map",
+            ));
+        }
+    }
+    out
+}
+
+/// The hexes the order of combat hexes may list: every hex of the map.
+pub fn hex_order_choices(state: &State) -> Vec<Hex> {
+    state.map.grid.all()
 }
 
 /// One pairing (9.8): units of both sides that attack within the group.

@@ -469,6 +469,7 @@ fn face_up_and_face_down_units_move_alike_5_5() {
             h("J07"),
             &path,
             Allowance::Normal(movement::GROUND_MP),
+            &FieldPath::root(),
         )
         .ok()
     };
@@ -494,6 +495,7 @@ fn leaving_an_enemy_hex_costs_nothing_extra_even_straight_into_another_5_8() {
         h("J07"),
         &[h("I07")],
         Allowance::Normal(movement::GROUND_MP),
+        &FieldPath::root(),
     );
     assert_eq!(cost.ok(), Some(2));
     assert!(mv(&mut s, Side::Beeler, "B-AT01", &["I07"]).is_empty());

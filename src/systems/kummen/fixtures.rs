@@ -1,9 +1,14 @@
 //! Test fixtures shared by the rule tests: an empty board and a way to put units on it.
 
+use super::Kummen;
+use super::data::Side;
+use super::orders::Orders;
 use super::setup;
 use super::state::{Place, State};
 use crate::kit::hex::Hex;
-use crate::systems::DataSource;
+use crate::kit::seats::Seat;
+use crate::systems::{DataSource, Phase, Rules};
+use std::collections::BTreeMap;
 
 /// A hex from its label; panics on a typo, which is a bug in the test itself.
 pub fn h(label: &str) -> Hex {
@@ -71,4 +76,54 @@ pub fn values(s: &mut State, kind: &str, attack: u32, defense: u32) {
         b.attack = attack;
         b.defense = defense;
     }
+}
+
+/// The orders of the demo script (orders/kummen/NN-SIDE.yaml) for step `n`, if it has any.
+pub fn demo_orders(n: u64, side: Side) -> Option<Orders> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("orders/kummen");
+    let path = dir.join(format!("{n:02}-{}.yaml", side.name()));
+    let text = std::fs::read_to_string(&path).ok()?;
+    Some(crate::yaml::parse(&text, &path.display().to_string()).unwrap_or_else(|e| panic!("{e}")))
+}
+
+/// The sides a state waits for.
+pub fn asked(s: &State) -> Vec<Side> {
+    match Kummen.phase(s) {
+        Phase::Waiting { sides, .. } => sides.iter().filter_map(|x| Side::parse(x)).collect(),
+        Phase::Finished(_) => Vec::new(),
+    }
+}
+
+/// Every state of a whole game, from setup to its end (at most `steps` steps): each asked side
+/// sends what `orders` gives for (state, step number, side); `game` picks the step seeds.
+pub fn played(
+    game: u32,
+    steps: u32,
+    mut orders: impl FnMut(&State, u32, Side) -> Orders,
+) -> Vec<State> {
+    let mut s = Kummen
+        .initial_state(setup::SCENARIO, &DataSource::default())
+        .unwrap();
+    let mut states = vec![s.clone()];
+    for n in 1..=steps {
+        let sides = asked(&s);
+        if sides.is_empty() {
+            break;
+        }
+        let map: BTreeMap<String, Orders> = sides
+            .iter()
+            .map(|side| (side.name().to_string(), orders(&s, n, *side)))
+            .collect();
+        let mut d = crate::protocol::dice::Dice::new(seed(game * 1000 + n), KEY);
+        s = Kummen.resolve(&s, &map, &mut d).unwrap().state;
+        states.push(s.clone());
+    }
+    states
+}
+
+/// Every state of the demo game: the demo script, then default orders to the end.
+pub fn demo_game(game: u32) -> Vec<State> {
+    played(game, 200, |_, n, side| {
+        demo_orders(u64::from(n), side).unwrap_or_default()
+    })
 }

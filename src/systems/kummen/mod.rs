@@ -29,6 +29,8 @@ mod coverage_tests;
 #[cfg(test)]
 mod fixtures;
 #[cfg(test)]
+mod legal_tests;
+#[cfg(test)]
 mod policy_tests;
 #[cfg(test)]
 mod tests;

@@ -1,16 +1,25 @@
-//! Movement phases (5, 5.9, 5.10, 5.11, 11) and the beeler reaction moves (7.3), run as one
-//! sequential simulation: `check` runs it without dice on a copy of the state and reports
-//! problems; `resolve` runs it with dice and skips (and reports privately) anything illegal.
+//! Movement phases (5, 5.9, 5.10, 5.11, 11) and the beeler reaction moves (7.3).
+//!
+//! Legality is written once per order item, here: `legal_move`, `legal_flip_up`, `legal_hide`,
+//! `legal_hide_at_start` and `legal_heli_move` (with `can_fly` and `legal_cargo`) say whether
+//! one item is legal at a given moment of the phase, with the problem's field path and rule;
+//! the `*_choices` functions list the legal items of a moment by asking those same functions.
+//! A phase runs as one sequential simulation (`MovementPhase`): `check` runs it without dice on
+//! a copy of the state and `resolve` with dice, and both judge every item by its legal_*
+//! function at the moment it is carried out, after the items before it (5.4: each unit moves
+//! once per phase; an earlier move may put an enemy on the way). An item illegal at that moment
+//! is refused by `check` and skipped, and reported privately, by `resolve`.
 
 use super::data::{self, Class, Role, Side, Terrain};
 use super::orders::{Action, HeliMove, HideGroup, MoveOrder};
-use super::state::{Log, Place, Stage, State};
+use super::stages;
+use super::state::{Log, Place, State};
 use crate::kit::hex::Hex;
 use crate::kit::seats::{Seat, TwoSeats};
 use crate::protocol::dice::Dice;
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 pub const GROUND_MP: u32 = 5; // 5.3
 pub const HELI_MP: u32 = 9; // 5.3
@@ -28,9 +37,19 @@ pub enum MoverKind {
     Heli,
 }
 
-/// MP to enter `to` from `from` (5.4, 5.6, 5.7, 5.11.3).
-pub fn step_cost(state: &State, kind: MoverKind, side: Side, from: Hex, to: Hex) -> u32 {
-    let enemy = !state.side_units_in(to, side.other()).is_empty();
+impl MoverKind {
+    /// The kind of `side`'s ground units.
+    pub fn ground(side: Side) -> MoverKind {
+        match side {
+            Side::Beeler => MoverKind::Beeler,
+            Side::Mercenary => MoverKind::MercGround,
+        }
+    }
+}
+
+/// MP to enter `to` from `from` (5.4, 5.6, 5.7, 5.11.3), `enemy` telling whether units of the
+/// mover's enemy are in `to`.
+fn enter_cost(state: &State, kind: MoverKind, from: Hex, to: Hex, enemy: bool) -> u32 {
     let base = match kind {
         MoverKind::Heli => 1,
         _ => match state.map.terrain(to) {
@@ -48,11 +67,55 @@ pub fn step_cost(state: &State, kind: MoverKind, side: Side, from: Hex, to: Hex)
     base + u32::from(enemy)
 }
 
+/// Whether a mover ends its move on entering a hex where the enemy has units (`enemy`), some
+/// of them active and face-up (`enemy_face_up`) (5.9.2, 5.10.1, 5.10.2, 5.11.4).
+fn must_stop(kind: MoverKind, enemy: bool, enemy_face_up: bool) -> bool {
+    match kind {
+        MoverKind::Beeler | MoverKind::Heli => enemy,
+        MoverKind::MercGround => enemy_face_up,
+    }
+}
+
+/// MP to enter `to` from `from` (5.4, 5.6, 5.7, 5.11.3).
+pub fn step_cost(state: &State, kind: MoverKind, side: Side, from: Hex, to: Hex) -> u32 {
+    enter_cost(state, kind, from, to, state.has_units(to, side.other()))
+}
+
 /// Whether a mover must end its move on entering `hex` (5.9.2, 5.10.1, 5.11.4).
 pub fn stops_in(state: &State, kind: MoverKind, side: Side, hex: Hex) -> bool {
-    match kind {
-        MoverKind::Beeler | MoverKind::Heli => !state.side_units_in(hex, side.other()).is_empty(),
-        MoverKind::MercGround => !state.active_face_up(hex, side.other()).is_empty(),
+    let enemy = side.other();
+    must_stop(
+        kind,
+        state.has_units(hex, enemy),
+        state.has_active_face_up(hex, enemy),
+    )
+}
+
+/// Where one side has units, and active face-up units (acted helis are face-down, A5): a
+/// snapshot of what `step_cost` and `stops_in` look at, for searches that ask it of many hexes.
+struct Presence {
+    any: BTreeSet<Hex>,
+    face_up: BTreeSet<Hex>,
+}
+
+impl Presence {
+    fn of(state: &State, side: Side) -> Presence {
+        let mut p = Presence {
+            any: BTreeSet::new(),
+            face_up: BTreeSet::new(),
+        };
+        for (id, u) in &state.units {
+            let Some(h) = u.hex.filter(|_| u.place == Place::Map) else {
+                continue;
+            };
+            if state.side_of(id) == Some(side) {
+                p.any.insert(h);
+                if u.face_up {
+                    p.face_up.insert(h);
+                }
+            }
+        }
+        p
     }
 }
 
@@ -64,7 +127,19 @@ pub enum Allowance {
     Reaction,
 }
 
-/// Costs a path; on failure returns the index of the offending path entry and a problem text.
+impl Allowance {
+    /// The most MP any path may cost under this allowance.
+    fn most(self) -> u32 {
+        match self {
+            Allowance::Normal(mp) => mp,
+            Allowance::Reaction => REACTION_ADJACENT_MP,
+        }
+    }
+}
+
+/// Costs a path (5.3-5.7, 5.9.2, 5.10.1, 5.11.3, 5.11.4, 7.3.5, 7.3.6); a problem names the
+/// offending entry of the list at `p` (the `path` field).
+#[allow(clippy::too_many_arguments)]
 pub fn cost_path(
     state: &State,
     kind: MoverKind,
@@ -73,13 +148,14 @@ pub fn cost_path(
     start: Hex,
     path: &[Hex],
     allowance: Allowance,
-) -> Result<u32, (Option<usize>, String, String, String)> {
+    p: &FieldPath,
+) -> Result<u32, Problem> {
     if path.is_empty() {
-        return Err((
-            None,
-            "5.4".into(),
+        return Err(Problem::new(
+            p.clone(),
+            "5.4",
             format!("the move of {unit} has an empty path"),
-            "a list of the hexes entered, e.g. [N06, M06]".into(),
+            "a list of the hexes entered, e.g. [N06, M06]",
         ));
     }
     let mut prev = start;
@@ -87,11 +163,11 @@ pub fn cost_path(
     let mut stopped_at: Option<Hex> = None;
     for (k, &h) in path.iter().enumerate() {
         if !state.map.grid.contains(h) {
-            return Err((
-                Some(k),
-                "5.4".into(),
+            return Err(Problem::new(
+                p.at(k),
+                "5.4",
                 format!("{h} is off the map"),
-                "a hex on the map".into(),
+                "a hex on the map",
             ));
         }
         if let Some(s) = stopped_at {
@@ -100,9 +176,9 @@ pub fn cost_path(
                 MoverKind::MercGround => "5.10.1",
                 MoverKind::Heli => "5.11.4",
             };
-            return Err((
-                Some(k),
-                rule.into(),
+            return Err(Problem::new(
+                p.at(k),
+                rule,
                 format!("{unit} must stop on entering {s}, which holds enemy units"),
                 format!("a path ending at {s}"),
             ));
@@ -115,9 +191,9 @@ pub fn cost_path(
                 .iter()
                 .map(|(_, n)| n.label())
                 .collect();
-            return Err((
-                Some(k),
-                "5.4".into(),
+            return Err(Problem::new(
+                p.at(k),
+                "5.4",
                 format!("{h} is not adjacent to {prev}"),
                 format!("one of {}", near.join(", ")),
             ));
@@ -128,12 +204,11 @@ pub fn cost_path(
         }
         prev = h;
     }
-    let (limit, ok) = match allowance {
-        Allowance::Normal(mp) => (mp, total <= mp),
-        Allowance::Reaction => (
-            REACTION_MP,
-            total <= REACTION_MP || (path.len() == 1 && total <= REACTION_ADJACENT_MP),
-        ),
+    let ok = match allowance {
+        Allowance::Normal(mp) => total <= mp,
+        Allowance::Reaction => {
+            total <= REACTION_MP || (path.len() == 1 && total <= REACTION_ADJACENT_MP)
+        }
     };
     if !ok {
         let route: Vec<String> = std::iter::once(start)
@@ -145,20 +220,744 @@ pub fn cost_path(
             Allowance::Normal(mp) => ("5.3", format!("a unit has {mp}")),
             Allowance::Reaction => (
                 "7.3.5",
-                format!("a reaction move has {limit} (4 for a single adjacent hex, 7.3.6)"),
+                format!("a reaction move has {REACTION_MP} (4 for a single adjacent hex, 7.3.6)"),
             ),
         };
-        return Err((
-            Some(path.len() - 1),
-            rule.into(),
+        return Err(Problem::new(
+            p.at(path.len() - 1),
+            rule,
             format!(
                 "moving {unit} along {} costs {total} MP; {has}",
                 route.join("→")
             ),
-            "a shorter path (forest and highland 3, river 2 or 1 along the river, clear 1, +1 entering a hex with enemy units)".into(),
+            "a shorter path (forest and highland 3, river 2 or 1 along the river, clear 1, +1 entering a hex with enemy units)",
         ));
     }
     Ok(total)
+}
+
+/// The unit `side` means by `name` (an id, or the token of one of its face-down units) and its
+/// hex, if it is one of `side`'s units on the map (5.1); the problem names the field at `p`.
+pub fn own_unit(
+    state: &State,
+    side: Side,
+    name: &str,
+    p: &FieldPath,
+) -> Result<(String, Hex), Problem> {
+    let Some(id) = state.find_own(side, name) else {
+        let msg = if name.contains('#') {
+            format!("{name} is not one of your face-down units on the map")
+        } else {
+            format!("there is no unit {name:?}")
+        };
+        return Err(Problem::new(
+            p.clone(),
+            "",
+            msg,
+            "the id of one of your units, or its token (see your view)",
+        ));
+    };
+    if state.side_of(&id) != Some(side) {
+        return Err(Problem::new(
+            p.clone(),
+            "5.1",
+            format!("{id} is not a {} unit", side.name()),
+            "one of your own units",
+        ));
+    }
+    match state.hex_of(&id) {
+        Some(h) => Ok((id, h)),
+        None => Err(Problem::new(
+            p.clone(),
+            "5.1",
+            format!("{id} is not on the map"),
+            "a unit on the map",
+        )),
+    }
+}
+
+/// A ground or reaction move found legal: the unit, where it starts and the hexes it enters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LegalMove {
+    pub unit: String,
+    pub start: Hex,
+    pub path: Vec<Hex>,
+}
+
+/// Whether `side` may make the ground move `m` (at field `p`) now, with `moved` the units that
+/// have moved or were carried earlier in the phase (5.3-5.10, 5.9.3, 12.10; with
+/// `Allowance::Reaction` the MP of 7.3.5 and 7.3.6; `reaction::legal_react` adds the rest of 7.3):
+/// `legal_mover` for the unit, then `legal_path` for the path.
+pub fn legal_move(
+    state: &State,
+    side: Side,
+    moved: &BTreeSet<String>,
+    m: &MoveOrder,
+    p: &FieldPath,
+    allowance: Allowance,
+) -> Result<LegalMove, Problem> {
+    let (id, start) = legal_mover(state, side, moved, &m.unit, &p.at("unit"))?;
+    legal_path(state, side, &id, start, &m.path, allowance, &p.at("path"))?;
+    Ok(LegalMove {
+        unit: id,
+        start,
+        path: m.path.clone(),
+    })
+}
+
+/// Whether `side` may move the unit `name` (at `p`, the move's `unit` field) now, wherever it
+/// goes: one of its ground units on the map (5.1, 5.11), not moved this phase (5.4), not Proto
+/// One (5.9.3). The unit's id and hex.
+pub fn legal_mover(
+    state: &State,
+    side: Side,
+    moved: &BTreeSet<String>,
+    name: &str,
+    p: &FieldPath,
+) -> Result<(String, Hex), Problem> {
+    let (id, start) = own_unit(state, side, name, p)?;
+    if state.is_heli(&id) {
+        return Err(Problem::new(
+            p.clone(),
+            "5.11",
+            format!("{id} is a heli"),
+            "use `heli: {heli, path, cargo}` for helis",
+        ));
+    }
+    if moved.contains(&id) {
+        return Err(Problem::new(
+            p.clone(),
+            "5.4",
+            format!("{id} has already moved (or was carried) this phase"),
+            "each unit moves once per phase",
+        ));
+    }
+    if state.role_of(&id) == Some(Role::ProtoOne) {
+        return Err(Problem::new(
+            p.clone(),
+            "5.9.3",
+            "Proto One may not leave the palace",
+            "another unit",
+        ));
+    }
+    Ok((id, start))
+}
+
+/// Whether ground unit `id` of `side`, standing in `start`, may enter the hexes `path` (at `p`,
+/// the move's `path` field) now: costs and stops (`cost_path`), and Strike Dog's zone (12.10,
+/// 12.12). Of the unit only its zone and its id (in messages) count, so units alike in those
+/// and in their hex share every answer (`move_choices` relies on that).
+pub fn legal_path(
+    state: &State,
+    side: Side,
+    id: &str,
+    start: Hex,
+    path: &[Hex],
+    allowance: Allowance,
+    p: &FieldPath,
+) -> Result<(), Problem> {
+    let kind = MoverKind::ground(side);
+    cost_path(state, kind, side, id, start, path, allowance, p)?;
+    // 12.10, 12.12: Strike Dog stays within 3 hexes of the palace in stages 6 and 8.
+    if stages::zone_bound(state, id)
+        && let Some(k) = path.iter().position(|h| !stages::in_zone(state, *h))
+    {
+        return Err(Problem::new(
+            p.at(k),
+            "12.10",
+            "Strike Dog must stay within 3 hexes of the palace",
+            "hexes within 3 of the palace",
+        ));
+    }
+    Ok(())
+}
+
+/// Whether `side` may flip `name` (at field `p`) face-up now, citing `rule` (5.2 in a movement
+/// phase, 7.3.2 in the beeler reaction); helis have no hidden side (2.2.3).
+pub fn legal_flip_up(
+    state: &State,
+    side: Side,
+    name: &str,
+    p: &FieldPath,
+    rule: &str,
+) -> Result<String, Problem> {
+    let (id, _) = own_unit(state, side, name, p)?;
+    if state.is_heli(&id) {
+        return Err(Problem::new(
+            p.clone(),
+            "2.2.3",
+            format!("{id} is a heli; helis have no hidden side"),
+            "a face-down AT or soldier",
+        ));
+    }
+    if state.unit(&id).is_some_and(|u| u.face_up) {
+        return Err(Problem::new(
+            p.clone(),
+            rule,
+            format!("{id} is already face-up"),
+            "a face-down unit",
+        ));
+    }
+    Ok(id)
+}
+
+/// Whether `side` may flip the units `names` (the list at `p`) face-down together now: face-up
+/// ATs and soldiers in its own home base (5.2). Every bad entry is a problem of its own.
+pub fn legal_hide(
+    state: &State,
+    side: Side,
+    names: &[String],
+    p: &FieldPath,
+) -> Result<Vec<String>, Vec<Problem>> {
+    let home = state.map.home(side);
+    let mut problems = Vec::new();
+    let mut ids: Vec<String> = Vec::new();
+    for (k, name) in names.iter().enumerate() {
+        let up = p.at(k);
+        let (id, h) = match own_unit(state, side, name, &up) {
+            Ok(found) => found,
+            Err(e) => {
+                problems.push(e);
+                continue;
+            }
+        };
+        let seen_before = ids.contains(&id);
+        ids.push(id.clone());
+        let problem = if state.is_heli(&id) {
+            Some(Problem::new(
+                up,
+                "5.2",
+                format!("{id} is a heli; helis cannot be hidden"),
+                "an AT or soldier",
+            ))
+        } else if h != home {
+            Some(Problem::new(
+                up,
+                "5.2",
+                format!("{id} is in {h}; units hide only in their home base {home}"),
+                format!("a unit in {home}"),
+            ))
+        } else if !state.unit(&id).is_some_and(|u| u.face_up) {
+            Some(Problem::new(
+                up,
+                "5.2",
+                format!("{id} is already face-down"),
+                "a face-up unit",
+            ))
+        } else if seen_before {
+            Some(Problem::new(
+                up,
+                "5.2",
+                format!("{id} is listed twice"),
+                "each unit once",
+            ))
+        } else {
+            None
+        };
+        problems.extend(problem);
+    }
+    if problems.is_empty() {
+        Ok(ids)
+    } else {
+        Err(problems)
+    }
+}
+
+/// Whether `side` may hide the group `g` (at `p`) at the start of its movement phase, after
+/// groups in the hexes `listed` (5.9.1, 11.4): face-up units of a hex outside Nuba that holds
+/// one of its soldiers, each hex once. Every bad unit is a problem of its own.
+pub fn legal_hide_at_start(
+    state: &State,
+    side: Side,
+    listed: &BTreeSet<Hex>,
+    g: &HideGroup,
+    p: &FieldPath,
+) -> Result<Vec<String>, Vec<Problem>> {
+    if listed.contains(&g.hex) {
+        return Err(vec![Problem::new(
+            p.at("hex"),
+            "5.9.1",
+            format!("{} is listed twice", g.hex),
+            "each hex once, with all its units",
+        )]);
+    }
+    if state.map.is_nuba(g.hex) {
+        return Err(vec![Problem::new(
+            p.at("hex"),
+            "11.4",
+            format!("units cannot hide in the Nuba Highlands ({})", g.hex),
+            "a hex outside Nuba with one of your soldiers",
+        )]);
+    }
+    if soldiers_in(state, side, g.hex).is_empty() {
+        return Err(vec![Problem::new(
+            p.at("hex"),
+            "5.9.1",
+            format!("no beeler soldier in {}", g.hex),
+            "a hex holding one of your soldiers",
+        )]);
+    }
+    let mut problems = Vec::new();
+    let mut units: Vec<String> = Vec::new();
+    for (k, name) in g.units.iter().enumerate() {
+        let up = p.at("units").at(k);
+        let (id, h) = match own_unit(state, side, name, &up) {
+            Ok(found) => found,
+            Err(e) => {
+                problems.push(e);
+                continue;
+            }
+        };
+        if h != g.hex {
+            problems.push(Problem::new(
+                up,
+                "5.9.1",
+                format!("{id} is in {h}, not {}", g.hex),
+                "units in that hex",
+            ));
+        } else if !state.unit(&id).is_some_and(|u| u.face_up) {
+            problems.push(Problem::new(
+                up,
+                "5.9.1",
+                format!("{id} is already face-down"),
+                "face-up units",
+            ));
+        } else if units.contains(&id) {
+            problems.push(Problem::new(
+                up,
+                "5.9.1",
+                format!("{id} is listed twice"),
+                "each unit once",
+            ));
+        } else {
+            units.push(id);
+        }
+    }
+    if problems.is_empty() {
+        Ok(units)
+    } else {
+        Err(problems)
+    }
+}
+
+fn soldiers_in(state: &State, side: Side, hex: Hex) -> Vec<String> {
+    state
+        .side_units_in(hex, side)
+        .into_iter()
+        .filter(|id| state.class_of(id) == Some(Class::Soldier))
+        .collect()
+}
+
+/// Whether heli `id` may fly now: an active heli that has not moved this turn (5.11.1, 5.11.2).
+/// The problem names the field at `p`.
+pub fn can_fly(state: &State, id: &str, p: &FieldPath) -> Result<(), Problem> {
+    if !state.is_heli(id) {
+        return Err(Problem::new(
+            p.clone(),
+            "5.11",
+            format!("{id} is not a heli"),
+            "a heli id",
+        ));
+    }
+    let u = state.unit(id);
+    if !u.is_some_and(|u| u.face_up) {
+        return Err(Problem::new(
+            p.clone(),
+            "5.11.2",
+            format!("{id} has acted and cannot move"),
+            "an active heli",
+        ));
+    }
+    if u.is_some_and(|u| u.moved) {
+        return Err(Problem::new(
+            p.clone(),
+            "5.11.1",
+            format!("{id} has already moved this turn"),
+            "a heli that has not moved this turn",
+        ));
+    }
+    Ok(())
+}
+
+/// Whether a heli may carry unit `id` at all (5.11.5, A3): an AT or soldier, never Kiriko.
+pub fn carriable(state: &State, id: &str) -> bool {
+    matches!(state.class_of(id), Some(Class::At | Class::Soldier))
+        && state.role_of(id) != Some(Role::Kiriko)
+}
+
+/// Whether a heli of `side` leaving `start` now may take `name` (at `p`) along (5.11.5, A3): a
+/// carriable unit of its own in `start` that has not moved this phase (`moved`).
+pub fn legal_cargo(
+    state: &State,
+    side: Side,
+    moved: &BTreeSet<String>,
+    start: Hex,
+    name: &str,
+    p: &FieldPath,
+) -> Result<String, Problem> {
+    let (c, ch) = own_unit(state, side, name, p)?;
+    if !carriable(state, &c) {
+        return Err(Problem::new(
+            p.clone(),
+            "5.11.5",
+            format!("{c} cannot be carried"),
+            "an AT or soldier",
+        ));
+    }
+    if ch != start {
+        return Err(Problem::new(
+            p.clone(),
+            "5.11.5",
+            format!("{c} is in {ch}, not with the heli in {start}"),
+            format!("a unit in {start}"),
+        ));
+    }
+    if moved.contains(&c) {
+        return Err(Problem::new(
+            p.clone(),
+            "5.11.5",
+            format!("{c} has already moved this phase"),
+            "a unit that has not moved this phase (A3)",
+        ));
+    }
+    Ok(c)
+}
+
+/// A heli flight found legal: the heli, its start, the hexes entered and the cargo's id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LegalFlight {
+    pub heli: String,
+    pub start: Hex,
+    pub path: Vec<Hex>,
+    pub cargo: Option<String>,
+}
+
+/// Whether `side` may make the heli flight `hm` (at `p`) now, with `moved` the units moved or
+/// carried earlier in the phase (5.11).
+pub fn legal_heli_move(
+    state: &State,
+    side: Side,
+    moved: &BTreeSet<String>,
+    hm: &HeliMove,
+    p: &FieldPath,
+) -> Result<LegalFlight, Problem> {
+    let (id, start) = own_unit(state, side, &hm.heli, &p.at("heli"))?;
+    can_fly(state, &id, &p.at("heli"))?;
+    legal_flight_path(state, side, &id, start, &hm.path, &p.at("path"))?;
+    let cargo = match &hm.cargo {
+        Some(name) => Some(legal_cargo(
+            state,
+            side,
+            moved,
+            start,
+            name,
+            &p.at("cargo"),
+        )?),
+        None => None,
+    };
+    Ok(LegalFlight {
+        heli: id,
+        start,
+        path: hm.path.clone(),
+        cargo,
+    })
+}
+
+/// Whether heli `id` of `side`, in `start`, may fly over `path` (at `p`): 9 MP, 1 per hex, +1
+/// and a stop on entering a hex with enemy units (5.3, 5.11.3, 5.11.4). Of the heli only its id
+/// (in messages) counts.
+pub fn legal_flight_path(
+    state: &State,
+    side: Side,
+    id: &str,
+    start: Hex,
+    path: &[Hex],
+    p: &FieldPath,
+) -> Result<(), Problem> {
+    let allowance = Allowance::Normal(HELI_MP);
+    cost_path(state, MoverKind::Heli, side, id, start, path, allowance, p).map(|_| ())
+}
+
+/// The cheapest routes of one mover from one hex (`reach`).
+pub struct Reach {
+    start: Hex,
+    cost: BTreeMap<Hex, u32>,
+    prev: BTreeMap<Hex, Hex>,
+}
+
+impl Reach {
+    /// The hexes reached, the start left out, in label order.
+    pub fn hexes(&self) -> Vec<Hex> {
+        self.cost
+            .keys()
+            .copied()
+            .filter(|h| *h != self.start)
+            .collect()
+    }
+
+    /// The cheapest route to `to` (the hexes entered) and its MP; `None` for the start hex and
+    /// for hexes out of reach.
+    pub fn route(&self, to: Hex) -> Option<(Vec<Hex>, u32)> {
+        let cost = *self.cost.get(&to)?;
+        if to == self.start {
+            return None;
+        }
+        let mut path = vec![to];
+        let mut at = to;
+        while let Some(&p) = self.prev.get(&at) {
+            if p == self.start {
+                break;
+            }
+            path.push(p);
+            at = p;
+        }
+        path.reverse();
+        Some((path, cost))
+    }
+}
+
+/// Every hex a `kind` mover of `side` can reach from `start` within `max` MP, entering only
+/// hexes that `allowed` lets in, with the cheapest route: each step costs what `step_cost`
+/// says, and a hex where `stops_in` ends the move is entered but never left (5.9.2, 5.10.1,
+/// 5.11.4); both are asked of a snapshot of who stands where, taken once. Ties keep the route
+/// found first, neighbours taken in the grid's order, so a route is the same in every run (a
+/// heli reaction flies it, 7.2).
+pub fn reach(
+    state: &State,
+    kind: MoverKind,
+    side: Side,
+    start: Hex,
+    max: u32,
+    allowed: impl Fn(Hex) -> bool,
+) -> Reach {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+    let enemy = Presence::of(state, side.other());
+    let mut cost = BTreeMap::from([(start, 0)]);
+    let mut prev = BTreeMap::new();
+    // Ordered by cost, then by when the hex was queued: with equal costs this is a
+    // breadth-first search in the grid's neighbour order.
+    let mut queue = BinaryHeap::from([Reverse((0u32, 0u64, start))]);
+    let mut queued = 0u64;
+    while let Some(Reverse((c, _, h))) = queue.pop() {
+        if cost.get(&h).is_some_and(|best| *best < c) {
+            continue;
+        }
+        if h != start && must_stop(kind, enemy.any.contains(&h), enemy.face_up.contains(&h)) {
+            continue;
+        }
+        for (_, n) in state.map.grid.neighbours(h) {
+            if !allowed(n) {
+                continue;
+            }
+            let to = c + enter_cost(state, kind, h, n, enemy.any.contains(&n));
+            if to > max || cost.get(&n).is_some_and(|best| *best <= to) {
+                continue;
+            }
+            cost.insert(n, to);
+            prev.insert(n, h);
+            queued += 1;
+            queue.push(Reverse((to, queued, n)));
+        }
+    }
+    Reach { start, cost, prev }
+}
+
+/// The paths worth trying from `start` for a `kind` mover of `side` within `max` MP, entering
+/// only hexes `allowed` lets in: to every hex in `reach`, the cheapest route, and into a
+/// neighbour also the single step (7.3.6 allows one adjacent hex of up to 4 MP in a reaction,
+/// which a cheaper route through more hexes would not be); back to `start`, out to each
+/// neighbour and back (nothing forbids a round trip, and passing Nuba flips a unit, 11.2).
+/// Which are legal only the item's legal_* function decides.
+fn path_candidates(
+    state: &State,
+    kind: MoverKind,
+    side: Side,
+    start: Hex,
+    max: u32,
+    allowed: impl Fn(Hex) -> bool,
+) -> Vec<Vec<Hex>> {
+    let r = reach(state, kind, side, start, max, allowed);
+    let mut out = Vec::new();
+    for to in r.hexes() {
+        let Some((path, _)) = r.route(to) else {
+            continue;
+        };
+        if path.len() > 1 && state.map.grid.adjacent(start, to) {
+            out.push(path);
+            out.push(vec![to]);
+        } else {
+            out.push(path);
+        }
+    }
+    for (_, n) in state.map.grid.neighbours(start) {
+        if let Some((mut path, _)) = r.route(n) {
+            path.push(start);
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// Of `paths`, the first `legal` one to each last hex, in their order.
+fn first_legal_per_end(paths: Vec<Vec<Hex>>, legal: impl Fn(&[Hex]) -> bool) -> Vec<Vec<Hex>> {
+    let mut done: BTreeSet<Hex> = BTreeSet::new();
+    paths
+        .into_iter()
+        .filter(|path| {
+            path.last()
+                .is_some_and(|end| !done.contains(end) && legal(path) && done.insert(*end))
+        })
+        .collect()
+}
+
+/// One legal ground move per unit of `movers` and hex it can end in: `movers` are the units
+/// (with their hex) that the unit-level legality of the item let through, and each path is
+/// judged by `legal_path`, once for the units alike in hex and zone (its answer is theirs).
+pub fn moves_of(
+    state: &State,
+    side: Side,
+    movers: Vec<(String, Hex)>,
+    allowance: Allowance,
+) -> Vec<MoveOrder> {
+    let here = FieldPath::root();
+    let mut paths: BTreeMap<(Hex, bool), Vec<Vec<Hex>>> = BTreeMap::new();
+    let mut out = Vec::new();
+    for (id, start) in movers {
+        let zone = stages::zone_bound(state, &id);
+        let legal = paths.entry((start, zone)).or_insert_with(|| {
+            let cands = path_candidates(
+                state,
+                MoverKind::ground(side),
+                side,
+                start,
+                allowance.most(),
+                |h| !zone || stages::in_zone(state, h),
+            );
+            first_legal_per_end(cands, |path| {
+                legal_path(state, side, &id, start, path, allowance, &here).is_ok()
+            })
+        });
+        out.extend(legal.iter().map(|path| MoveOrder {
+            unit: id.clone(),
+            path: path.clone(),
+        }));
+    }
+    out
+}
+
+/// Every legal ground move of `side` now, one per unit and hex it can end in: the units
+/// `legal_mover` lets move, the paths `legal_path` accepts (together, `legal_move`).
+pub fn move_choices(
+    state: &State,
+    side: Side,
+    moved: &BTreeSet<String>,
+    allowance: Allowance,
+) -> Vec<MoveOrder> {
+    let here = FieldPath::root();
+    let movers = units_on_map(state, side)
+        .into_iter()
+        .filter_map(|id| legal_mover(state, side, moved, &id, &here).ok())
+        .collect();
+    moves_of(state, side, movers, allowance)
+}
+
+/// `side`'s units on the map (ids, in id order).
+fn units_on_map(state: &State, side: Side) -> Vec<String> {
+    state
+        .units
+        .iter()
+        .filter(|(id, u)| state.side_of(id) == Some(side) && u.place == Place::Map)
+        .map(|(id, _)| id.clone())
+        .collect()
+}
+
+/// The units `side` may flip face-up now, by `legal_flip_up`.
+pub fn flip_up_choices(state: &State, side: Side, rule: &str) -> Vec<String> {
+    let here = FieldPath::root();
+    units_on_map(state, side)
+        .into_iter()
+        .filter(|id| legal_flip_up(state, side, id, &here, rule).is_ok())
+        .collect()
+}
+
+/// The units `side` may flip face-down in its home base now (any of them together), by
+/// `legal_hide`.
+pub fn hide_choices(state: &State, side: Side) -> Vec<String> {
+    let here = FieldPath::root();
+    units_on_map(state, side)
+        .into_iter()
+        .filter(|id| legal_hide(state, side, std::slice::from_ref(id), &here).is_ok())
+        .collect()
+}
+
+/// The groups `side` may hide at the start of its movement phase: for each hex where one is
+/// legal (`legal_hide_at_start`), all its face-up units.
+pub fn hide_at_start_choices(state: &State, side: Side) -> Vec<HideGroup> {
+    let here = FieldPath::root();
+    state
+        .occupied_hexes()
+        .into_iter()
+        .map(|hex| HideGroup {
+            hex,
+            units: state
+                .side_units_in(hex, side)
+                .into_iter()
+                .filter(|id| state.unit(id).is_some_and(|u| u.face_up))
+                .collect(),
+        })
+        .filter(|g| {
+            !g.units.is_empty()
+                && legal_hide_at_start(state, side, &BTreeSet::new(), g, &here).is_ok()
+        })
+        .collect()
+}
+
+/// Every legal heli flight of `side` now, without cargo: per heli and hex in reach, the
+/// cheapest route; the helis `can_fly` lets fly, the paths `legal_flight_path` accepts (with
+/// the cargo, `legal_heli_move`), judged once for the helis in one hex.
+pub fn flight_choices(state: &State, side: Side) -> Vec<HeliMove> {
+    let here = FieldPath::root();
+    let mut paths: BTreeMap<Hex, Vec<Vec<Hex>>> = BTreeMap::new();
+    let mut out = Vec::new();
+    for id in units_on_map(state, side) {
+        let Ok((id, start)) = own_unit(state, side, &id, &here) else {
+            continue;
+        };
+        if can_fly(state, &id, &here).is_err() {
+            continue;
+        }
+        let legal = paths.entry(start).or_insert_with(|| {
+            let cands = path_candidates(state, MoverKind::Heli, side, start, HELI_MP, |_| true);
+            first_legal_per_end(cands, |path| {
+                legal_flight_path(state, side, &id, start, path, &here).is_ok()
+            })
+        });
+        out.extend(legal.iter().map(|path| HeliMove {
+            heli: id.clone(),
+            path: path.clone(),
+            cargo: None,
+        }));
+    }
+    out
+}
+
+/// The units heli `heli` may carry on any of its flights now, by `legal_cargo`.
+pub fn cargo_choices(
+    state: &State,
+    side: Side,
+    moved: &BTreeSet<String>,
+    heli: &str,
+) -> Vec<String> {
+    let here = FieldPath::root();
+    let Some(start) = state.hex_of(heli) else {
+        return Vec::new();
+    };
+    state
+        .side_units_in(start, side)
+        .into_iter()
+        .filter(|c| legal_cargo(state, side, moved, start, c, &here).is_ok())
+        .collect()
 }
 
 /// The state of one side's movement (or reaction) phase while its orders are carried out.
@@ -204,168 +1003,71 @@ impl<'a> MovementPhase<'a> {
         self.problems.push(Problem::new(path, rule, msg, acc));
     }
 
-    /// Resolves `name` (an id, or a token of one's own face-down unit) to one of this side's
-    /// units on the map, with its hex; reports a problem otherwise.
-    pub fn own_unit(&mut self, name: &str, path: &FieldPath) -> Option<(String, Hex)> {
-        let side = self.side;
-        let Some(id) = self.state.find_own(side, name) else {
-            let msg = if name.contains('#') {
-                format!("{name} is not one of your face-down units on the map")
-            } else {
-                format!("there is no unit {name:?}")
-            };
-            self.problem(
-                path.clone(),
-                "",
-                msg,
-                "the id of one of your units, or its token (see your view)",
-            );
-            return None;
-        };
-        if self.state.side_of(&id) != Some(side) {
-            self.problem(
-                path.clone(),
-                "5.1",
-                format!("{id} is not a {} unit", side.name()),
-                "one of your own units",
-            );
-            return None;
-        }
-        match self.state.hex_of(&id) {
-            Some(h) => Some((id, h)),
-            None => {
-                self.problem(
-                    path.clone(),
-                    "5.1",
-                    format!("{id} is not on the map"),
-                    "a unit on the map",
-                );
-                None
-            }
-        }
-    }
-
     /// 5.9.1 (with 11.4): at the start of the beeler movement phase, face-up units in a hex with
     /// a beeler soldier may be flipped face-down together.
     pub fn hide_at_start(&mut self, groups: &[HideGroup], base: &FieldPath) {
-        let mut seen = BTreeSet::new();
+        let mut listed = BTreeSet::new();
         for (i, g) in groups.iter().enumerate() {
-            let p = base.at(i);
-            if !seen.insert(g.hex) {
-                self.problem(
-                    p.at("hex"),
-                    "5.9.1",
-                    format!("{} is listed twice", g.hex),
-                    "each hex once, with all its units",
-                );
-                continue;
+            match legal_hide_at_start(self.state, self.side, &listed, g, &base.at(i)) {
+                Ok(units) if !units.is_empty() => self.carry_out_hide_at_start(g.hex, units),
+                Ok(_) => {}
+                Err(problems) => self.problems.extend(problems),
             }
-            if self.state.map.is_nuba(g.hex) {
-                self.problem(
-                    p.at("hex"),
-                    "11.4",
-                    format!("units cannot hide in the Nuba Highlands ({})", g.hex),
-                    "a hex outside Nuba with one of your soldiers",
-                );
-                continue;
-            }
-            let own = self.state.side_units_in(g.hex, self.side);
-            let soldiers: Vec<String> = own
-                .iter()
-                .filter(|id| self.state.class_of(id) == Some(Class::Soldier))
-                .cloned()
-                .collect();
-            if soldiers.is_empty() {
-                self.problem(
-                    p.at("hex"),
-                    "5.9.1",
-                    format!("no beeler soldier in {}", g.hex),
-                    "a hex holding one of your soldiers",
-                );
-                continue;
-            }
-            let mut ok = true;
-            let mut units = Vec::new();
-            for (k, name) in g.units.iter().enumerate() {
-                let up = p.at("units").at(k);
-                let Some((id, h)) = self.own_unit(name, &up) else {
-                    ok = false;
-                    continue;
-                };
-                let id = &id;
-                if h != g.hex {
-                    self.problem(
-                        up,
-                        "5.9.1",
-                        format!("{id} is in {h}, not {}", g.hex),
-                        "units in that hex",
-                    );
-                    ok = false;
-                } else if !self.state.unit(id).is_some_and(|u| u.face_up) {
-                    self.problem(
-                        up,
-                        "5.9.1",
-                        format!("{id} is already face-down"),
-                        "face-up units",
-                    );
-                    ok = false;
-                } else if units.contains(id) {
-                    self.problem(
-                        up,
-                        "5.9.1",
-                        format!("{id} is listed twice"),
-                        "each unit once",
-                    );
-                    ok = false;
-                } else {
-                    units.push(id.clone());
-                }
-            }
-            if !ok || units.is_empty() {
-                continue;
-            }
-            // If no soldier there is face-up, one face-down soldier is shown first and hidden
-            // again with the others (5.9.1, default A40): the one with the lowest token.
-            let face_up_soldier = soldiers
-                .iter()
-                .any(|id| self.state.unit(id).is_some_and(|u| u.face_up));
-            if !face_up_soldier {
-                let shown = soldiers
-                    .iter()
-                    .filter_map(|id| {
-                        self.state
-                            .unit(id)
-                            .and_then(|u| u.token)
-                            .map(|t| (t, id.clone()))
-                    })
-                    .min();
-                if let Some((_, sid)) = shown {
-                    if let Some(ev) = self.state.reveal(&sid) {
-                        self.log.public(format!(
-                            "{}: {ev}: a soldier shown before hiding (5.9.1)",
-                            self.tag
-                        ));
-                    }
-                    units.push(sid);
-                }
-            }
-            let label = format!("{}/hide-at-start/{}", self.tag, g.hex);
-            let names = units.join(", ");
-            let tokens = self
-                .state
-                .hide_together(&units, g.hex, self.dice.as_deref_mut(), &label);
-            self.log.public(format!(
-                "{}: {names} in {} flip face-down together as {} (5.9.1)",
-                self.tag,
-                g.hex,
-                tokens.join(", ")
-            ));
+            listed.insert(g.hex);
         }
+    }
+
+    fn carry_out_hide_at_start(&mut self, hex: Hex, mut units: Vec<String>) {
+        // If no soldier there is face-up, one face-down soldier is shown first and hidden
+        // again with the others (5.9.1, default A40): the one with the lowest token.
+        let soldiers = soldiers_in(self.state, self.side, hex);
+        let face_up_soldier = soldiers
+            .iter()
+            .any(|id| self.state.unit(id).is_some_and(|u| u.face_up));
+        if !face_up_soldier {
+            let shown = soldiers
+                .iter()
+                .filter_map(|id| {
+                    self.state
+                        .unit(id)
+                        .and_then(|u| u.token)
+                        .map(|t| (t, id.clone()))
+                })
+                .min();
+            if let Some((_, sid)) = shown {
+                if let Some(ev) = self.state.reveal(&sid) {
+                    self.log.public(format!(
+                        "{}: {ev}: a soldier shown before hiding (5.9.1)",
+                        self.tag
+                    ));
+                }
+                units.push(sid);
+            }
+        }
+        let label = format!("{}/hide-at-start/{hex}", self.tag);
+        let names = units.join(", ");
+        let tokens = self
+            .state
+            .hide_together(&units, hex, self.dice.as_deref_mut(), &label);
+        self.log.public(format!(
+            "{}: {names} in {hex} flip face-down together as {} (5.9.1)",
+            self.tag,
+            tokens.join(", ")
+        ));
     }
 
     /// One movement-phase action (5.2, 5.4, 5.11).
     pub fn action(&mut self, i: usize, a: &Action, base: &FieldPath) {
         let p = base.at(i);
+        if self.side == Side::Beeler && a.heli.is_some() {
+            self.problem(
+                p.at("heli"),
+                "5.11",
+                "only the mercenary side has helis",
+                "move, flip_up or hide",
+            );
+            return;
+        }
         let given = usize::from(a.mv.is_some())
             + usize::from(a.flip_up.is_some())
             + usize::from(a.hide.is_some())
@@ -397,78 +1099,28 @@ impl<'a> MovementPhase<'a> {
 
     /// Flips one's own face-down unit face-up, citing `rule` (5.2, or 7.3.2 in reaction).
     pub fn flip_up_by_rule(&mut self, name: &str, p: &FieldPath, rule: &str) {
-        let Some((id, _)) = self.own_unit(name, p) else {
-            return;
-        };
-        let id = id.as_str();
-        if self.state.is_heli(id) {
-            self.problem(
-                p.clone(),
-                "2.2.3",
-                format!("{id} is a heli; helis have no hidden side"),
-                "a face-down AT or soldier",
-            );
-            return;
-        }
-        match self.state.reveal(id) {
-            Some(ev) => self
-                .log
-                .public(format!("{}: {ev} (flipped face-up, {rule})", self.tag)),
-            None => self.problem(
-                p.clone(),
-                rule,
-                format!("{id} is already face-up"),
-                "a face-down unit",
-            ),
+        match legal_flip_up(self.state, self.side, name, p, rule) {
+            Ok(id) => {
+                if let Some(ev) = self.state.reveal(&id) {
+                    self.log
+                        .public(format!("{}: {ev} (flipped face-up, {rule})", self.tag));
+                }
+            }
+            Err(e) => self.problems.push(e),
         }
     }
 
     /// 5.2: flip face-up units in one's own home base face-down (not helis), together.
     pub fn hide_at_home(&mut self, names: &[String], p: &FieldPath, action: usize) {
-        let home = self.state.map.home(self.side);
-        let mut ok = true;
-        let mut ids: Vec<String> = Vec::new();
-        for (k, name) in names.iter().enumerate() {
-            let up = p.at(k);
-            let Some((id, h)) = self.own_unit(name, &up) else {
-                ok = false;
-                continue;
-            };
-            let seen_before = ids.contains(&id);
-            ids.push(id.clone());
-            let id = &id;
-            if self.state.is_heli(id) {
-                self.problem(
-                    up,
-                    "5.2",
-                    format!("{id} is a heli; helis cannot be hidden"),
-                    "an AT or soldier",
-                );
-                ok = false;
-            } else if h != home {
-                self.problem(
-                    up,
-                    "5.2",
-                    format!("{id} is in {h}; units hide only in their home base {home}"),
-                    format!("a unit in {home}"),
-                );
-                ok = false;
-            } else if !self.state.unit(id).is_some_and(|u| u.face_up) {
-                self.problem(
-                    up,
-                    "5.2",
-                    format!("{id} is already face-down"),
-                    "a face-up unit",
-                );
-                ok = false;
-            } else if seen_before {
-                self.problem(up, "5.2", format!("{id} is listed twice"), "each unit once");
-                ok = false;
+        let ids = match legal_hide(self.state, self.side, names, p) {
+            Ok(ids) if !ids.is_empty() => ids,
+            Ok(_) => return,
+            Err(problems) => {
+                self.problems.extend(problems);
+                return;
             }
-        }
-        if !ok || ids.is_empty() {
-            return;
-        }
+        };
+        let home = self.state.map.home(self.side);
         let label = format!("{}/hide/a{action}", self.tag);
         let tokens = self
             .state
@@ -483,79 +1135,35 @@ impl<'a> MovementPhase<'a> {
 
     /// A ground move (5.3-5.10) or, with `Allowance::Reaction`, a beeler reaction move (7.3).
     pub fn ground_move(&mut self, m: &MoveOrder, p: &FieldPath, allowance: Allowance) -> bool {
-        let Some((id, start)) = self.own_unit(&m.unit, &p.at("unit")) else {
-            return false;
-        };
-        if self.state.is_heli(&id) {
-            self.problem(
-                p.at("unit"),
-                "5.11",
-                format!("{id} is a heli"),
-                "use `heli: {heli, path, cargo}` for helis",
-            );
-            return false;
-        }
-        if self.moved.contains(&id) {
-            self.problem(
-                p.at("unit"),
-                "5.4",
-                format!("{id} has already moved (or was carried) this phase"),
-                "each unit moves once per phase",
-            );
-            return false;
-        }
-        if self.state.role_of(&id) == Some(Role::ProtoOne) {
-            self.problem(
-                p.at("unit"),
-                "5.9.3",
-                "Proto One may not leave the palace",
-                "another unit",
-            );
-            return false;
-        }
-        let kind = match self.side {
-            Side::Beeler => MoverKind::Beeler,
-            Side::Mercenary => MoverKind::MercGround,
-        };
-        if let Err((k, rule, msg, acc)) =
-            cost_path(self.state, kind, self.side, &id, start, &m.path, allowance)
-        {
-            let at = match k {
-                Some(k) => p.at("path").at(k),
-                None => p.at("path"),
-            };
-            self.problem(at, &rule, msg, acc);
-            return false;
-        }
-        // 12.10, 12.12: Strike Dog stays within 3 hexes of the palace in stages 6 and 8.
-        if self.state.role_of(&id) == Some(Role::StrikeDog)
-            && matches!(self.state.stage, Stage::Stage6 | Stage::Stage8)
-        {
-            let palace = self.state.map.home(Side::Beeler);
-            if let Some(k) = m
-                .path
-                .iter()
-                .position(|h| self.state.map.grid.distance(*h, palace) > 3)
-            {
-                self.problem(
-                    p.at("path").at(k),
-                    "12.10",
-                    "Strike Dog must stay within 3 hexes of the palace",
-                    "hexes within 3 of the palace",
-                );
-                return false;
+        match legal_move(self.state, self.side, &self.moved, m, p, allowance) {
+            Ok(mv) => {
+                self.carry_out_move(mv);
+                true
+            }
+            Err(e) => {
+                self.problems.push(e);
+                false
             }
         }
+    }
+
+    /// Carries out a move its legal_* function accepted at this moment.
+    pub fn carry_out_move(&mut self, mv: LegalMove) {
+        let LegalMove {
+            unit: id,
+            start,
+            path,
+        } = mv;
         let name = self.state.public_name(&id);
         let route: Vec<String> = std::iter::once(start)
-            .chain(m.path.iter().copied())
+            .chain(path.iter().copied())
             .map(|h| h.label())
             .collect();
-        let end = m.path.last().copied().unwrap_or(start);
+        let end = path.last().copied().unwrap_or(start);
         let mut ev = format!("{}: {name} moves {}", self.tag, route.join("→"));
         // 11.2: a face-down unit entering Nuba flips face-up there, even when passing through.
         let face_down = !self.state.unit(&id).is_some_and(|u| u.face_up);
-        if face_down && let Some(n) = m.path.iter().find(|h| self.state.map.is_nuba(**h)) {
+        if face_down && let Some(n) = path.iter().find(|h| self.state.map.is_nuba(**h)) {
             self.state.set_hex(&id, *n);
             if let Some(r) = self.state.reveal(&id) {
                 ev.push_str(&format!("; entering the Nuba Highlands: {r} (11.2)"));
@@ -564,99 +1172,21 @@ impl<'a> MovementPhase<'a> {
         self.state.set_hex(&id, end);
         self.moved.insert(id);
         self.log.public(ev);
-        true
     }
 
     /// 5.11: a heli flies up to 9 MP, optionally carrying one AT or soldier from its start hex
     /// (5.11.5; default A3: cargo that has not moved this phase and moves no more after).
     pub fn heli_move(&mut self, hm: &HeliMove, p: &FieldPath) -> bool {
-        let Some((id, start)) = self.own_unit(&hm.heli, &p.at("heli")) else {
-            return false;
-        };
-        if !self.state.is_heli(&id) {
-            self.problem(
-                p.at("heli"),
-                "5.11",
-                format!("{id} is not a heli"),
-                "a heli id",
-            );
-            return false;
-        }
-        let u = self.state.unit(&id).cloned();
-        if !u.as_ref().is_some_and(|u| u.face_up) {
-            self.problem(
-                p.at("heli"),
-                "5.11.2",
-                format!("{id} has acted and cannot move"),
-                "an active heli",
-            );
-            return false;
-        }
-        if u.as_ref().is_some_and(|u| u.moved) {
-            self.problem(
-                p.at("heli"),
-                "5.11.1",
-                format!("{id} has already moved this turn"),
-                "a heli that has not moved this turn",
-            );
-            return false;
-        }
-        if let Err((k, rule, msg, acc)) = cost_path(
-            self.state,
-            MoverKind::Heli,
-            self.side,
-            &id,
-            start,
-            &hm.path,
-            Allowance::Normal(HELI_MP),
-        ) {
-            let at = match k {
-                Some(k) => p.at("path").at(k),
-                None => p.at("path"),
-            };
-            self.problem(at, &rule, msg, acc);
-            return false;
-        }
-        let mut cargo: Option<String> = None;
-        if let Some(name) = &hm.cargo {
-            let cp = p.at("cargo");
-            let Some((c, ch)) = self.own_unit(name, &cp) else {
-                return false;
-            };
-            let c = &c;
-            if !matches!(self.state.class_of(c), Some(Class::At | Class::Soldier))
-                || self.state.role_of(c) == Some(Role::Kiriko)
-            {
-                self.problem(
-                    cp,
-                    "5.11.5",
-                    format!("{c} cannot be carried"),
-                    "an AT or soldier",
-                );
-                return false;
+        match legal_heli_move(self.state, self.side, &self.moved, hm, p) {
+            Ok(f) => {
+                self.fly(&f.heli, f.start, &f.path, f.cargo.as_deref(), "5.11");
+                true
             }
-            if ch != start {
-                self.problem(
-                    cp,
-                    "5.11.5",
-                    format!("{c} is in {ch}, not with the heli in {start}"),
-                    format!("a unit in {start}"),
-                );
-                return false;
+            Err(e) => {
+                self.problems.push(e);
+                false
             }
-            if self.moved.contains(c) {
-                self.problem(
-                    cp,
-                    "5.11.5",
-                    format!("{c} has already moved this phase"),
-                    "a unit that has not moved this phase (A3)",
-                );
-                return false;
-            }
-            cargo = Some(c.clone());
         }
-        self.fly(&id, start, &hm.path, cargo.as_deref(), "5.11");
-        true
     }
 
     /// Carries out a legal heli flight (shared by movement and reaction).
@@ -695,61 +1225,18 @@ pub fn home_blocked(state: &State) -> bool {
     !state.active_face_up(ex10, Side::Beeler).is_empty()
 }
 
-/// A shortest heli route from `from` to `to` that enters no beeler-occupied hex before `to`
-/// (5.11.4), with its MP cost, if it fits in 9 MP.
+/// The cheapest heli route from `from` to `to` within 9 MP (5.3, 5.11.3, 5.11.4), from `reach`,
+/// with its MP cost.
 pub fn heli_route(state: &State, from: Hex, to: Hex) -> Option<(Vec<Hex>, u32)> {
-    use std::collections::{BTreeMap, VecDeque};
-    let grid = &state.map.grid;
-    let mut prev: BTreeMap<Hex, Hex> = BTreeMap::new();
-    let mut queue = VecDeque::from([from]);
-    let mut seen = BTreeSet::from([from]);
-    while let Some(h) = queue.pop_front() {
-        if h == to {
-            break;
-        }
-        if h != from && !state.side_units_in(h, Side::Beeler).is_empty() {
-            continue; // a heli would have stopped here
-        }
-        for (_, n) in grid.neighbours(h) {
-            if seen.insert(n) {
-                prev.insert(n, h);
-                queue.push_back(n);
-            }
-        }
-    }
-    if !seen.contains(&to) || from == to {
-        return None;
-    }
-    let mut path = vec![to];
-    let mut cur = to;
-    while let Some(&p) = prev.get(&cur) {
-        if p == from {
-            break;
-        }
-        path.push(p);
-        cur = p;
-    }
-    path.reverse();
-    let mut total = 0;
-    let mut at = from;
-    for &h in &path {
-        total += step_cost(state, MoverKind::Heli, Side::Mercenary, at, h);
-        at = h;
-    }
-    (total <= HELI_MP).then_some((path, total))
-}
-
-/// Units of `side` that may move in a movement phase, with their hex (for templates).
-pub fn movable(state: &State, side: Side) -> Vec<(String, Hex)> {
-    state
-        .units
-        .iter()
-        .filter(|(id, u)| {
-            state.side_of(id) == Some(side) && u.place == Place::Map && !state.is_heli(id)
-        })
-        .filter(|(id, _)| state.role_of(id) != Some(Role::ProtoOne))
-        .filter_map(|(id, u)| u.hex.map(|h| (id.clone(), h)))
-        .collect()
+    reach(
+        state,
+        MoverKind::Heli,
+        Side::Mercenary,
+        from,
+        HELI_MP,
+        |_| true,
+    )
+    .route(to)
 }
 
 /// The palace hex (for messages).

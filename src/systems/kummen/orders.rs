@@ -119,6 +119,16 @@ pub enum RetreatWhen {
     All(Vec<RetreatWhen>),
 }
 
+impl RetreatWhen {
+    /// The conditions written as a bare keyword.
+    pub const KEYWORDS: [RetreatWhen; 4] = [
+        RetreatWhen::Never,
+        RetreatWhen::Outnumbered,
+        RetreatWhen::TwoToOne,
+        RetreatWhen::Outmatched,
+    ];
+}
+
 /// The unit kinds a priority list may name besides unit ids (2.2.2, 2.2.5, 13).
 pub const KINDS: [&str; 9] = [
     "ps",
@@ -187,6 +197,10 @@ pub enum PsRule {
     MaxExpectedVp,
 }
 
+impl PsRule {
+    pub const ALL: [PsRule; 1] = [PsRule::MaxExpectedVp];
+}
+
 /// D4 (9.8.1): how the phase player pairs the free units one to one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -202,6 +216,10 @@ pub enum Pairing {
     WeakestFirst,
 }
 
+impl Pairing {
+    pub const ALL: [Pairing; 3] = [Pairing::NetValue, Pairing::BestOdds, Pairing::WeakestFirst];
+}
+
 /// D5, D6 (9.8.3, 9.8.5): where the owner puts surplus units; the balance rule (A6) holds
 /// either way: a unit only joins a group with the fewest units of its side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -212,6 +230,10 @@ pub enum Distribute {
     Focus,
     /// Each unit, strongest first, joins the first allowed group.
     Even,
+}
+
+impl Distribute {
+    pub const ALL: [Distribute; 2] = [Distribute::Focus, Distribute::Even];
 }
 
 /// D7 (9.8.4) and D8 (9.12.3): which enemy to attack first.
@@ -227,6 +249,15 @@ pub enum TargetRule {
     Weakest,
     /// Highest attack, then largest P(hit), then id.
     Strongest,
+}
+
+impl TargetRule {
+    pub const ALL: [TargetRule; 4] = [
+        TargetRule::BestValue,
+        TargetRule::BestOdds,
+        TargetRule::Weakest,
+        TargetRule::Strongest,
+    ];
 }
 
 /// D10: kinds of legal retreat hex (9.11.5-9.11.7).
@@ -260,6 +291,10 @@ pub enum Split {
     Together,
     /// Units, face-up ones by id then tokens by number, go in turn to each legal hex in order.
     Spread,
+}
+
+impl Split {
+    pub const ALL: [Split; 2] = [Split::Together, Split::Spread];
 }
 
 fn all_kinds() -> Vec<HexKind> {
@@ -300,6 +335,14 @@ pub enum TriggerPhase {
     First,
     /// Phase 7b, after beeler reaction.
     Second,
+}
+
+impl TriggerPhase {
+    pub const ALL: [TriggerPhase; 3] = [
+        TriggerPhase::Both,
+        TriggerPhase::First,
+        TriggerPhase::Second,
+    ];
 }
 
 fn one() -> u32 {
@@ -607,6 +650,35 @@ mod tests {
             flow(&p.retreat),
             "{any: [outnumbered, {after_round: 3}, {lost_ge: 2}, {enemy_has: [ps]}]}"
         );
+    }
+
+    /// The keywords the error of a misspelt one names, in order.
+    fn accepted_keywords<T: serde::de::DeserializeOwned + std::fmt::Debug>() -> Vec<String> {
+        let text = yaml::parse::<T>("nonsense\n", "o").unwrap_err().to_string();
+        let (_, listed) = text.split_once("expected one of ").unwrap_or_default();
+        listed.split(", ").map(|k| k.trim().to_string()).collect()
+    }
+
+    fn names<T: Serialize>(all: &[T]) -> Vec<String> {
+        all.iter().map(flow).collect()
+    }
+
+    #[test]
+    fn the_keyword_lists_of_the_choices_name_every_keyword_the_orders_accept() {
+        assert_eq!(accepted_keywords::<PsRule>(), names(&PsRule::ALL));
+        assert_eq!(accepted_keywords::<Pairing>(), names(&Pairing::ALL));
+        assert_eq!(accepted_keywords::<Distribute>(), names(&Distribute::ALL));
+        assert_eq!(accepted_keywords::<TargetRule>(), names(&TargetRule::ALL));
+        assert_eq!(accepted_keywords::<HexKind>(), names(&HexKind::ALL));
+        assert_eq!(accepted_keywords::<Split>(), names(&Split::ALL));
+        assert_eq!(
+            accepted_keywords::<TriggerPhase>(),
+            names(&TriggerPhase::ALL)
+        );
+        // The retreat conditions written as a bare word; the others take a value.
+        let mut conditions = names(&RetreatWhen::KEYWORDS);
+        conditions.extend(["after_round", "lost_ge", "enemy_has", "any", "all"].map(String::from));
+        assert_eq!(accepted_keywords::<RetreatWhen>(), conditions);
     }
 
     #[test]

@@ -1,22 +1,114 @@
 //! Reaction phases (7): mercenary helis by standing triggers (7.2) and beeler reaction moves
 //! with reaction points (7.3).
+//!
+//! Legality of the items: `legal_react` (a reaction move), `movement::legal_flip_up` with rule
+//! 7.3.2 (a reveal) and `legal_heli_triggers` (the standing triggers); `react_choices` lists the
+//! legal reaction moves from `legal_react`. A heli reaction is judged when it fires, by the
+//! movement rules' own `can_fly`, `legal_cargo` and `heli_route`.
 
-use super::data::{Class, Role, Side};
-use super::movement::{self, Allowance, MovementPhase};
-use super::orders::{MoveOrder, TriggerPhase};
+use super::data::Side;
+use super::movement::{self, Allowance, LegalMove, MovementPhase};
+use super::orders::{HeliTrigger, MoveOrder, TriggerPhase};
 use super::state::{Log, State};
+use crate::kit::hex::Hex;
 use crate::protocol::dice::Dice;
+use crate::systems::Problem;
 use crate::yaml::FieldPath;
+use std::collections::BTreeSet;
+
+/// Problems with the standing heli triggers `ts` sent by `side` (7.2, 5.11.5), the list at `p`.
+pub fn legal_heli_triggers(
+    state: &State,
+    side: Side,
+    ts: &[HeliTrigger],
+    p: &FieldPath,
+) -> Vec<Problem> {
+    let mut out = Vec::new();
+    if side != Side::Mercenary {
+        out.push(Problem::new(
+            p.clone(),
+            "7.2",
+            "only the mercenary side has helis",
+            "leave heli_triggers out",
+        ));
+    }
+    for (i, t) in ts.iter().enumerate() {
+        let tp = p.at(i);
+        if t.when_beeler_in.is_empty() {
+            out.push(Problem::new(
+                tp.at("when_beeler_in"),
+                "7.2",
+                "a trigger needs at least one hex",
+                "a list of hexes, e.g. [E07, G10]",
+            ));
+        }
+        for (k, h) in t.when_beeler_in.iter().enumerate() {
+            if !state.map.grid.contains(*h) {
+                out.push(Problem::new(
+                    tp.at("when_beeler_in").at(k),
+                    "7.2",
+                    format!("{h} is off the map"),
+                    "hexes on the map",
+                ));
+            }
+        }
+        if t.helis == 0 {
+            out.push(Problem::new(
+                tp.at("helis"),
+                "7.2",
+                "send at least one heli",
+                "1 or more",
+            ));
+        }
+        for (k, c) in t.cargo.iter().enumerate() {
+            if !trigger_cargo_ok(state, c) {
+                out.push(Problem::new(
+                    tp.at("cargo").at(k),
+                    "5.11.5",
+                    format!("{c} is not a mercenary AT or soldier a heli may carry"),
+                    "ids of your ATs and soldiers (never Kiriko, A3)",
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Whether a trigger may name `c` as cargo: a mercenary unit a heli may carry (5.11.5, A3).
+/// Where it is and whether it has moved are judged when the trigger fires (`legal_cargo`).
+fn trigger_cargo_ok(state: &State, c: &str) -> bool {
+    state.side_of(c) == Some(Side::Mercenary) && movement::carriable(state, c)
+}
+
+/// The hexes a heli trigger may watch: every hex of the map.
+pub fn trigger_hex_choices(state: &State) -> Vec<Hex> {
+    state.map.grid.all()
+}
+
+/// The unit ids a heli trigger may name as cargo.
+pub fn trigger_cargo_choices(state: &State) -> Vec<String> {
+    state
+        .counters
+        .units
+        .keys()
+        .filter(|c| trigger_cargo_ok(state, c))
+        .cloned()
+        .collect()
+}
 
 /// 7.2: mercenary helis at EX-10 that are active and have not moved this turn react by the
 /// standing triggers (policy D14), in the order listed. `second` is phase 7b, else phase 3.
+/// The triggers passed `legal_heli_triggers` when they were set; what depends on the moment
+/// (which heli may fly, which cargo is still at EX-10, the route) is judged here by the
+/// movement rules' `can_fly`, `legal_cargo` and `heli_route`.
 pub fn heli_reaction(state: &mut State, log: &mut Log, second: bool) {
     let phase = if second { "p7b" } else { "p3" };
     let tag = state.label_prefix(phase);
     let triggers = state.policies[Side::Mercenary].heli_triggers.clone();
     let live: Vec<_> = triggers
         .iter()
-        .filter(|t| match t.phase {
+        .enumerate()
+        .filter(|(_, t)| match t.phase {
             TriggerPhase::Both => true,
             TriggerPhase::First => !second,
             TriggerPhase::Second => second,
@@ -36,21 +128,20 @@ pub fn heli_reaction(state: &mut State, log: &mut Log, second: bool) {
     let ex10 = state.map.home(Side::Mercenary);
     let mut any = false;
     let mut ph = MovementPhase::new(state, Side::Mercenary, None, log, phase);
-    for t in live {
+    let policy = FieldPath::root().at("policies").at("heli_triggers");
+    for (i, t) in live {
         let target = t.when_beeler_in.iter().copied().find(|h| {
             ph.state.side_units_in(*h, Side::Beeler).len() >= t.min_units.max(1) as usize
         });
         let Some(target) = target else { continue };
-        let mut cargo = t.cargo.iter();
+        let mut cargo = t.cargo.iter().enumerate();
         for _ in 0..t.helis {
             // 7.2.2, 5.11.1, 5.11.2: active helis at EX-10 not moved this turn, by id.
             let heli = ph
                 .state
                 .side_units_in(ex10, Side::Mercenary)
                 .into_iter()
-                .find(|id| {
-                    ph.state.is_heli(id) && ph.state.unit(id).is_some_and(|u| u.face_up && !u.moved)
-                });
+                .find(|id| movement::can_fly(ph.state, id, &policy.at(i)).is_ok());
             let Some(heli) = heli else {
                 ph.log.public(format!(
                     "{}: no heli left at EX-10 for the reaction to {target}",
@@ -58,7 +149,7 @@ pub fn heli_reaction(state: &mut State, log: &mut Log, second: bool) {
                 ));
                 break;
             };
-            let Some((path, cost)) = movement::heli_route(ph.state, ex10, target) else {
+            let Some((path, _)) = movement::heli_route(ph.state, ex10, target) else {
                 ph.log.public(format!(
                     "{}: {target} is out of heli reach from EX-10 (5.3, 5.11.4)",
                     ph.tag
@@ -66,16 +157,10 @@ pub fn heli_reaction(state: &mut State, log: &mut Log, second: bool) {
                 break;
             };
             // 7.2.4, 5.11.5: the next listed cargo still at EX-10 and not yet carried.
-            let load = cargo
-                .by_ref()
-                .filter_map(|c| ph.state.find_own(Side::Mercenary, c))
-                .find(|c| {
-                    ph.state.hex_of(c) == Some(ex10)
-                        && matches!(ph.state.class_of(c), Some(Class::At | Class::Soldier))
-                        && ph.state.role_of(c) != Some(Role::Kiriko)
-                        && !ph.moved.contains(c)
-                });
-            let _ = cost;
+            let load = cargo.by_ref().find_map(|(k, c)| {
+                let at = policy.at(i).at("cargo").at(k);
+                movement::legal_cargo(ph.state, Side::Mercenary, &ph.moved, ex10, c, &at).ok()
+            });
             ph.fly(&heli, ex10, &path, load.as_deref(), "reaction, 7.2");
             any = true;
         }
@@ -84,6 +169,99 @@ pub fn heli_reaction(state: &mut State, log: &mut Log, second: bool) {
         ph.log
             .public(format!("{}: no heli trigger fired (7.2)", ph.tag));
     }
+}
+
+/// Whether the beeler side may make the reaction move `m` (at `p`) now, with `moved` the units
+/// that have reacted: `legal_reactor` for the unit, then the path within 3 MP or one adjacent
+/// hex of up to 4 (`movement::legal_path`, 7.3.5, 7.3.6).
+pub fn legal_react(
+    state: &State,
+    moved: &BTreeSet<String>,
+    m: &MoveOrder,
+    p: &FieldPath,
+) -> Result<LegalMove, Problem> {
+    let (id, start) = legal_reactor(state, moved, &m.unit, &p.at("unit"))?;
+    movement::legal_path(
+        state,
+        Side::Beeler,
+        &id,
+        start,
+        &m.path,
+        Allowance::Reaction,
+        &p.at("path"),
+    )?;
+    Ok(LegalMove {
+        unit: id,
+        start,
+        path: m.path.clone(),
+    })
+}
+
+/// Whether the beeler side may make a reaction move with `name` (at `p`, the move's `unit`
+/// field) now, wherever it goes: a face-up unit (7.3.2, 7.3.3), an RP left to pay (7.3.3),
+/// enough face-up units staying to pin face-up mercenary units (7.3.4), and a unit that may
+/// move at all (`movement::legal_mover`). The unit's id and hex.
+pub fn legal_reactor(
+    state: &State,
+    moved: &BTreeSet<String>,
+    name: &str,
+    p: &FieldPath,
+) -> Result<(String, Hex), Problem> {
+    let (id, start) = movement::own_unit(state, Side::Beeler, name, p)?;
+    if !state.unit(&id).is_some_and(|u| u.face_up) {
+        return Err(Problem::new(
+            p.clone(),
+            "7.3.3",
+            format!("{id} is face-down; only face-up units react"),
+            "a face-up unit, or list it under `reveal` first (7.3.2)",
+        ));
+    }
+    if state.rp == 0 {
+        return Err(Problem::new(
+            p.clone(),
+            "7.3.3",
+            format!("no reaction points left to move {name}"),
+            "at most as many reaction moves as RP",
+        ));
+    }
+    let enemies = state.active_face_up(start, Side::Mercenary).len();
+    if enemies > 0 {
+        let staying = state
+            .active_face_up(start, Side::Beeler)
+            .into_iter()
+            .filter(|u| *u != id)
+            .count();
+        if staying < enemies {
+            return Err(Problem::new(
+                p.clone(),
+                "7.3.4",
+                format!(
+                    "{id} may leave {start} only if {enemies} face-up beeler units stay to pin the {enemies} face-up mercenary units; {staying} would stay"
+                ),
+                "move another unit in first (chained reaction) or leave this one",
+            ));
+        }
+    }
+    movement::legal_mover(state, Side::Beeler, moved, name, p)
+}
+
+/// Every legal reaction move now, one per unit and hex it can end in: the units
+/// `legal_reactor` lets react, the paths `movement::legal_path` accepts (together,
+/// `legal_react`).
+pub fn react_choices(state: &State, moved: &BTreeSet<String>) -> Vec<MoveOrder> {
+    let here = FieldPath::root();
+    let reactors = state
+        .units
+        .keys()
+        .filter(|id| state.side_of(id) == Some(Side::Beeler))
+        .filter_map(|id| legal_reactor(state, moved, id, &here).ok())
+        .collect();
+    movement::moves_of(state, Side::Beeler, reactors, Allowance::Reaction)
+}
+
+/// The face-down units the beeler side may reveal before its reaction moves (7.3.2).
+pub fn reveal_choices(state: &State) -> Vec<String> {
+    movement::flip_up_choices(state, Side::Beeler, "7.3.2")
 }
 
 /// 7.3: beeler reaction. All reveals first (7.3.2), then moves of face-up units at 1 RP each
@@ -95,57 +273,19 @@ pub fn beeler_reaction(
     react: &[MoveOrder],
     dice: Option<&mut Dice>,
     log: &mut Log,
-) -> Vec<crate::systems::Problem> {
+) -> Vec<Problem> {
     let mut ph = MovementPhase::new(state, Side::Beeler, dice, log, "p7a");
     let root = FieldPath::root().at("orders");
     for (i, id) in reveal.iter().enumerate() {
         ph.flip_up_by_rule(id, &root.at("reveal").at(i), "7.3.2");
     }
     for (i, m) in react.iter().enumerate() {
-        let p = root.at("react").at(i);
-        let Some((id, start)) = ph.own_unit(&m.unit, &p.at("unit")) else {
-            continue;
-        };
-        if !ph.state.unit(&id).is_some_and(|u| u.face_up) {
-            ph.problem(
-                p.at("unit"),
-                "7.3.3",
-                format!("{id} is face-down; only face-up units react"),
-                "a face-up unit, or list it under `reveal` first (7.3.2)",
-            );
-            continue;
-        }
-        if ph.state.rp == 0 {
-            ph.problem(
-                p.at("unit"),
-                "7.3.3",
-                format!("no reaction points left to move {}", m.unit),
-                "at most as many reaction moves as RP",
-            );
-            continue;
-        }
-        let enemies = ph.state.active_face_up(start, Side::Mercenary).len();
-        if enemies > 0 {
-            let staying = ph
-                .state
-                .active_face_up(start, Side::Beeler)
-                .into_iter()
-                .filter(|u| *u != id)
-                .count();
-            if staying < enemies {
-                ph.problem(
-                    p.at("unit"),
-                    "7.3.4",
-                    format!(
-                        "{id} may leave {start} only if {enemies} face-up beeler units stay to pin the {enemies} face-up mercenary units; {staying} would stay"
-                    ),
-                    "move another unit in first (chained reaction) or leave this one",
-                );
-                continue;
+        match legal_react(ph.state, &ph.moved, m, &root.at("react").at(i)) {
+            Ok(mv) => {
+                ph.carry_out_move(mv);
+                ph.state.rp -= 1;
             }
-        }
-        if ph.ground_move(m, &p, Allowance::Reaction) {
-            ph.state.rp -= 1;
+            Err(e) => ph.problems.push(e),
         }
     }
     let rp = ph.state.rp;

@@ -4,6 +4,42 @@ use super::control;
 use super::data::{self, Control, Side};
 use super::state::{Log, Place, State, token_label};
 use crate::protocol::dice::Dice;
+use crate::systems::Problem;
+use crate::yaml::FieldPath;
+
+/// The most RP the beeler side may hold (4.3.5).
+pub const RP_MAX: u32 = 9;
+
+/// The problem, if any, with the beeler policy D1 `rp_target: v` at `p` sent by `side`
+/// (4.3.2: only the beeler side buys RP; 4.3.5: at most 9).
+pub fn legal_rp_target(side: Side, v: u32, p: &FieldPath) -> Option<Problem> {
+    if side != Side::Beeler {
+        Some(Problem::new(
+            p.clone(),
+            "4.3.2",
+            "only the beeler side buys reaction points",
+            "leave rp_target out",
+        ))
+    } else if v > RP_MAX {
+        Some(Problem::new(
+            p.clone(),
+            "4.3.5",
+            format!("RP are capped at {RP_MAX}, not {v}"),
+            format!("0 to {RP_MAX}"),
+        ))
+    } else {
+        None
+    }
+}
+
+/// The values `side` may give `rp_target`: 0 to 9 for the beeler side, none for the other.
+pub fn rp_target_choices(side: Side) -> Vec<u32> {
+    if side == Side::Beeler {
+        (0..=RP_MAX).collect()
+    } else {
+        Vec::new()
+    }
+}
 
 /// T0: helis may move again this turn (default A4). The stage change and the turn-start stage
 /// checks follow in `stages::turn_start` (12.3, A49).
@@ -36,7 +72,8 @@ pub fn base_points(state: &State, side: Side) -> u32 {
 /// once the cup is empty the rest become RP (4.2, default A55).
 fn beeler(state: &mut State, dice: &mut Dice, log: &mut Log) {
     let bp = base_points(state, Side::Beeler);
-    let target = state.policies[Side::Beeler].rp_target.min(9);
+    // `legal_rp_target` kept the policy within 9; the cap stays for states of any origin.
+    let target = state.policies[Side::Beeler].rp_target.min(RP_MAX);
     let mut to_rp = 0;
     let mut to_units = 0usize;
     let mut rp = state.rp;
@@ -44,7 +81,7 @@ fn beeler(state: &mut State, dice: &mut Dice, log: &mut Log) {
     for _ in 0..bp {
         if rp < target || to_units >= cup {
             to_rp += 1;
-            rp = (rp + 2).min(9);
+            rp = (rp + 2).min(RP_MAX);
         } else {
             to_units += 1;
         }

@@ -225,6 +225,25 @@ impl State {
             .collect()
     }
 
+    /// Whether `side` has units on the map in `hex`: `side_units_in` without building the list,
+    /// for the cost and stop rules that ask it of every hex of a path.
+    pub fn has_units(&self, hex: Hex, side: Side) -> bool {
+        self.units.iter().any(|(id, u)| {
+            u.place == Place::Map && u.hex == Some(hex) && self.side_of(id) == Some(side)
+        })
+    }
+
+    /// Whether `side` has face-up units on the map in `hex`: `active_face_up` without building
+    /// the list.
+    pub fn has_active_face_up(&self, hex: Hex, side: Side) -> bool {
+        self.units.iter().any(|(id, u)| {
+            u.place == Place::Map
+                && u.hex == Some(hex)
+                && u.face_up
+                && self.side_of(id) == Some(side)
+        })
+    }
+
     /// Face-up units of `side` in `hex` that count as present for fighting and control: acted
     /// helis are inert (default A5).
     pub fn active_face_up(&self, hex: Hex, side: Side) -> Vec<String> {

@@ -1,416 +1,339 @@
-//! The step machine: which side is asked what, checking orders, and resolving a step.
+//! The step machine: which side is asked what, checking orders, listing the legal choices, and
+//! resolving a step.
+//!
+//! Legality is written once per order item, in the module that owns its rule (movement,
+//! reaction, survey, tactics, combat, reinforce: see their `legal_*` functions). `check` and
+//! `resolve` run the side's part of the step through the same simulation (`run_orders`), which
+//! judges each item by its legal_* function at the moment it is carried out; `choices` lists
+//! the legal items of a step from each module's `*_choices`, which ask the same functions.
 
 use super::combat::CombatPhase;
-use super::data::{Class, Side};
-use super::movement::MovementPhase;
+use super::data::Side;
+use super::movement::{self, Allowance, GROUND_MP, MovementPhase};
 use super::orders::{
-    CombatOverride, KINDS, Orders, PolicyPatch, PsRule, RetreatTo, RetreatWhen, RuleOr, TargetRule,
-    flow,
+    Action, CombatOverride, Distribute, HeliMove, HeliTrigger, HideGroup, MoveOrder, Orders,
+    Pairing, PolicyPatch, PsRule, SurveyOrder, TargetRule, TriggerPhase,
 };
 use super::state::{Log, State, Step};
-use super::{end, reaction, reinforce, setup, stages, survey, tactics, view};
+use super::{combat, end, reaction, reinforce, setup, stages, survey, tactics, view};
 use crate::kit::policies;
-use crate::kit::seats::{Seat, TwoSeats};
+use crate::kit::seats::Seat;
 use crate::protocol::dice::Dice;
 use crate::systems::{Problem, Resolution};
 use crate::yaml::FieldPath;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 fn root() -> FieldPath {
     FieldPath::root().at("orders")
 }
 
-/// What a priority list accepts, naming units of `of`.
-fn accepted_names(state: &State, of: Side, kinds: &[&str]) -> String {
-    let example = state
-        .counters
-        .units
-        .keys()
-        .find(|id| state.side_of(id) == Some(of) && !state.counters.is_ps(id))
-        .cloned()
-        .unwrap_or_default();
-    format!(
-        "a {} unit id (e.g. {example}) or one of {}",
-        of.name(),
-        kinds.join(", ")
-    )
+/// Problems with a policy patch sent by `side`: each key judged by the legal_* function of the
+/// module that owns its rule.
+fn check_policies(state: &State, side: Side, p: &PolicyPatch) -> Vec<Problem> {
+    let base = root().at("policies");
+    let mut out = tactics::legal_combat_policies(state, side, &base, &p.into());
+    if let Some(v) = p.rp_target {
+        out.extend(reinforce::legal_rp_target(side, v, &base.at("rp_target")));
+    }
+    if let Some(hs) = &p.hex_order {
+        out.extend(combat::legal_hex_order(state, &base.at("hex_order"), hs));
+    }
+    if let Some(ts) = &p.heli_triggers {
+        out.extend(reaction::legal_heli_triggers(
+            state,
+            side,
+            ts,
+            &base.at("heli_triggers"),
+        ));
+    }
+    out
 }
 
-/// Problems with a priority list of unit ids and kinds that must name units of `of`; `kinds`
-/// are the kinds allowed here.
-fn check_names(
-    state: &State,
-    path: &FieldPath,
-    rule: &str,
-    list: &[String],
-    of: Side,
-    kinds: &[&str],
-) -> Vec<Problem> {
-    let mut out = Vec::new();
-    for (k, sel) in list.iter().enumerate() {
-        let ok = match tactics::kind_side(sel) {
-            Some(side) => kinds.contains(&sel.as_str()) && side.is_none_or(|s| s == of),
-            None => {
-                state.side_of(sel) == Some(of)
-                    && kinds.iter().any(|k| tactics::matches(state, k, sel))
-                    && (kinds.contains(&"kiriko") || !tactics::matches(state, "kiriko", sel))
-            }
+/// The legal items of `side`'s part of the current step, each legal on its own at the start of
+/// that part: what the template lists and a bot picks from. Each list comes from the choices
+/// function of the module that owns the item's rule, which asks the item's legal_* function,
+/// so `check` accepts every one of them (tests: kummen::legal_tests). Items sent together are
+/// judged in their order, each at its moment: a unit carried by a heli has moved, moves change
+/// where a survey may be made. To build several items, take the choices of the moment after
+/// the ones already chosen: the per-module functions take the units moved so far
+/// (`movement::move_choices`, `cargo_choices`, `reaction::react_choices`), and a
+/// `movement::MovementPhase` run without dice carries the chosen items out on a copy.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Choices {
+    /// B1 (5.9.1): per hex where hiding is legal, all its face-up units.
+    pub hide_at_start: Vec<HideGroup>,
+    /// B1, M1 (5.3-5.10): one ground move per unit and hex it can end in (a cheapest route).
+    pub moves: Vec<MoveOrder>,
+    /// B1, M1 (5.2): units that may flip face-up.
+    pub flip_up: Vec<String>,
+    /// B1, M1 (5.2): units that may flip face-down in the home base, any of them together.
+    pub hide: Vec<String>,
+    /// M1 (5.11): one flight per heli and hex in reach (a cheapest route), without cargo.
+    pub flights: Vec<HeliMove>,
+    /// M1 (5.11.5, A3): per heli that may fly, the units it may carry on any of its flights.
+    pub cargo: BTreeMap<String, Vec<String>>,
+    /// M1 (8): the hexes that may be surveyed, with every eligible unit rolling.
+    pub survey: Vec<SurveyOrder>,
+    /// B2 (7.3.2): units that may be revealed before the reaction moves.
+    pub reveal: Vec<String>,
+    /// B2 (7.3): one reaction move per unit and hex it can end in.
+    pub react: Vec<MoveOrder>,
+}
+
+impl Choices {
+    /// Every choice as an order of its own; each heli's cargo rides on its first flight.
+    pub fn orders(&self) -> Vec<Orders> {
+        let action = |a: Action| Orders {
+            actions: vec![a],
+            ..Orders::default()
         };
-        if !ok {
-            out.push(Problem::new(
-                path.at(k),
-                rule,
-                format!(
-                    "{sel} does not name a {} unit that can be chosen here",
-                    of.name()
-                ),
-                accepted_names(state, of, kinds),
-            ));
+        let mut out = Vec::new();
+        for g in &self.hide_at_start {
+            out.push(Orders {
+                hide_at_start: vec![g.clone()],
+                ..Orders::default()
+            });
+        }
+        for m in &self.moves {
+            out.push(action(Action {
+                mv: Some(m.clone()),
+                ..Action::default()
+            }));
+        }
+        for id in &self.flip_up {
+            out.push(action(Action {
+                flip_up: Some(id.clone()),
+                ..Action::default()
+            }));
+        }
+        for id in &self.hide {
+            out.push(action(Action {
+                hide: Some(vec![id.clone()]),
+                ..Action::default()
+            }));
+        }
+        for f in &self.flights {
+            out.push(action(Action {
+                heli: Some(f.clone()),
+                ..Action::default()
+            }));
+        }
+        for (heli, cargo) in &self.cargo {
+            let Some(first) = self.flights.iter().find(|f| f.heli == *heli) else {
+                continue;
+            };
+            for c in cargo {
+                out.push(action(Action {
+                    heli: Some(HeliMove {
+                        cargo: Some(c.clone()),
+                        ..first.clone()
+                    }),
+                    ..Action::default()
+                }));
+            }
+        }
+        for o in &self.survey {
+            out.push(Orders {
+                survey: vec![o.clone()],
+                ..Orders::default()
+            });
+        }
+        for id in &self.reveal {
+            out.push(Orders {
+                reveal: vec![id.clone()],
+                ..Orders::default()
+            });
+        }
+        for m in &self.react {
+            out.push(Orders {
+                react: vec![m.clone()],
+                ..Orders::default()
+            });
+        }
+        out
+    }
+}
+
+/// The legal items of `side`'s part of the current step (nothing when the step does not ask
+/// `side`; policies are `policy_choices`).
+pub fn choices(state: &State, side: Side) -> Choices {
+    let (_, asked) = view::step_title(state);
+    if !asked.contains(&side) {
+        return Choices::default();
+    }
+    let none = BTreeSet::new();
+    let part = |field| belongs(field, state.step);
+    let mut c = Choices::default();
+    if part("hide_at_start") {
+        c.hide_at_start = movement::hide_at_start_choices(state, side);
+    }
+    if part("actions") {
+        c.moves = movement::move_choices(state, side, &none, Allowance::Normal(GROUND_MP));
+        c.flip_up = movement::flip_up_choices(state, side, "5.2");
+        c.hide = movement::hide_choices(state, side);
+        c.flights = movement::flight_choices(state, side);
+        for f in &c.flights {
+            c.cargo
+                .entry(f.heli.clone())
+                .or_insert_with(|| movement::cargo_choices(state, side, &none, &f.heli));
+        }
+    }
+    if part("survey") {
+        c.survey = survey::survey_choices(state);
+    }
+    if part("reveal") {
+        c.reveal = reaction::reveal_choices(state);
+    }
+    if part("react") {
+        c.react = reaction::react_choices(state, &none);
+    }
+    c
+}
+
+/// The policy patches `side` may send in any step, one key and one value each: every keyword;
+/// every entry a priority list accepts, as a list of one; every hex a hex list accepts; the
+/// single retreat conditions (`any` and `all` combine them). Each comes from the choices
+/// function of the module that owns the key's rule.
+pub fn policy_choices(state: &State, side: Side) -> Vec<PolicyPatch> {
+    let mut out = Vec::new();
+    let mut put = |p: PolicyPatch| out.push(p);
+    for v in reinforce::rp_target_choices(side) {
+        put(PolicyPatch {
+            rp_target: Some(v),
+            ..PolicyPatch::default()
+        });
+    }
+    for h in combat::hex_order_choices(state) {
+        put(PolicyPatch {
+            hex_order: Some(vec![h]),
+            ..PolicyPatch::default()
+        });
+    }
+    if side == Side::Beeler {
+        for v in tactics::rule_or_choices(state, side, &PsRule::ALL) {
+            put(PolicyPatch {
+                ps_partner: Some(v),
+                ..PolicyPatch::default()
+            });
+        }
+    }
+    for v in Pairing::ALL {
+        put(PolicyPatch {
+            pairing: Some(v),
+            ..PolicyPatch::default()
+        });
+    }
+    for v in Distribute::ALL {
+        put(PolicyPatch {
+            distribute: Some(v),
+            ..PolicyPatch::default()
+        });
+    }
+    for v in tactics::rule_or_choices(state, side, &TargetRule::ALL) {
+        put(PolicyPatch {
+            targets: Some(v.clone()),
+            ..PolicyPatch::default()
+        });
+        put(PolicyPatch {
+            base_targets: Some(v),
+            ..PolicyPatch::default()
+        });
+    }
+    for v in tactics::retreat_choices(state, side) {
+        put(PolicyPatch {
+            retreat: Some(v),
+            ..PolicyPatch::default()
+        });
+    }
+    for v in combat::retreat_to_choices(state) {
+        put(PolicyPatch {
+            retreat_to: Some(v),
+            ..PolicyPatch::default()
+        });
+    }
+    for v in tactics::heli_cargo_choices(state, side) {
+        put(PolicyPatch {
+            heli_cargo: Some(vec![v]),
+            ..PolicyPatch::default()
+        });
+    }
+    if side == Side::Mercenary {
+        let trigger = |h| HeliTrigger {
+            when_beeler_in: vec![h],
+            min_units: 1,
+            helis: 1,
+            cargo: Vec::new(),
+            phase: TriggerPhase::Both,
+        };
+        let first = state.map.home(Side::Beeler);
+        for h in reaction::trigger_hex_choices(state) {
+            put(PolicyPatch {
+                heli_triggers: Some(vec![trigger(h)]),
+                ..PolicyPatch::default()
+            });
+        }
+        for c in reaction::trigger_cargo_choices(state) {
+            put(PolicyPatch {
+                heli_triggers: Some(vec![HeliTrigger {
+                    cargo: vec![c],
+                    ..trigger(first)
+                }]),
+                ..PolicyPatch::default()
+            });
+        }
+        for phase in TriggerPhase::ALL {
+            put(PolicyPatch {
+                heli_triggers: Some(vec![HeliTrigger {
+                    phase,
+                    ..trigger(first)
+                }]),
+                ..PolicyPatch::default()
+            });
         }
     }
     out
 }
 
-/// Kinds that can name an enemy of `side` in combat.
-fn enemy_kinds(side: Side) -> Vec<&'static str> {
-    KINDS
-        .iter()
-        .copied()
-        .filter(|k| tactics::kind_side(k).is_some_and(|s| s.is_none_or(|s| s == side.other())))
+/// The per-hex combat overrides `side` may send: one per hex it may name, with no policy set
+/// (any combat policy of `policy_choices` may be added to it).
+pub fn override_choices(state: &State) -> Vec<CombatOverride> {
+    tactics::override_hex_choices(state)
+        .into_iter()
+        .map(|hex| CombatOverride {
+            hex,
+            ps_partner: None,
+            pairing: None,
+            distribute: None,
+            targets: None,
+            base_targets: None,
+            retreat: None,
+            retreat_to: None,
+            heli_cargo: None,
+        })
         .collect()
 }
 
-fn check_rule_or<R>(
-    state: &State,
-    side: Side,
-    path: &FieldPath,
-    rule: &str,
-    v: &RuleOr<R>,
-) -> Vec<Problem> {
-    match v {
-        RuleOr::Rule(_) => Vec::new(),
-        RuleOr::Prefer(list) => {
-            let mut out = Vec::new();
-            if list.is_empty() {
-                out.push(Problem::new(
-                    path.clone(),
-                    rule,
-                    "an empty priority list",
-                    "a keyword, or a list of at least one unit id or kind",
-                ));
-            }
-            out.extend(check_names(
-                state,
-                path,
-                rule,
-                list,
-                side.other(),
-                &enemy_kinds(side),
-            ));
-            out
-        }
+/// Whether the orders' `field` is part of `step` (`policies` and `combat_overrides` are part
+/// of every step): `check` refuses it elsewhere, `choices` lists nothing for it elsewhere.
+fn belongs(field: &str, step: Step) -> bool {
+    match field {
+        "hide_at_start" => step == Step::B1,
+        "actions" => matches!(step, Step::B1 | Step::M1),
+        "survey" => step == Step::M1,
+        "reveal" | "react" => step == Step::B2,
+        _ => true,
     }
 }
 
-fn check_retreat(state: &State, side: Side, path: &FieldPath, r: &RetreatWhen) -> Vec<Problem> {
-    let mut out = Vec::new();
-    match r {
-        RetreatWhen::AfterRound(0) => out.push(Problem::new(
-            path.at("after_round"),
-            "9.11",
-            "rounds count from 1",
-            "1 or more",
-        )),
-        RetreatWhen::LostGe(0) => out.push(Problem::new(
-            path.at("lost_ge"),
-            "9.11",
-            "lost_ge: 0 would always retreat",
-            "1 or more",
-        )),
-        RetreatWhen::EnemyHas(list) => {
-            let p = path.at("enemy_has");
-            if list.is_empty() {
-                out.push(Problem::new(
-                    p.clone(),
-                    "9.11",
-                    "an empty list",
-                    "at least one unit id or kind",
-                ));
-            }
-            out.extend(check_names(
-                state,
-                &p,
-                "9.11",
-                list,
-                side.other(),
-                &enemy_kinds(side),
-            ));
-        }
-        RetreatWhen::Any(list) | RetreatWhen::All(list) => {
-            let key = if matches!(r, RetreatWhen::Any(_)) {
-                "any"
-            } else {
-                "all"
-            };
-            let p = path.at(key);
-            if list.is_empty() {
-                out.push(Problem::new(
-                    p.clone(),
-                    "9.11",
-                    "an empty list",
-                    "at least one condition",
-                ));
-            }
-            for (k, c) in list.iter().enumerate() {
-                if *c == RetreatWhen::Never {
-                    out.push(Problem::new(
-                        p.at(k),
-                        "9.11",
-                        "`never` cannot be combined with other conditions",
-                        "`retreat: never` on its own, or other conditions",
-                    ));
-                }
-                out.extend(check_retreat(state, side, &p.at(k), c));
-            }
-        }
-        _ => {}
-    }
-    out
-}
-
-fn check_retreat_to(state: &State, path: &FieldPath, r: &RetreatTo) -> Vec<Problem> {
-    let mut out = Vec::new();
-    for (k, h) in r.hexes.iter().enumerate() {
-        if !state.map.grid.contains(*h) {
-            out.push(Problem::new(
-                path.at("hexes").at(k),
-                "9.11.9",
-                format!("{h} is off the map"),
-                "hexes on the map (only adjacent legal ones are used, 9.11.5-9.11.11)",
-            ));
-        }
-    }
-    let mut listed = Vec::new();
-    for (k, kind) in r.prefer.iter().enumerate() {
-        // At most four kinds exist, so `listed` stays short however long the list is.
-        if listed.contains(kind) {
-            out.push(Problem::new(
-                path.at("prefer").at(k),
-                "9.11.9",
-                format!("{} is listed twice", flow(kind)),
-                "each of own_base, own_units, empty, only_facedown_enemy at most once",
-            ));
-        } else {
-            listed.push(*kind);
-        }
-    }
-    out
-}
-
-/// Problems with the combat policies shared by `policy` and `combat_overrides`.
-#[allow(clippy::too_many_arguments)]
-fn check_combat(
-    state: &State,
-    side: Side,
-    base: &FieldPath,
-    ps_partner: Option<&RuleOr<PsRule>>,
-    targets: Option<&RuleOr<TargetRule>>,
-    base_targets: Option<&RuleOr<TargetRule>>,
-    retreat: Option<&RetreatWhen>,
-    retreat_to: Option<&RetreatTo>,
-    heli_cargo: Option<&Vec<String>>,
-) -> Vec<Problem> {
-    let mut out = Vec::new();
-    if let Some(v) = ps_partner {
-        if side != Side::Beeler {
-            out.push(Problem::new(
-                base.at("ps_partner"),
-                "9.8.2",
-                "only the beeler side has PS (2.2.2)",
-                "leave ps_partner out",
-            ));
-        } else {
-            out.extend(check_rule_or(
-                state,
-                side,
-                &base.at("ps_partner"),
-                "9.8.2",
-                v,
-            ));
-        }
-    }
-    if let Some(v) = targets {
-        out.extend(check_rule_or(state, side, &base.at("targets"), "9.8.4", v));
-    }
-    if let Some(v) = base_targets {
-        out.extend(check_rule_or(
-            state,
-            side,
-            &base.at("base_targets"),
-            "9.12.3",
-            v,
-        ));
-    }
-    if let Some(v) = retreat {
-        out.extend(check_retreat(state, side, &base.at("retreat"), v));
-    }
-    if let Some(v) = retreat_to {
-        out.extend(check_retreat_to(state, &base.at("retreat_to"), v));
-    }
-    if let Some(v) = heli_cargo {
-        if side != Side::Mercenary {
-            out.push(Problem::new(
-                base.at("heli_cargo"),
-                "9.13.4",
-                "only the mercenary side has helis",
-                "leave heli_cargo out",
-            ));
-        } else {
-            out.extend(check_names(
-                state,
-                &base.at("heli_cargo"),
-                "9.13.4",
-                v,
-                Side::Mercenary,
-                &["at", "soldier", "kanyu"],
-            ));
-        }
-    }
-    out
-}
-
-/// Problems with per-hex combat overrides sent by `side`.
-fn check_overrides(state: &State, side: Side, list: &[CombatOverride]) -> Vec<Problem> {
-    let mut out = Vec::new();
-    let mut overridden = std::collections::HashSet::new();
-    for (i, o) in list.iter().enumerate() {
-        let p = root().at("combat_overrides").at(i);
-        if !state.map.grid.contains(o.hex) {
-            out.push(Problem::new(
-                p.at("hex"),
-                "9.2",
-                format!("{} is off the map", o.hex),
-                "a hex on the map",
-            ));
-        } else if !overridden.insert(o.hex) {
-            out.push(Problem::new(
-                p.at("hex"),
-                "9.2",
-                format!("{} has two overrides", o.hex),
-                "each hex once",
-            ));
-        }
-        out.extend(check_combat(
-            state,
-            side,
-            &p,
-            o.ps_partner.as_ref(),
-            o.targets.as_ref(),
-            o.base_targets.as_ref(),
-            o.retreat.as_ref(),
-            o.retreat_to.as_ref(),
-            o.heli_cargo.as_ref(),
-        ));
-    }
-    out
-}
-
-/// Problems with a policy patch sent by `side`.
-fn check_policy(state: &State, side: Side, p: &PolicyPatch) -> Vec<Problem> {
-    let mut out = Vec::new();
-    let base = root().at("policies");
-    out.extend(check_combat(
-        state,
-        side,
-        &base,
-        p.ps_partner.as_ref(),
-        p.targets.as_ref(),
-        p.base_targets.as_ref(),
-        p.retreat.as_ref(),
-        p.retreat_to.as_ref(),
-        p.heli_cargo.as_ref(),
-    ));
-    if let Some(v) = p.rp_target {
-        if side != Side::Beeler {
-            out.push(Problem::new(
-                base.at("rp_target"),
-                "4.3.2",
-                "only the beeler side buys reaction points",
-                "leave rp_target out",
-            ));
-        } else if v > 9 {
-            out.push(Problem::new(
-                base.at("rp_target"),
-                "4.3.5",
-                format!("RP are capped at 9, not {v}"),
-                "0 to 9",
-            ));
-        }
-    }
-    if let Some(hs) = &p.hex_order {
-        for (i, h) in hs.iter().enumerate() {
-            if !state.map.grid.contains(*h) {
-                out.push(Problem::new(
-                    base.at("hex_order").at(i),
-                    "9.4",
-                    format!("{h} is off the map"),
-                    "hexes on the map",
-                ));
-            }
-        }
-    }
-    if let Some(ts) = &p.heli_triggers {
-        if side != Side::Mercenary {
-            out.push(Problem::new(
-                base.at("heli_triggers"),
-                "7.2",
-                "only the mercenary side has helis",
-                "leave heli_triggers out",
-            ));
-        }
-        for (i, t) in ts.iter().enumerate() {
-            let tp = base.at("heli_triggers").at(i);
-            if t.when_beeler_in.is_empty() {
-                out.push(Problem::new(
-                    tp.at("when_beeler_in"),
-                    "7.2",
-                    "a trigger needs at least one hex",
-                    "a list of hexes, e.g. [E07, G10]",
-                ));
-            }
-            for (k, h) in t.when_beeler_in.iter().enumerate() {
-                if !state.map.grid.contains(*h) {
-                    out.push(Problem::new(
-                        tp.at("when_beeler_in").at(k),
-                        "7.2",
-                        format!("{h} is off the map"),
-                        "hexes on the map",
-                    ));
-                }
-            }
-            if t.helis == 0 {
-                out.push(Problem::new(
-                    tp.at("helis"),
-                    "7.2",
-                    "send at least one heli",
-                    "1 or more",
-                ));
-            }
-            for (k, c) in t.cargo.iter().enumerate() {
-                let ok = state.side_of(c) == Some(Side::Mercenary)
-                    && matches!(state.class_of(c), Some(Class::At | Class::Soldier));
-                if !ok {
-                    out.push(Problem::new(
-                        tp.at("cargo").at(k),
-                        "5.11.5",
-                        format!("{c} is not a mercenary AT or soldier"),
-                        "ids of your ATs and soldiers",
-                    ));
-                }
-            }
-        }
-    }
-    out
+/// The step-bound fields of `o` (those `belongs` ties to steps), each with whether it is filled.
+fn filled(o: &Orders) -> [(&'static str, bool); 5] {
+    [
+        ("hide_at_start", !o.hide_at_start.is_empty()),
+        ("actions", !o.actions.is_empty()),
+        ("survey", !o.survey.is_empty()),
+        ("reveal", !o.reveal.is_empty()),
+        ("react", !o.react.is_empty()),
+    ]
 }
 
 fn not_now(out: &mut Vec<Problem>, field: &str, present: bool, step: &str) {
@@ -425,7 +348,10 @@ fn not_now(out: &mut Vec<Problem>, field: &str, present: bool, step: &str) {
 }
 
 /// Runs the side's part of the current step on `state`; problems are returned, illegal parts
-/// skipped. Without dice, nothing random happens (used by `check`).
+/// skipped. Without dice, nothing random happens (used by `check`). Every item is judged here
+/// by its legal_* function at the moment it is carried out, so `resolve` does not rely on
+/// `check` having run; a policy patch is merged, and overrides kept, only without problems,
+/// and what reads them later relies on that.
 fn run_orders(
     state: &mut State,
     side: Side,
@@ -436,37 +362,15 @@ fn run_orders(
     let mut problems = Vec::new();
     let step = state.step;
     let name = format!("{step:?}");
-    not_now(
-        &mut problems,
-        "hide_at_start",
-        !o.hide_at_start.is_empty() && step != Step::B1,
-        &name,
-    );
-    not_now(
-        &mut problems,
-        "actions",
-        !o.actions.is_empty() && !matches!(step, Step::B1 | Step::M1),
-        &name,
-    );
-    not_now(
-        &mut problems,
-        "survey",
-        !o.survey.is_empty() && step != Step::M1,
-        &name,
-    );
-    not_now(
-        &mut problems,
-        "reveal",
-        !o.reveal.is_empty() && step != Step::B2,
-        &name,
-    );
-    not_now(
-        &mut problems,
-        "react",
-        !o.react.is_empty() && step != Step::B2,
-        &name,
-    );
-    let pp = check_policy(state, side, &o.policies);
+    for (field, present) in filled(o) {
+        not_now(
+            &mut problems,
+            field,
+            present && !belongs(field, step),
+            &name,
+        );
+    }
+    let pp = check_policies(state, side, &o.policies);
     if pp.is_empty()
         && let Err(e) = policies::merge(state.policies.get_mut(side), &o.policies)
     {
@@ -479,7 +383,7 @@ fn run_orders(
     }
     problems.extend(pp);
     if !o.combat_overrides.is_empty() {
-        let pp = check_overrides(state, side, &o.combat_overrides);
+        let pp = tactics::legal_overrides(state, side, &o.combat_overrides);
         if pp.is_empty() {
             state.policies.get_mut(side).combat_overrides = o.combat_overrides.clone();
         }
@@ -492,15 +396,6 @@ fn run_orders(
             let mut ph = MovementPhase::new(state, side, dice, log, phase);
             ph.hide_at_start(&o.hide_at_start, &root().at("hide_at_start"));
             for (i, a) in o.actions.iter().enumerate() {
-                if side == Side::Beeler && a.heli.is_some() {
-                    ph.problem(
-                        root().at("actions").at(i).at("heli"),
-                        "5.11",
-                        "only the mercenary side has helis",
-                        "move, flip_up or hide",
-                    );
-                    continue;
-                }
                 ph.action(i, a, &root().at("actions"));
             }
             problems.extend(std::mem::take(&mut ph.problems));
@@ -536,18 +431,15 @@ pub fn check(state: &State, side_name: &str, orders: &Orders) -> Vec<Problem> {
         // content is judged: every field but the policy is out of place.
         let step = format!("{:?} (the {} side is not asked)", state.step, side.name());
         let mut out = Vec::new();
-        not_now(
-            &mut out,
-            "hide_at_start",
-            !orders.hide_at_start.is_empty(),
-            &step,
-        );
-        not_now(&mut out, "actions", !orders.actions.is_empty(), &step);
-        not_now(&mut out, "survey", !orders.survey.is_empty(), &step);
-        not_now(&mut out, "reveal", !orders.reveal.is_empty(), &step);
-        not_now(&mut out, "react", !orders.react.is_empty(), &step);
-        out.extend(check_policy(state, side, &orders.policies));
-        out.extend(check_overrides(state, side, &orders.combat_overrides));
+        for (field, present) in filled(orders) {
+            not_now(&mut out, field, present, &step);
+        }
+        out.extend(check_policies(state, side, &orders.policies));
+        out.extend(tactics::legal_overrides(
+            state,
+            side,
+            &orders.combat_overrides,
+        ));
         return out;
     }
     let mut scratch = state.clone();

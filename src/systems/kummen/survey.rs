@@ -4,6 +4,7 @@
 use super::data::{Class, Side};
 use super::orders::SurveyOrder;
 use super::state::{Log, State, token_label};
+use crate::kit::hex::Hex;
 use crate::protocol::dice::Dice;
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
@@ -27,90 +28,127 @@ pub fn eligible(state: &State, hex: crate::kit::hex::Hex) -> Vec<String> {
         .collect()
 }
 
-/// Checks survey orders against the state after mercenary movement.
+/// Whether the mercenary side may survey as `o` (at `p`) says now, after its moves, with the
+/// hexes `listed` before it (8.1, 8.2, 8.4, 8.5, A29): each hex once, holding an eligible unit
+/// and a face-down beeler unit; the listed units eligible there; the listed targets face-down
+/// beeler tokens there. Every bad entry is a problem of its own.
+pub fn legal_survey(
+    state: &State,
+    listed: &BTreeSet<Hex>,
+    o: &SurveyOrder,
+    p: &FieldPath,
+) -> Result<Plan, Vec<Problem>> {
+    if listed.contains(&o.hex) {
+        return Err(vec![Problem::new(
+            p.at("hex"),
+            "8.1",
+            format!("{} is surveyed twice", o.hex),
+            "each hex once",
+        )]);
+    }
+    let can = eligible(state, o.hex);
+    let hidden = state.face_down_in(o.hex, Side::Beeler);
+    if can.is_empty() || hidden.is_empty() {
+        return Err(vec![Problem::new(
+            p.at("hex"),
+            "8.1",
+            format!(
+                "no survey in {}: it needs a face-up mercenary AT or soldier and a face-down beeler unit (after your moves)",
+                o.hex
+            ),
+            "a hex with both",
+        )]);
+    }
+    let mut problems = Vec::new();
+    let units = match &o.units {
+        None => can.clone(),
+        Some(list) => {
+            let mut ok = Vec::new();
+            for (k, u) in list.iter().enumerate() {
+                if !can.contains(u) {
+                    problems.push(Problem::new(
+                        p.at("units").at(k),
+                        "8.2",
+                        format!("{u} cannot survey in {}", o.hex),
+                        format!("one of {}", can.join(", ")),
+                    ));
+                } else if !ok.contains(u) {
+                    ok.push(u.clone());
+                }
+            }
+            ok
+        }
+    };
+    let tokens: Vec<String> = hidden.iter().map(|id| state.public_name(id)).collect();
+    for (k, t) in o.targets.iter().enumerate() {
+        if !tokens.contains(t) {
+            let mut sorted = tokens.clone();
+            sorted.sort();
+            problems.push(Problem::new(
+                p.at("targets").at(k),
+                "8.5",
+                format!("{t} is not a face-down beeler token in {}", o.hex),
+                format!("one of {}", sorted.join(", ")),
+            ));
+        }
+    }
+    if o.stop_after == Some(0) {
+        problems.push(Problem::new(
+            p.at("stop_after"),
+            "8.4",
+            "stop_after: 0 would roll no die; leave the hex out instead",
+            "1 or more",
+        ));
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    Ok(Plan {
+        hex: o.hex,
+        units,
+        targets: o.targets.clone(),
+        stop_after: o.stop_after,
+    })
+}
+
+/// The survey orders as plans, judged by `legal_survey` on the state after the mercenary moves;
+/// an order with a problem has no plan.
 pub fn plan(state: &State, orders: &[SurveyOrder]) -> (Vec<Plan>, Vec<Problem>) {
     let mut plans = Vec::new();
     let mut problems = Vec::new();
     let root = FieldPath::root().at("orders").at("survey");
-    let mut seen = BTreeSet::new();
+    let mut listed = BTreeSet::new();
     for (i, o) in orders.iter().enumerate() {
-        let p = root.at(i);
-        if !seen.insert(o.hex) {
-            problems.push(Problem::new(
-                p.at("hex"),
-                "8.1",
-                format!("{} is surveyed twice", o.hex),
-                "each hex once",
-            ));
-            continue;
+        match legal_survey(state, &listed, o, &root.at(i)) {
+            Ok(plan) => plans.push(plan),
+            Err(p) => problems.extend(p),
         }
-        let can = eligible(state, o.hex);
-        let hidden = state.face_down_in(o.hex, Side::Beeler);
-        if can.is_empty() || hidden.is_empty() {
-            problems.push(Problem::new(
-                p.at("hex"),
-                "8.1",
-                format!(
-                    "no survey in {}: it needs a face-up mercenary AT or soldier and a face-down beeler unit (after your moves)",
-                    o.hex
-                ),
-                "a hex with both",
-            ));
-            continue;
-        }
-        let units = match &o.units {
-            None => can.clone(),
-            Some(list) => {
-                let mut ok = Vec::new();
-                for (k, u) in list.iter().enumerate() {
-                    if !can.contains(u) {
-                        problems.push(Problem::new(
-                            p.at("units").at(k),
-                            "8.2",
-                            format!("{u} cannot survey in {}", o.hex),
-                            format!("one of {}", can.join(", ")),
-                        ));
-                    } else if !ok.contains(u) {
-                        ok.push(u.clone());
-                    }
-                }
-                ok
-            }
-        };
-        let tokens: Vec<String> = hidden.iter().map(|id| state.public_name(id)).collect();
-        for (k, t) in o.targets.iter().enumerate() {
-            if !tokens.contains(t) {
-                let mut sorted = tokens.clone();
-                sorted.sort();
-                problems.push(Problem::new(
-                    p.at("targets").at(k),
-                    "8.5",
-                    format!("{t} is not a face-down beeler token in {}", o.hex),
-                    format!("one of {}", sorted.join(", ")),
-                ));
-            }
-        }
-        if o.stop_after == Some(0) {
-            problems.push(Problem::new(
-                p.at("stop_after"),
-                "8.4",
-                "stop_after: 0 would roll no die; leave the hex out instead",
-                "1 or more",
-            ));
-        }
-        plans.push(Plan {
-            hex: o.hex,
-            units,
-            targets: o.targets.clone(),
-            stop_after: o.stop_after,
-        });
+        listed.insert(o.hex);
     }
     (plans, problems)
 }
 
+/// The hexes the mercenary side may survey now, each as an order with every eligible unit and
+/// no target, by `legal_survey`.
+pub fn survey_choices(state: &State) -> Vec<SurveyOrder> {
+    let here = FieldPath::root();
+    state
+        .occupied_hexes()
+        .into_iter()
+        .map(|hex| SurveyOrder {
+            hex,
+            units: None,
+            targets: Vec::new(),
+            stop_after: None,
+        })
+        .filter(|o| legal_survey(state, &BTreeSet::new(), o, &here).is_ok())
+        .collect()
+}
+
 /// 8.4, 8.5: 1D per surveying unit (soldier 1-5, AT 1-3); each success flips one face-down
 /// beeler unit: the listed tokens first, then the lowest token numbers. Surplus successes are
-/// lost (A29).
+/// lost (A29). The plans passed `legal_survey` after the mercenary moves (`plan`), and nothing
+/// happens between then and now.
 pub fn run(state: &mut State, plans: &[Plan], dice: &mut Dice, log: &mut Log) {
     let tag = state.label_prefix("p6");
     if plans.is_empty() {

@@ -5,13 +5,25 @@
 //! Everything is deterministic and in integers: chances are in 36ths (9.9.3), values in half VP,
 //! so "value x chance" is a whole number. Orders that could depend on hidden identities use the
 //! public order (face-up units by id, then tokens by number).
+//!
+//! The legality of the combat policies is written here too, once: `legal_combat_policies` (the
+//! keys `policies` and `combat_overrides` share), `legal_overrides` and their parts; the
+//! `*_choices` functions list the values they accept. Everything that reads a policy during a
+//! combat relies on it having passed these when it was set: `steps` merges a policy patch or
+//! keeps an override only if it has no problem.
 
 use super::combat::{Group, experience, p36};
 use super::data::{Class, Role, Side};
-use super::orders::{Distribute, Pairing, PsRule, RetreatWhen, RuleOr, TargetRule};
+use super::orders::{
+    CombatOverride, Distribute, KINDS, Pairing, PolicyPatch, PsRule, RetreatTo, RetreatWhen,
+    RuleOr, TargetRule,
+};
 use super::state::State;
+use super::{combat, movement};
 use crate::kit::hex::Hex;
-use crate::kit::seats::TwoSeats;
+use crate::kit::seats::{Seat, TwoSeats};
+use crate::systems::Problem;
+use crate::yaml::FieldPath;
 use std::cmp::{Ordering, Reverse};
 use std::collections::BTreeSet;
 
@@ -41,6 +53,371 @@ pub fn kind_side(sel: &str) -> Option<Option<Side>> {
         "ps" | "blue_at" | "strike_dog" | "proto_one" => Some(Some(Side::Beeler)),
         _ => None,
     }
+}
+
+/// The kinds the heli cargo policy may name (9.13.4, 5.11.5: ATs, Kan-Yu among them, and
+/// soldiers; never Kiriko, A3). With them `names_ok` accepts exactly the mercenary ids that
+/// `movement::carriable` accepts.
+pub const CARGO_KINDS: [&str; 3] = ["at", "soldier", "kanyu"];
+
+/// Kinds that can name an enemy of `side` in combat.
+pub fn enemy_kinds(side: Side) -> Vec<&'static str> {
+    KINDS
+        .iter()
+        .copied()
+        .filter(|k| kind_side(k).is_some_and(|s| s.is_none_or(|s| s == side.other())))
+        .collect()
+}
+
+/// Whether `sel`, an entry of a priority list, names units of `of` of the `kinds` allowed
+/// there: one of those kinds (that can name units of `of`), or the id of a unit of `of` that is
+/// of one of them (Kiriko only where `kiriko` is allowed).
+pub fn names_ok(state: &State, sel: &str, of: Side, kinds: &[&str]) -> bool {
+    match kind_side(sel) {
+        Some(side) => kinds.contains(&sel) && side.is_none_or(|s| s == of),
+        None => {
+            state.side_of(sel) == Some(of)
+                && kinds.iter().any(|k| matches(state, k, sel))
+                && (kinds.contains(&"kiriko") || !matches(state, "kiriko", sel))
+        }
+    }
+}
+
+/// Every entry a priority list naming units of `of` of `kinds` accepts: the kinds, then the
+/// unit ids, by `names_ok`.
+pub fn name_choices(state: &State, of: Side, kinds: &[&str]) -> Vec<String> {
+    KINDS
+        .iter()
+        .map(|k| k.to_string())
+        .chain(state.counters.units.keys().cloned())
+        .filter(|sel| names_ok(state, sel, of, kinds))
+        .collect()
+}
+
+/// What a priority list accepts, naming units of `of`.
+fn accepted_names(state: &State, of: Side, kinds: &[&str]) -> String {
+    let example = state
+        .counters
+        .units
+        .keys()
+        .find(|id| state.side_of(id) == Some(of) && !state.counters.is_ps(id))
+        .cloned()
+        .unwrap_or_default();
+    format!(
+        "a {} unit id (e.g. {example}) or one of {}",
+        of.name(),
+        kinds.join(", ")
+    )
+}
+
+/// Problems with a priority list at `p` that must name units of `of` of the `kinds` allowed
+/// there (`names_ok`), each citing `rule`.
+pub fn legal_names(
+    state: &State,
+    p: &FieldPath,
+    rule: &str,
+    list: &[String],
+    of: Side,
+    kinds: &[&str],
+) -> Vec<Problem> {
+    let mut out = Vec::new();
+    for (k, sel) in list.iter().enumerate() {
+        if !names_ok(state, sel, of, kinds) {
+            out.push(Problem::new(
+                p.at(k),
+                rule,
+                format!(
+                    "{sel} does not name a {} unit that can be chosen here",
+                    of.name()
+                ),
+                accepted_names(state, of, kinds),
+            ));
+        }
+    }
+    out
+}
+
+/// Problems with a keyword or a priority list of enemies of `side` at `p` (D3, D7, D8).
+pub fn legal_rule_or<R>(
+    state: &State,
+    side: Side,
+    p: &FieldPath,
+    rule: &str,
+    v: &RuleOr<R>,
+) -> Vec<Problem> {
+    match v {
+        RuleOr::Rule(_) => Vec::new(),
+        RuleOr::Prefer(list) => {
+            let mut out = Vec::new();
+            if list.is_empty() {
+                out.push(Problem::new(
+                    p.clone(),
+                    rule,
+                    "an empty priority list",
+                    "a keyword, or a list of at least one unit id or kind",
+                ));
+            }
+            out.extend(legal_names(
+                state,
+                p,
+                rule,
+                list,
+                side.other(),
+                &enemy_kinds(side),
+            ));
+            out
+        }
+    }
+}
+
+/// Every value a keyword-or-priority-list policy of `side` accepts with a list of one entry:
+/// the keywords `rules`, then each enemy entry of `name_choices`.
+pub fn rule_or_choices<R: Clone>(state: &State, side: Side, rules: &[R]) -> Vec<RuleOr<R>> {
+    rules
+        .iter()
+        .cloned()
+        .map(RuleOr::Rule)
+        .chain(
+            name_choices(state, side.other(), &enemy_kinds(side))
+                .into_iter()
+                .map(|n| RuleOr::Prefer(vec![n])),
+        )
+        .collect()
+}
+
+/// Problems with a retreat condition of `side` at `p` (D9, 9.11).
+pub fn legal_retreat_when(
+    state: &State,
+    side: Side,
+    p: &FieldPath,
+    r: &RetreatWhen,
+) -> Vec<Problem> {
+    let mut out = Vec::new();
+    match r {
+        RetreatWhen::AfterRound(0) => out.push(Problem::new(
+            p.at("after_round"),
+            "9.11",
+            "rounds count from 1",
+            "1 or more",
+        )),
+        RetreatWhen::LostGe(0) => out.push(Problem::new(
+            p.at("lost_ge"),
+            "9.11",
+            "lost_ge: 0 would always retreat",
+            "1 or more",
+        )),
+        RetreatWhen::EnemyHas(list) => {
+            let at = p.at("enemy_has");
+            if list.is_empty() {
+                out.push(Problem::new(
+                    at.clone(),
+                    "9.11",
+                    "an empty list",
+                    "at least one unit id or kind",
+                ));
+            }
+            out.extend(legal_names(
+                state,
+                &at,
+                "9.11",
+                list,
+                side.other(),
+                &enemy_kinds(side),
+            ));
+        }
+        RetreatWhen::Any(list) | RetreatWhen::All(list) => {
+            let key = if matches!(r, RetreatWhen::Any(_)) {
+                "any"
+            } else {
+                "all"
+            };
+            let at = p.at(key);
+            if list.is_empty() {
+                out.push(Problem::new(
+                    at.clone(),
+                    "9.11",
+                    "an empty list",
+                    "at least one condition",
+                ));
+            }
+            for (k, c) in list.iter().enumerate() {
+                if *c == RetreatWhen::Never {
+                    out.push(Problem::new(
+                        at.at(k),
+                        "9.11",
+                        "`never` cannot be combined with other conditions",
+                        "`retreat: never` on its own, or other conditions",
+                    ));
+                }
+                out.extend(legal_retreat_when(state, side, &at.at(k), c));
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+/// The single retreat conditions `side` may set (combinations with `any` and `all` aside):
+/// the keywords, `after_round: 1`, `lost_ge: 1` and `enemy_has` with each enemy entry.
+pub fn retreat_choices(state: &State, side: Side) -> Vec<RetreatWhen> {
+    RetreatWhen::KEYWORDS
+        .iter()
+        .cloned()
+        .chain([RetreatWhen::AfterRound(1), RetreatWhen::LostGe(1)])
+        .chain(
+            name_choices(state, side.other(), &enemy_kinds(side))
+                .into_iter()
+                .map(|n| RetreatWhen::EnemyHas(vec![n])),
+        )
+        .collect()
+}
+
+/// The combat policies, by reference, of a policy patch or a per-hex override: the keys both
+/// may hold that can be wrong (`pairing` and `distribute` are keywords, always right).
+#[derive(Default)]
+pub struct CombatPolicies<'a> {
+    pub ps_partner: Option<&'a RuleOr<PsRule>>,
+    pub targets: Option<&'a RuleOr<TargetRule>>,
+    pub base_targets: Option<&'a RuleOr<TargetRule>>,
+    pub retreat: Option<&'a RetreatWhen>,
+    pub retreat_to: Option<&'a RetreatTo>,
+    pub heli_cargo: Option<&'a Vec<String>>,
+}
+
+impl<'a> From<&'a PolicyPatch> for CombatPolicies<'a> {
+    fn from(p: &'a PolicyPatch) -> Self {
+        CombatPolicies {
+            ps_partner: p.ps_partner.as_ref(),
+            targets: p.targets.as_ref(),
+            base_targets: p.base_targets.as_ref(),
+            retreat: p.retreat.as_ref(),
+            retreat_to: p.retreat_to.as_ref(),
+            heli_cargo: p.heli_cargo.as_ref(),
+        }
+    }
+}
+
+impl<'a> From<&'a CombatOverride> for CombatPolicies<'a> {
+    fn from(o: &'a CombatOverride) -> Self {
+        CombatPolicies {
+            ps_partner: o.ps_partner.as_ref(),
+            targets: o.targets.as_ref(),
+            base_targets: o.base_targets.as_ref(),
+            retreat: o.retreat.as_ref(),
+            retreat_to: o.retreat_to.as_ref(),
+            heli_cargo: o.heli_cargo.as_ref(),
+        }
+    }
+}
+
+/// Problems with the combat policies `c` sent by `side`, whose keys sit under `base`: D3
+/// (9.8.2, beeler only), D7 (9.8.4), D8 (9.12.3), D9 (9.11), D10 (9.11.9) and D11 (9.13.4,
+/// mercenary only).
+pub fn legal_combat_policies(
+    state: &State,
+    side: Side,
+    base: &FieldPath,
+    c: &CombatPolicies,
+) -> Vec<Problem> {
+    let mut out = Vec::new();
+    if let Some(v) = c.ps_partner {
+        if side != Side::Beeler {
+            out.push(Problem::new(
+                base.at("ps_partner"),
+                "9.8.2",
+                "only the beeler side has PS (2.2.2)",
+                "leave ps_partner out",
+            ));
+        } else {
+            out.extend(legal_rule_or(
+                state,
+                side,
+                &base.at("ps_partner"),
+                "9.8.2",
+                v,
+            ));
+        }
+    }
+    if let Some(v) = c.targets {
+        out.extend(legal_rule_or(state, side, &base.at("targets"), "9.8.4", v));
+    }
+    if let Some(v) = c.base_targets {
+        out.extend(legal_rule_or(
+            state,
+            side,
+            &base.at("base_targets"),
+            "9.12.3",
+            v,
+        ));
+    }
+    if let Some(v) = c.retreat {
+        out.extend(legal_retreat_when(state, side, &base.at("retreat"), v));
+    }
+    if let Some(v) = c.retreat_to {
+        out.extend(combat::legal_retreat_to(state, &base.at("retreat_to"), v));
+    }
+    if let Some(v) = c.heli_cargo {
+        if side != Side::Mercenary {
+            out.push(Problem::new(
+                base.at("heli_cargo"),
+                "9.13.4",
+                "only the mercenary side has helis",
+                "leave heli_cargo out",
+            ));
+        } else {
+            out.extend(legal_names(
+                state,
+                &base.at("heli_cargo"),
+                "9.13.4",
+                v,
+                Side::Mercenary,
+                &CARGO_KINDS,
+            ));
+        }
+    }
+    out
+}
+
+/// The entries the heli cargo list (D11) of `side` accepts: none for the beeler side.
+pub fn heli_cargo_choices(state: &State, side: Side) -> Vec<String> {
+    if side == Side::Mercenary {
+        name_choices(state, Side::Mercenary, &CARGO_KINDS)
+    } else {
+        Vec::new()
+    }
+}
+
+/// Problems with the per-hex combat overrides `list` sent by `side` (9.2: a hex on the map,
+/// each hex once; each override's policies by `legal_combat_policies`).
+pub fn legal_overrides(state: &State, side: Side, list: &[CombatOverride]) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let root = FieldPath::root().at("orders").at("combat_overrides");
+    let mut overridden = BTreeSet::new();
+    for (i, o) in list.iter().enumerate() {
+        let p = root.at(i);
+        if !state.map.grid.contains(o.hex) {
+            out.push(Problem::new(
+                p.at("hex"),
+                "9.2",
+                format!("{} is off the map", o.hex),
+                "a hex on the map",
+            ));
+        } else if !overridden.insert(o.hex) {
+            out.push(Problem::new(
+                p.at("hex"),
+                "9.2",
+                format!("{} has two overrides", o.hex),
+                "each hex once",
+            ));
+        }
+        out.extend(legal_combat_policies(state, side, &p, &o.into()));
+    }
+    out
+}
+
+/// The hexes a combat override may name: every hex of the map (a combat can happen anywhere).
+pub fn override_hex_choices(state: &State) -> Vec<Hex> {
+    state.map.grid.all()
 }
 
 /// Position of the first entry of a priority list naming `id` (the list's length if none).
@@ -489,8 +866,7 @@ pub fn return_cargo(state: &State, hex: Hex, taken: &BTreeSet<String>) -> Option
     let cands: Vec<String> = state
         .side_units_in(hex, Side::Mercenary)
         .into_iter()
-        .filter(|c| matches!(state.class_of(c), Some(Class::At | Class::Soldier)))
-        .filter(|c| state.role_of(c) != Some(Role::Kiriko) && !taken.contains(c))
+        .filter(|c| movement::carriable(state, c) && !taken.contains(c))
         .collect();
     let cands = public_order(state, &cands);
     list.iter()

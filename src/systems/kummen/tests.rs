@@ -2,6 +2,7 @@
 //! the hidden-information property.
 
 use super::data::Side;
+use super::fixtures::demo_orders;
 use super::orders::Orders;
 use super::state::{Place, State, Step, permute_hidden};
 use super::{Kummen, setup};
@@ -191,13 +192,6 @@ fn templates_parse_and_check_clean_at_every_step() {
         }
         s = step(&s, &defaults(&s), 3, n).state;
     }
-}
-
-fn demo_orders(n: u64, side: Side) -> Option<Orders> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("orders/kummen");
-    let path = dir.join(format!("{n:02}-{}.yaml", side.name()));
-    let text = std::fs::read_to_string(&path).ok()?;
-    Some(yaml::parse(&text, &path.display().to_string()).unwrap_or_else(|e| panic!("{e}")))
 }
 
 #[test]
