@@ -453,6 +453,8 @@ fn ingest_killed_at_every_write_loses_no_order_and_a_rerun_gives_the_same_bytes(
             assert!(extra.is_empty(), "{hook}={n}: extra files {extra:?}");
         }
     }
+}
+
 #[test]
 fn a_host_operation_after_a_crash_that_left_the_derived_files_of_a_step_undone_completes_them_first()
  {
