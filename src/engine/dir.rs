@@ -111,14 +111,34 @@ impl GameDir {
         self.host().join("lock")
     }
 
-    /// Takes the game's exclusive lock; released when the returned file is dropped.
+    /// Takes the game's exclusive lock, waiting up to [`GAME_LOCK_WAIT`] for another command
+    /// to finish with the game; released when the returned file is dropped.
     pub fn lock(&self) -> Result<File, Error> {
-        exclusive_lock(
-            &self.lock_file(),
-            "another pbem process is working on this game; try again when it is done",
-        )
+        let deadline = std::time::Instant::now() + GAME_LOCK_WAIT;
+        let mut pause = std::time::Duration::from_millis(2);
+        loop {
+            match exclusive_lock(
+                &self.lock_file(),
+                "another pbem process is working on this game; try again when it is done",
+            ) {
+                // Only "busy" is a Fail here; an I/O error is returned at once.
+                Err(Error::Fail(_)) if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(std::time::Duration::from_millis(100));
+                }
+                taken => return taken,
+            }
+        }
     }
 }
+
+/// How long a command waits for the game's lock before it says the game is busy. Commands on
+/// one game are short (a step is milliseconds), so a submit that arrives while the sweep is
+/// processing its game usually waits instead of failing. It also covers a lock held for a moment
+/// by a forked child: a process that starts a program (git, a test's CLI run) copies every open file,
+/// the lock's too, into the child until the child's exec closes it, so a lock just released by
+/// its owner can look taken for that moment.
+pub const GAME_LOCK_WAIT: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// Takes an exclusive lock on `path` (created if missing) without waiting; `busy` says who
 /// holds it when it is taken. Released when the returned file is dropped.
@@ -362,4 +382,42 @@ pub fn read(path: &Path) -> Result<Vec<u8>, Error> {
 pub fn read_text(path: &Path) -> Result<String, Error> {
     let bytes = read(path)?;
     String::from_utf8(bytes).map_err(|_| Error::Fail(format!("{}: not UTF-8 text", path.display())))
+}
+
+#[cfg(test)]
+mod lock_tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn game_dir() -> (tempfile::TempDir, GameDir) {
+        let tmp = tempfile::tempdir().unwrap();
+        fs::create_dir_all(tmp.path().join("host")).unwrap();
+        let dir = GameDir::new(tmp.path());
+        (tmp, dir)
+    }
+
+    #[test]
+    fn the_game_lock_waits_for_a_holder_that_lets_go_within_the_wait() {
+        let (_tmp, dir) = game_dir();
+        let held = dir.lock().unwrap();
+        let release = std::thread::spawn(move || {
+            std::thread::sleep(GAME_LOCK_WAIT / 5);
+            drop(held);
+        });
+        assert!(dir.lock().is_ok());
+        release.join().unwrap();
+    }
+
+    #[test]
+    fn the_game_lock_says_busy_when_the_holder_keeps_it_past_the_wait() {
+        let (_tmp, dir) = game_dir();
+        let _held = dir.lock().unwrap();
+        let started = std::time::Instant::now();
+        let err = dir.lock().unwrap_err().to_string();
+        assert!(
+            err.contains("another pbem process is working on this game"),
+            "{err}"
+        );
+        assert!(started.elapsed() >= GAME_LOCK_WAIT - Duration::from_millis(1));
+    }
 }
