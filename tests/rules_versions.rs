@@ -165,3 +165,51 @@ fn a_changed_data_file_fails_verify_and_stops_the_host() {
         "{err}"
     );
 }
+
+#[test]
+fn a_kept_earlier_data_file_with_the_pinned_bytes_passes_verify() {
+    let t = Table::kummen();
+    std::fs::create_dir_all(t.game.join("data")).unwrap();
+    std::fs::copy(t.game.join("data.yaml"), t.game.join("data/000000.yaml")).unwrap();
+    ok(&["verify", "--public-only", t.dir()]);
+}
+
+#[test]
+fn a_kept_earlier_data_file_that_differs_from_its_pin_fails_verify() {
+    let t = Table::kummen();
+    std::fs::create_dir_all(t.game.join("data")).unwrap();
+    let text = std::fs::read_to_string(t.game.join("data.yaml")).unwrap();
+    std::fs::write(
+        t.game.join("data/000000.yaml"),
+        text.replacen("attack: 9", "attack: 19", 1),
+    )
+    .unwrap();
+    let (code, _, err) = run(&["verify", "--public-only", t.dir()]);
+    assert_eq!(code, 5, "{err}");
+    assert!(
+        err.contains("data/000000.yaml: its SHA-256 differs"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_data_file_no_record_pinned_fails_verify() {
+    let t = Table::kummen();
+    std::fs::create_dir_all(t.game.join("data")).unwrap();
+    std::fs::copy(t.game.join("data.yaml"), t.game.join("data/000003.yaml")).unwrap();
+    let (code, _, err) = run(&["verify", "--public-only", t.dir()]);
+    assert_eq!(code, 5, "{err}");
+    assert!(
+        err.contains("data/000003.yaml: not component data the journal pins"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_upgrade_from_rules_1_keeps_no_earlier_data_because_its_states_held_it() {
+    let t = rules1_kummen();
+    ok(&["host", "upgrade", t.dir(), "--reason", "new release"]);
+    assert!(!t.game.join("data").exists());
+    let out = ok(&["verify", "--full", t.dir()]);
+    assert!(!out.contains("data/"), "{out}");
+}

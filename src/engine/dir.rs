@@ -40,6 +40,12 @@ impl GameDir {
     pub fn data(&self) -> PathBuf {
         self.root.join("data.yaml")
     }
+    /// The component data a game had before an upgrade replaced it: public, named by the record
+    /// that pinned it (genesis 000000, or an earlier upgrade), so a pbem of the older rules can
+    /// replay the steps it resolved (docs/formats.md, "Component data").
+    pub fn earlier_data(&self, pinned_by: u64) -> PathBuf {
+        self.root.join("data").join(format!("{pinned_by:06}.yaml"))
+    }
     pub fn journal(&self) -> PathBuf {
         self.root.join("journal")
     }

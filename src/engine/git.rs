@@ -1,8 +1,8 @@
 //! `pbem publish DIR --git-repo REPO`: commit the public part of a game to a git repository with
 //! the real `git` program, one commit per journal record not yet in the repository.
 //!
-//! Public means `game.yaml`, `data.yaml` (the component data genesis pins), `journal/NNNNNN.yaml`
-//! and `reports/NNNNNN.txt`; once the game is
+//! Public means `game.yaml`, `data.yaml` (the component data genesis pins), `data/NNNNNN.yaml`
+//! (data an upgrade replaced), `journal/NNNNNN.yaml` and `reports/NNNNNN.txt`; once the game is
 //! concluded also `archive/` (the sealed archive the conclusion record pins). None of them holds
 //! an email address: those are in `mail/addresses.yaml` (engine::config), and `publish` first
 //! runs recovery, which moves any address an older game.yaml still has there. Nothing else is
@@ -233,6 +233,14 @@ pub fn publish(root: &Path, repo: &Path) -> Result<Published, Error> {
             rec.genesis.is_some() || matches!(rec.host_op, Some(journal::HostOp::Upgrade { .. }));
         if (pins_data || rec.seq == last) && game.dir.data().exists() {
             files.push("data.yaml".to_string());
+        }
+        // An upgrade keeps the data it replaced as data/NNNNNN.yaml (ops::keep_earlier_data).
+        if matches!(rec.host_op, Some(journal::HostOp::Upgrade { .. }))
+            && let Some(&(pinned_by, _)) =
+                journal::data_pins(game.records[..rec.seq as usize].iter().map(|(r, _)| r)).last()
+            && game.dir.earlier_data(pinned_by).exists()
+        {
+            files.push(format!("data/{}", journal::file_name(pinned_by)));
         }
         if rec.conclusion.is_some() {
             files.extend(files_under(&game.dir.archive(), "archive/")?);

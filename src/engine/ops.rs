@@ -642,6 +642,10 @@ pub fn upgrade(root: &Path, reason: &str, now: jiff::Timestamp) -> Result<Done, 
             withdrawn.join(", ")
         ));
     }
+    // The data the steps so far were resolved with stays public beside the new one, so a pbem
+    // of the old rules can still replay them. Written before the record: a crash in between
+    // leaves a copy of the data still pinned, which verify accepts.
+    keep_earlier_data(&game)?;
     // The new data goes under a new name first; the record commits it; then it becomes
     // data.yaml (hostop::append_with_state, or recover() after a crash).
     dir::write_private(&upgraded_data(&game, seq), data_yaml.as_bytes())?;
@@ -671,6 +675,25 @@ pub fn last_upgrade(records: &[(Record, Hash32)], upto: usize) -> Option<u64> {
 /// Where `upgrade` keeps the data it gives the game at record `seq` (host-side).
 fn upgraded_data(game: &Game, seq: u64) -> std::path::PathBuf {
     game.dir.host().join("data").join(format!("{seq:06}.yaml"))
+}
+
+/// Copies data.yaml, which the journal pins now, to `data/NNNNNN.yaml` (public), NNNNNN the
+/// record that pinned it: what `upgrade` does before it replaces data.yaml.
+pub(crate) fn keep_earlier_data(game: &Game) -> Result<(), Error> {
+    let pins = journal::data_pins(game.records.iter().map(|(r, _)| r));
+    let Some(&(pinned_by, pinned)) = pins.last() else {
+        // Rules 1: the states held their data; there is no data.yaml to keep.
+        return Ok(());
+    };
+    let path = game.dir.data();
+    let bytes = dir::read(&path)?;
+    if sha256(&bytes) != pinned {
+        return Err(Error::Fail(format!(
+            "{}: differs from the component data the journal pins (SHA-256 {pinned}); restore it from the published game",
+            path.display()
+        )));
+    }
+    dir::write_atomic(&game.dir.earlier_data(pinned_by), &bytes)
 }
 
 /// Makes data.yaml the data the newest upgrade record pins, from the host's copy: right after
@@ -737,6 +760,33 @@ pub fn seat_findings(game: &Game, records: &[(Record, Hash32)]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn before_an_upgrade_the_pinned_data_is_kept_public_under_the_record_that_pinned_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("game");
+        let seats = ["beeler", "mercenary"]
+            .iter()
+            .map(|s| (s.to_string(), SecretKey::generate(s).unwrap().public()))
+            .collect();
+        let game = crate::engine::new::create(crate::engine::new::NewGame {
+            dir: root.clone(),
+            system: "kummen".into(),
+            scenario: None,
+            seats,
+            names: Vec::new(),
+            emails: Vec::new(),
+            id: Some("keep".into()),
+            data: None,
+            mail: Default::default(),
+            deadline: None,
+        })
+        .unwrap();
+        keep_earlier_data(&game).unwrap();
+        let kept = std::fs::read(game.dir.earlier_data(0)).unwrap();
+        assert_eq!(kept, std::fs::read(game.dir.data()).unwrap());
+        assert!(root.join("data/000000.yaml").exists());
+    }
     use crate::engine::config::{CONFIG_FORMAT, SeatAddress};
     use crate::protocol::hash::sha256;
     use crate::protocol::journal::{Genesis, SeatKey};

@@ -242,6 +242,7 @@ fn check_public(
             Err(e) => findings.push(format!("data.yaml: cannot be read: {e}")),
         }
     }
+    check_earlier_data(game, records, findings, tally);
     let sides = game.config.side_names();
     for (i, (rec, _)) in records.iter().enumerate() {
         let name = rec_name(i as u64);
@@ -446,6 +447,53 @@ fn check_kept_public_state(
     }
 }
 
+/// The data files an upgrade kept (`data/NNNNNN.yaml`, NNNNNN the record that pinned it): each
+/// must be named for a pin of the journal and have the bytes it pins. An earlier pin whose file
+/// is missing (an upgrade made by an older pbem, which did not keep it) is a note: its bytes
+/// are in the published game's history, not here.
+fn check_earlier_data(
+    game: &Game,
+    records: &[(Record, Hash32)],
+    findings: &mut Vec<String>,
+    tally: &mut Tally,
+) {
+    let pins = journal::data_pins(records.iter().map(|(r, _)| r));
+    let folder = game.dir.root.join("data");
+    if let Ok(entries) = std::fs::read_dir(&folder) {
+        let mut names: Vec<String> = entries
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        for name in names {
+            let pin = pins
+                .iter()
+                .find(|(seq, _)| game.dir.earlier_data(*seq).file_name() == Some(name.as_ref()));
+            let Some(&(_, pinned)) = pin else {
+                findings.push(format!(
+                    "data/{name}: not component data the journal pins: data/ holds only NNNNNN.yaml, NNNNNN the genesis or upgrade record that pinned it"
+                ));
+                continue;
+            };
+            match std::fs::read(folder.join(&name)) {
+                Ok(bytes) if sha256(&bytes) == pinned => {}
+                Ok(_) => findings.push(format!(
+                    "data/{name}: its SHA-256 differs from {pinned}, which the journal pins"
+                )),
+                Err(e) => findings.push(format!("data/{name}: cannot be read: {e}")),
+            }
+        }
+    }
+    for &(seq, _) in pins.iter().rev().skip(1) {
+        if !game.dir.earlier_data(seq).exists() {
+            tally.notes.push(format!(
+                "the component data {} pinned is not kept in data/ (the upgrade was made by an older pbem); a published game has it in its history",
+                rec_name(seq)
+            ));
+        }
+    }
+}
+
 /// 1, 2 or 3 for the journal formats this pbem reads.
 fn format_number(pbem: &str) -> Option<u8> {
     match pbem {
@@ -472,8 +520,19 @@ fn other_rules_note(game: &Game, records: &[(Record, Hash32)], i: usize, what: &
         .map(|st| st.rules_version())
         .unwrap_or(rules);
     let id = game.system.id();
+    // The data it was resolved with, when an upgrade has replaced it since.
+    let pins = journal::data_pins(records.iter().map(|(r, _)| r));
+    let then = journal::data_pins(records[..i].iter().map(|(r, _)| r))
+        .last()
+        .copied();
+    let data = match then {
+        Some((seq, _)) if pins.last().map(|p| p.0) != Some(seq) => {
+            format!(" and data/{} as its data.yaml", journal::file_name(seq))
+        }
+        _ => String::new(),
+    };
     format!(
-        "{} {what} by {id} rules {rules}; this pbem {} has {id} rules {}: replay it with pbem {release}",
+        "{} {what} by {id} rules {rules}; this pbem {} has {id} rules {}: replay it with pbem {release}{data}",
         rec_name(records[i].0.seq),
         crate::PBEM_VERSION,
         game.system.rules_version()

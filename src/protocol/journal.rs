@@ -290,16 +290,23 @@ pub fn rules_after_each<'a>(records: impl IntoIterator<Item = &'a Record>) -> Ve
 
 /// The hash `data.yaml` must have after `records`: genesis's, replaced by every upgrade's.
 pub fn data_after<'a>(records: impl IntoIterator<Item = &'a Record>) -> Option<Hash32> {
-    let mut data = None;
+    data_pins(records).last().map(|&(_, data)| data)
+}
+
+/// Every pin of component data among `records`, in order: the record's `seq` and the SHA-256 it
+/// pins (genesis.data, an upgrade's host_op.data). A rules-1 genesis pins nothing, and an
+/// upgrade from it pins the data it creates.
+pub fn data_pins<'a>(records: impl IntoIterator<Item = &'a Record>) -> Vec<(u64, Hash32)> {
+    let mut pins = Vec::new();
     for rec in records {
-        if let Some(g) = &rec.genesis {
-            data = g.data;
+        if let Some(data) = rec.genesis.as_ref().and_then(|g| g.data) {
+            pins.push((rec.seq, data));
         }
-        if let Some(HostOp::Upgrade { data: d, .. }) = &rec.host_op {
-            data = Some(*d);
+        if let Some(HostOp::Upgrade { data, .. }) = &rec.host_op {
+            pins.push((rec.seq, *data));
         }
     }
-    data
+    pins
 }
 
 impl StepRecord {
