@@ -6,7 +6,7 @@
 //! fortress (22.2-22.6) -> Earth reinforcements (7.11, default A11). Control is checked after
 //! each change (3.3.3).
 
-use super::arming::{check_label, check_plays, flags_of_played, hex_name, stock_counter};
+use super::arming::{check_label, flags_of_played, hex_name, stock_counter};
 use super::cards::{Flag, PhaseName};
 use super::control;
 use super::ctx::Ctx;
@@ -201,7 +201,7 @@ pub fn check(
         }
         return out;
     }
-    out.extend(check_plays(
+    out.extend(play::legal_phase_plays(
         state,
         side,
         &orders.play,
