@@ -485,7 +485,12 @@ pub fn legal_priority(state: &State, list: &[String], at: &FieldPath) -> Vec<Pro
 }
 
 /// Problems with a policy, located under `at`.
-pub fn check_policy(state: &State, side: Side, p: &CombatPolicy, at: &FieldPath) -> Vec<Problem> {
+pub fn legal_combat_policy(
+    state: &State,
+    side: Side,
+    p: &CombatPolicy,
+    at: &FieldPath,
+) -> Vec<Problem> {
     let mut out = Vec::new();
     if p.capture.is_some() && side != Side::Lib {
         out.push(Problem::new(
@@ -554,6 +559,70 @@ pub fn check_policy(state: &State, side: Side, p: &CombatPolicy, at: &FieldPath)
     }
     out.extend(legal_priority(state, &p.allocation, &at.at("allocation")));
     out
+}
+
+/// The combat policies `side` may send, one value each: every capture request (with each
+/// target number from 3 to 18), reaction (each of the side's combat cards at its step), AP and
+/// melee request, allocation entry (each unit type and counter id, as a list of one), fight
+/// group and displacement, where [`legal_combat_policy`] accepts it.
+pub fn combat_policy_choices(state: &State, side: Side) -> Vec<CombatPolicy> {
+    let none = CombatPolicy::default;
+    let mut candidates: Vec<CombatPolicy> = Vec::new();
+    let captures = [CaptureRequest::Always, CaptureRequest::Never]
+        .into_iter()
+        .chain((3..=18).map(CaptureRequest::IfTargetAtMost));
+    candidates.extend(captures.map(|c| CombatPolicy {
+        capture: Some(c),
+        ..none()
+    }));
+    for c in &state.data.cards.cards {
+        candidates.push(CombatPolicy {
+            reactions: vec![Reaction {
+                at: c.when.step.unwrap_or(StepName::W2),
+                play: c.no,
+                ..Reaction::default()
+            }],
+            ..none()
+        });
+    }
+    candidates.extend(
+        [ApRequest::Always, ApRequest::Never].map(|ap_attack| CombatPolicy {
+            ap_attack,
+            ..none()
+        }),
+    );
+    candidates.extend(
+        [
+            MeleeRequest::Expected,
+            MeleeRequest::Always,
+            MeleeRequest::Never,
+        ]
+        .map(|melee| CombatPolicy { melee, ..none() }),
+    );
+    let names = state.data.counters.types.keys().chain(state.units.keys());
+    candidates.extend(names.map(|t| CombatPolicy {
+        allocation: vec![t.clone()],
+        ..none()
+    }));
+    candidates.extend(
+        [
+            GroupChoice::Auto,
+            GroupChoice::Regulars,
+            GroupChoice::Mercenaries,
+        ]
+        .map(|fight_group| CombatPolicy {
+            fight_group,
+            ..none()
+        }),
+    );
+    candidates.extend([Displace::MostFed, Displace::Never].map(|d| CombatPolicy {
+        fortress_displace: Some(d),
+        ..none()
+    }));
+    candidates
+        .into_iter()
+        .filter(|p| legal_combat_policy(state, side, p, &FieldPath::root()).is_empty())
+        .collect()
 }
 
 /// Card modifiers of one side in one combat (12.9, A27: they add up).
@@ -1742,7 +1811,7 @@ mod tests {
             ..CombatPolicy::default()
         };
         let at = FieldPath::root().at("policies").at("combat");
-        let p = check_policy(&s, Side::Fed, &bad, &at);
+        let p = legal_combat_policy(&s, Side::Fed, &bad, &at);
         let paths: Vec<String> = p.iter().map(|x| x.path.to_string()).collect();
         assert_eq!(
             paths,
@@ -1752,14 +1821,14 @@ mod tests {
                 "policies.combat.allocation[0]"
             ]
         );
-        let p = check_policy(&s, Side::Lib, &bad, &at);
+        let p = legal_combat_policy(&s, Side::Lib, &bad, &at);
         assert_eq!(p[0].path.to_string(), "policies.combat.reactions[0].at");
         assert_eq!(p[0].rule.as_deref(), Some("12.9"));
         let lib = CombatPolicy {
             fortress_displace: Some(Displace::Never),
             ..CombatPolicy::default()
         };
-        let p = check_policy(&s, Side::Lib, &lib, &at);
+        let p = legal_combat_policy(&s, Side::Lib, &lib, &at);
         assert_eq!(p[0].rule.as_deref(), Some("22.9"));
     }
 

@@ -127,7 +127,12 @@ pub struct MovementPolicy {
 }
 
 /// Problems with a policy, located under `at`.
-pub fn check_policy(state: &State, side: Side, p: &MovementPolicy, at: &FieldPath) -> Vec<Problem> {
+pub fn legal_movement_policy(
+    state: &State,
+    side: Side,
+    p: &MovementPolicy,
+    at: &FieldPath,
+) -> Vec<Problem> {
     let mut out = Vec::new();
     if side == Side::Fed && !p.overstack.is_default() {
         out.push(Problem::new(
@@ -145,6 +150,31 @@ pub fn check_policy(state: &State, side: Side, p: &MovementPolicy, at: &FieldPat
                 format!("unknown unit type {t:?}"),
                 "a type from games/dougram/counters.yaml, e.g. soldier or crab_gunner",
             ));
+        }
+    }
+    out
+}
+
+/// The movement policies `side` may send, one value each: each unit type to shed first, and
+/// each fix mode, where [`legal_movement_policy`] accepts it.
+pub fn movement_policy_choices(state: &State, side: Side) -> Vec<MovementPolicy> {
+    let mut out = Vec::new();
+    let mut candidates: Vec<OverstackPolicy> =
+        [OverstackMode::MoveThenEliminate, OverstackMode::Eliminate]
+            .into_iter()
+            .map(|mode| OverstackPolicy {
+                shed_first: Vec::new(),
+                mode,
+            })
+            .collect();
+    candidates.extend(state.data.counters.types.keys().map(|t| OverstackPolicy {
+        shed_first: vec![t.clone()],
+        mode: OverstackMode::default(),
+    }));
+    for overstack in candidates {
+        let p = MovementPolicy { overstack };
+        if legal_movement_policy(state, side, &p, &FieldPath::root()).is_empty() {
+            out.push(p);
         }
     }
     out
@@ -2007,7 +2037,7 @@ mod tests {
         run(&mut s, Side::Fed, "{}");
         assert_eq!(s.units_in(62, Side::Fed).len(), 6);
         assert_eq!(
-            check_policy(
+            legal_movement_policy(
                 &s,
                 Side::Fed,
                 &MovementPolicy {
@@ -2033,7 +2063,7 @@ mod tests {
                 mode: OverstackMode::MoveThenEliminate,
             },
         };
-        let probs = check_policy(&s, Side::Lib, &p, &FieldPath::root().at("movement"));
+        let probs = legal_movement_policy(&s, Side::Lib, &p, &FieldPath::root().at("movement"));
         assert_eq!(probs.len(), 1);
         assert_eq!(
             probs[0].path.to_string(),

@@ -4,6 +4,7 @@
 //! played for their open flags or card draws.
 
 use super::arming::{self, ArmingOrders};
+use super::cardphase;
 use super::cards::PhaseName;
 use super::combat::{self, CombatOrders};
 use super::data::Side;
@@ -101,7 +102,7 @@ pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
             Side::listing(),
         )];
     };
-    let mut out = policy::check(state, side, &o.policies, &root.at("policies"));
+    let mut out = policy::legal_policies(state, side, &o.policies, &root.at("policies"));
     if state.finished.is_some() {
         out.push(Problem::new(
             root.clone(),
@@ -136,91 +137,18 @@ pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
         }
         return out;
     }
-    if let Some(c) = o.discard_to_six {
-        let at = root.at("discard_to_six");
-        if played_cards(o).contains(&c) {
-            out.push(Problem::new(
-                at,
-                "5.4",
-                format!("card {c} is discarded face down before any phase, so it cannot be played later in these orders"),
-                "discard another card, or do not play this one",
-            ));
-        } else if !*state.pending_discard.get(side) {
-            out.push(Problem::new(
-                at,
-                "5.4",
-                "no discard is due: the last card phase did not leave 7 cards",
-                "leave discard_to_six out",
-            ));
-        } else if !state.cards.get(side).hand.contains(&c) {
-            out.push(Problem::new(
-                at,
-                "5.4",
-                format!("card {c} is not in your hand"),
-                format!("one of {:?}", state.cards.get(side).hand.cards()),
-            ));
-        }
+    if let Some(c) = o.discard_to_six
+        && let Err(e) =
+            cardphase::legal_discard(state, side, c, &played_cards(o), &root.at("discard_to_six"))
+    {
+        out.push(e);
     }
-    let mine = phases(side);
-    let mut played = std::collections::HashSet::new();
+    let mut listed = BTreeSet::new();
     for (i, p) in o.play.iter().enumerate() {
-        let first_time = played.insert(p.card);
-        let at = root.at("play").at(i);
-        let phase = p.phase_for(side);
-        if !mine.contains(&phase) {
-            out.push(Problem::new(
-                at.at("phase"),
-                "4.1",
-                format!("{} has no {} phase", side.name(), phase.name()),
-                mine.iter().map(|p| p.name()).collect::<Vec<_>>().join(", "),
-            ));
-            continue;
+        if let Err(e) = legal_play(state, side, p, &listed, false, &root.at("play").at(i)) {
+            out.push(e);
         }
-        if !first_time {
-            out.push(Problem::new(
-                at.at("card"),
-                "2.10",
-                format!("card {} is played twice", p.card),
-                "each card once",
-            ));
-            continue;
-        }
-        let in_hand = state.cards.get(side).hand.contains(&p.card);
-        if p.optional && !in_hand {
-            match state.card(p.card) {
-                None => out.push(Problem::new(
-                    at.at("card"),
-                    "2.10",
-                    format!("there is no card {}", p.card),
-                    "a card number from games/dougram/cards.yaml",
-                )),
-                Some(c) if c.owner != side => out.push(Problem::new(
-                    at.at("card"),
-                    "2.10",
-                    format!("card {} belongs to {}", p.card, c.owner.name()),
-                    format!("one of {}'s cards", side.name()),
-                )),
-                Some(_) => {}
-            }
-            continue;
-        }
-        match play::may_play(state, side, p.card, phase, None) {
-            Err(r) => out.push(Problem::new(at.at("card"), r.rule, r.message, r.accepted)),
-            Ok(card) => {
-                if let Some(e) = card.effects.iter().find_map(|e| e.phase()) {
-                    out.push(Problem::new(
-                        at.at("card"),
-                        "2.13",
-                        format!(
-                            "card {} does its work in the {} phase; play it in that phase's orders",
-                            p.card,
-                            e.name()
-                        ),
-                        format!("orders.{}", phase_orders_field(e)),
-                    ));
-                }
-            }
-        }
+        listed.insert(p.card);
     }
     let foreign = |name: &str, present: bool, out: &mut Vec<Problem>| {
         if present {
@@ -277,6 +205,90 @@ pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
         &root.at("movement"),
     ));
     out.extend(combat::check(state, side, &o.combat, &root.at("combat")));
+    out
+}
+
+/// Whether `side` may play card `p.card` at the start of its phase (`play:`): a phase of its
+/// player-turn (4.1), not listed before (`listed`), a card [`play::may_play`] accepts in that
+/// phase whose effects need no phase's own orders (2.13). At check time (`live` false) an
+/// optional play may name any card of the side's own, not yet in hand: it may be drawn during
+/// the step; when its phase comes (`live`), it must be in hand.
+pub fn legal_play(
+    state: &State,
+    side: Side,
+    p: &Play,
+    listed: &BTreeSet<u32>,
+    live: bool,
+    at: &FieldPath,
+) -> Result<(), Problem> {
+    let mine = phases(side);
+    let phase = p.phase_for(side);
+    if !mine.contains(&phase) {
+        return Err(Problem::new(
+            at.at("phase"),
+            "4.1",
+            format!("{} has no {} phase", side.name(), phase.name()),
+            mine.iter().map(|p| p.name()).collect::<Vec<_>>().join(", "),
+        ));
+    }
+    if listed.contains(&p.card) {
+        return Err(Problem::new(
+            at.at("card"),
+            "2.10",
+            format!("card {} is played twice", p.card),
+            "each card once",
+        ));
+    }
+    if !live && p.optional && !state.cards.get(side).hand.contains(&p.card) {
+        return match state.card(p.card) {
+            None => Err(Problem::new(
+                at.at("card"),
+                "2.10",
+                format!("there is no card {}", p.card),
+                "a card number from games/dougram/cards.yaml",
+            )),
+            Some(c) if c.owner != side => Err(Problem::new(
+                at.at("card"),
+                "2.10",
+                format!("card {} belongs to {}", p.card, c.owner.name()),
+                format!("one of {}'s cards", side.name()),
+            )),
+            Some(_) => Ok(()),
+        };
+    }
+    let card = play::may_play(state, side, p.card, phase, None).map_err(|r| r.at(at.at("card")))?;
+    if let Some(e) = card.effects.iter().find_map(|e| e.phase()) {
+        return Err(Problem::new(
+            at.at("card"),
+            "2.13",
+            format!(
+                "card {} does its work in the {} phase; play it in that phase's orders",
+                p.card,
+                e.name()
+            ),
+            format!("orders.{}", phase_orders_field(e)),
+        ));
+    }
+    Ok(())
+}
+
+/// The plays [`legal_play`] accepts now: each card of `side`'s hand in each phase of its
+/// player-turn where it may be played.
+pub fn play_choices(state: &State, side: Side) -> Vec<Play> {
+    let mut out = Vec::new();
+    let none = BTreeSet::new();
+    for no in state.cards.get(side).hand.cards() {
+        for phase in phases(side) {
+            let p = Play {
+                card: *no,
+                phase: Some(phase),
+                optional: false,
+            };
+            if legal_play(state, side, &p, &none, false, &FieldPath::root()).is_ok() {
+                out.push(p);
+            }
+        }
+    }
     out
 }
 

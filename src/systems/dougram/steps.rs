@@ -4,7 +4,7 @@
 
 use super::cardphase;
 use super::cards::PhaseName;
-use super::ctx::Ctx;
+use super::ctx::{Ctx, reason};
 use super::data::Side;
 use super::orders::{Orders, Play};
 use super::state::{State, Step};
@@ -13,7 +13,8 @@ use crate::kit::policies;
 use crate::kit::seats::Seat;
 use crate::protocol::dice::Dice;
 use crate::systems::Resolution;
-use std::collections::BTreeMap;
+use crate::yaml::FieldPath;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Resolves the open step with the orders of every side it waits for.
 pub fn resolve(
@@ -27,6 +28,8 @@ pub fn resolve(
     let mut s = state.clone();
     let mut ctx = Ctx::new(dice);
     let get = |side: Side| orders.get(side.name()).cloned().unwrap_or_default();
+    // A patch is merged as sent: `check` refused every problem with it
+    // (policy::legal_policies), and what reads the policies later relies on that.
     for &side in Side::ALL {
         if let Some(o) = orders.get(side.name()) {
             policies::merge(s.policies.get_mut(side), &o.policies)?;
@@ -103,23 +106,29 @@ fn player_turn(s: &mut State, side: Side, o: &Orders, ctx: &mut Ctx) -> Result<(
 
 /// Plays the cards listed for `phase`; a card no longer playable is skipped with a reason.
 fn play_at(s: &mut State, side: Side, plays: &[Play], phase: PhaseName, ctx: &mut Ctx) {
-    for p in plays.iter().filter(|p| p.phase_for(side) == phase) {
-        match play::may_play(s, side, p.card, phase, None) {
-            Ok(_) => {
+    let mut listed = BTreeSet::new();
+    for p in plays {
+        // Every play counts as listed, whatever its phase, as in `check`.
+        let before = listed.clone();
+        listed.insert(p.card);
+        if p.phase_for(side) != phase {
+            continue;
+        }
+        match super::orders::legal_play(s, side, p, &before, true, &FieldPath::root()) {
+            Ok(()) => {
                 if let Err(e) = play::play(s, side, p.card, ctx) {
                     ctx.log
                         .private(side, format!("card {} is not played: {e}", p.card));
                 }
             }
             // Private: the opponent must not learn which card was meant.
-            Err(r) => ctx.log.private(
+            Err(e) => ctx.log.private(
                 side,
                 format!(
-                    "{} does not play card {}: {} ({})",
+                    "{} does not play card {}: {}",
                     side.name(),
                     p.card,
-                    r.message,
-                    r.rule
+                    reason(&e)
                 ),
             ),
         }
