@@ -68,6 +68,18 @@ pub struct Declared {
 }
 
 impl Declared {
+    /// The cards listed for `step`, to add to.
+    pub fn cards_mut(&mut self, step: StepName) -> &mut Vec<u32> {
+        match step {
+            StepName::W1 => &mut self.w1,
+            StepName::W2 => &mut self.w2,
+            StepName::Capture => &mut self.capture,
+            StepName::Cba => &mut self.cba,
+            StepName::Ap => &mut self.ap,
+            StepName::Melee => &mut self.melee,
+        }
+    }
+
     fn cards(&self, step: StepName) -> &[u32] {
         match step {
             StepName::W1 => &self.w1,
@@ -562,7 +574,7 @@ pub fn legal_combat_policy(
 }
 
 /// The combat policies `side` may send, one value each: every capture request (with each
-/// target number from 3 to 18), reaction (each of the side's combat cards at its step), AP and
+/// target number a d6 roll tells apart, 0 to 6: 13.3), reaction (each of the side's combat cards at its step), AP and
 /// melee request, allocation entry (each unit type and counter id, as a list of one), fight
 /// group and displacement, where [`legal_combat_policy`] accepts it.
 pub fn combat_policy_choices(state: &State, side: Side) -> Vec<CombatPolicy> {
@@ -570,7 +582,7 @@ pub fn combat_policy_choices(state: &State, side: Side) -> Vec<CombatPolicy> {
     let mut candidates: Vec<CombatPolicy> = Vec::new();
     let captures = [CaptureRequest::Always, CaptureRequest::Never]
         .into_iter()
-        .chain((3..=18).map(CaptureRequest::IfTargetAtMost));
+        .chain((0..=6).map(CaptureRequest::IfTargetAtMost));
     candidates.extend(captures.map(|c| CombatPolicy {
         capture: Some(c),
         ..none()

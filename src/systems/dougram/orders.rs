@@ -150,19 +150,7 @@ pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
         }
         listed.insert(p.card);
     }
-    let foreign = |name: &str, present: bool, out: &mut Vec<Problem>| {
-        if present {
-            out.push(Problem::new(
-                root.at(name),
-                "4.1",
-                format!("{} has no {name} phase", side.name()),
-                match side {
-                    Side::Lib => "arming, movement, combat, latency",
-                    Side::Fed => "replenishment, movement, combat, security",
-                },
-            ));
-        }
-    };
+    let mine = phases(side);
     // Labels that the arming and replenishment orders give to new units (digest 3.2): later
     // phases of the same file may name them.
     let labels: BTreeSet<String> = o
@@ -172,30 +160,36 @@ pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
         .flat_map(|a| a.labels.iter().cloned())
         .chain(o.replenishment.labels.values().cloned())
         .collect();
-    match side {
-        Side::Lib => {
-            foreign("replenishment", !is_default(&o.replenishment), &mut out);
-            foreign("security", !is_default(&o.security), &mut out);
-            out.extend(arming::check(state, side, &o.arming, &root.at("arming")));
-            out.extend(latency::check(state, side, &o.latency, &root.at("latency")));
-        }
-        Side::Fed => {
-            foreign("arming", !is_default(&o.arming), &mut out);
-            foreign("latency", !is_default(&o.latency), &mut out);
-            out.extend(replenish::check(
-                state,
-                side,
-                &o.replenishment,
-                &root.at("replenishment"),
-            ));
-            out.extend(security::check_with_labels(
-                state,
-                side,
-                &o.security,
-                &root.at("security"),
-                &labels,
+    // The parts only one side's player-turn has: each judged by its module in that side's
+    // orders, refused in the other's (4.1). `steps::choices` fills the same parts.
+    let parts = [
+        (PhaseName::Arming, !is_default(&o.arming)),
+        (PhaseName::Replenishment, !is_default(&o.replenishment)),
+        (PhaseName::Latency, !is_default(&o.latency)),
+        (PhaseName::Security, !is_default(&o.security)),
+    ];
+    for (phase, present) in parts {
+        if present && !mine.contains(&phase) {
+            let name = phase_orders_field(phase);
+            out.push(Problem::new(
+                root.at(name),
+                "4.1",
+                format!("{} has no {name} phase", side.name()),
+                mine.iter().map(|p| p.name()).collect::<Vec<_>>().join(", "),
             ));
         }
+    }
+    for (phase, _) in parts.into_iter().filter(|(p, _)| mine.contains(p)) {
+        let at = root.at(phase_orders_field(phase));
+        out.extend(match phase {
+            PhaseName::Arming => arming::check(state, side, &o.arming, &at),
+            PhaseName::Replenishment => replenish::check(state, side, &o.replenishment, &at),
+            PhaseName::Latency => latency::check(state, side, &o.latency, &at),
+            PhaseName::Security => {
+                security::check_with_labels(state, side, &o.security, &at, &labels)
+            }
+            _ => Vec::new(),
+        });
     }
     out.extend(movement::check_with(
         state,
