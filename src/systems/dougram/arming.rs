@@ -14,6 +14,7 @@ use super::ctx::{Ctx, reason};
 use super::data::{Class, HexId, HexRef, Side};
 use super::play;
 use super::state::{ChitAt, State, Unit, UnitAt};
+use super::steps::Choices;
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
 use serde::{Deserialize, Serialize};
@@ -767,7 +768,7 @@ fn arm(state: &mut State, i: usize, a: &Arm, pool: &mut Pool, ctx: &mut Ctx) {
 }
 
 /// Commented YAML lines for the order skeleton (the legal choices now).
-pub fn template(state: &State, side: Side) -> String {
+pub fn template(state: &State, side: Side, c: &Choices) -> String {
     if side != Side::Lib {
         return String::new();
     }
@@ -799,7 +800,8 @@ pub fn template(state: &State, side: Side) -> String {
             cities.join(", ")
         }
     ));
-    let cards: Vec<String> = play::phase_play_choices(state, side, PhaseName::Arming)
+    let cards: Vec<String> = c
+        .arming_play
         .iter()
         .filter_map(|n| state.card(*n))
         .map(|c| {
@@ -851,7 +853,7 @@ pub fn template(state: &State, side: Side) -> String {
         "#   armable types (6.8, 6.9): {}",
         types.join(", ")
     ));
-    let repairable = repair_choices(state);
+    let repairable = &c.repair;
     out.push(format!(
         "#   repairable now (21.3): {}",
         if repairable.is_empty() {
@@ -1508,11 +1510,22 @@ pub(crate) mod tests {
     fn the_template_lists_points_chits_types_and_repairs() {
         let mut s = with_points(3);
         let t = chit(&mut s, 57, 4);
-        let text = template(&s, Side::Lib);
+        let text = template(
+            &s,
+            Side::Lib,
+            &crate::systems::dougram::steps::choices(&s, Side::Lib),
+        );
         assert!(text.lines().all(|l| l.starts_with('#')));
         assert!(text.contains("arming points from cities now: 3"));
         assert!(text.contains(&format!("hex 57: {t}=4")));
         assert!(text.contains("crab_gunner ("));
-        assert!(template(&s, Side::Fed).is_empty());
+        assert!(
+            template(
+                &s,
+                Side::Fed,
+                &crate::systems::dougram::steps::choices(&s, Side::Fed)
+            )
+            .is_empty()
+        );
     }
 }

@@ -16,6 +16,7 @@ use super::damage;
 use super::data::{Class, HexId, HexRef, Hexside, PerSide, Side, Values};
 use super::play;
 use super::state::{State, UnitAt};
+use super::steps::Choices;
 use crate::kit::seats::{Seat, TwoSeats};
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
@@ -1507,7 +1508,7 @@ pub fn displace_from_fortress(state: &mut State, ctx: &mut Ctx) {
 }
 
 /// Commented YAML lines for the order skeleton (the legal choices now).
-pub fn template(state: &State, side: Side) -> String {
+pub fn template(state: &State, side: Side, c: &Choices) -> String {
     let mut out = String::new();
     out.push_str("# combat (12.2-12.6): declared combats, resolved one at a time in this order.\n");
     out.push_str("#   - {hex: <place or hex>, fight_group: regulars|mercenaries, w1: [], ");
@@ -1517,7 +1518,7 @@ pub fn template(state: &State, side: Side) -> String {
     out.push_str(
         "w2: [], cba: [], ap: [], melee: [], ap_attack: true, melee_attack: true, allocation: [<types>]}\n",
     );
-    let declared = declare_choices(state, side);
+    let declared = &c.combats;
     let plain: Vec<&Declared> = declared
         .iter()
         .filter(|d| d.fight_group.is_none())
@@ -1544,9 +1545,10 @@ pub fn template(state: &State, side: Side) -> String {
             }
         ));
     }
-    let cards: Vec<String> = combat_card_choices(state, side)
-        .into_iter()
-        .map(|(step, no)| format!("{no} ({})", step_name(step)))
+    let cards: Vec<String> = c
+        .combat_cards
+        .iter()
+        .map(|(step, no)| format!("{no} ({})", step_name(*step)))
         .collect();
     if !cards.is_empty() {
         out.push_str(&format!("# combat cards in hand: {}\n", cards.join(", ")));
@@ -2540,7 +2542,11 @@ mod tests {
         put(&mut s, "SO01", Side::Fed, H);
         put(&mut s, "GA01", Side::Fed, H);
         give(&mut s, Side::Fed, 201);
-        let t = template(&s, Side::Fed);
+        let t = template(
+            &s,
+            Side::Fed,
+            &crate::systems::dougram::steps::choices(&s, Side::Fed),
+        );
         assert!(t.contains("{hex: 57}"), "{t}");
         assert!(t.contains("fight_group applies"));
         assert!(t.contains("201 (cba)"));

@@ -9,6 +9,7 @@
 use super::ctx::{Ctx, reason};
 use super::data::{Class, HexId, HexRef, Side, hex_problem};
 use super::state::{ChitAt, State, UnitAt};
+use super::steps::Choices;
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
 use serde::{Deserialize, Serialize};
@@ -268,7 +269,7 @@ pub fn resolve(
 }
 
 /// Commented YAML lines for the order skeleton (the legal choices now).
-pub fn template(state: &State, side: Side) -> String {
+pub fn template(state: &State, side: Side, c: &Choices) -> String {
     if side != Side::Lib {
         return String::new();
     }
@@ -277,11 +278,11 @@ pub fn template(state: &State, side: Side) -> String {
          # skip: [hex, ...] places none there; counts: {hex: n} places n (cut to the most allowed).\n\
          # Units still move before this phase: the most is counted again then (18.3-18.4).\n",
     );
-    let hexes = latency_choices(state);
+    let hexes = &c.latency;
     if hexes.is_empty() {
         out.push_str("#   no hex holds Lib soldiers now\n");
     }
-    for (h, max) in hexes {
+    for &(h, max) in hexes {
         let name = state
             .data
             .map
@@ -611,13 +612,24 @@ mod tests {
     fn template_lists_hexes_with_lib_soldiers_and_their_maxima_18() {
         let mut s = cleared(57);
         put(&mut s, "SO", 4, 57, Side::Lib);
-        let t = template(&s, Side::Lib);
+        let t = template(
+            &s,
+            Side::Lib,
+            &crate::systems::dougram::steps::choices(&s, Side::Lib),
+        );
         assert!(t.lines().all(|l| l.starts_with('#')), "{t}");
         assert!(
             t.contains("hex 57: 4 soldier(s), 0 chit(s) there, limit 2: at most 2 now"),
             "{t}"
         );
-        assert!(template(&s, Side::Fed).is_empty());
+        assert!(
+            template(
+                &s,
+                Side::Fed,
+                &crate::systems::dougram::steps::choices(&s, Side::Fed)
+            )
+            .is_empty()
+        );
     }
 
     proptest! {

@@ -13,6 +13,7 @@ use super::ctx::{Ctx, reason};
 use super::data::{Class, HexId, HexRef, Hexside, Map, Side};
 use super::play;
 use super::state::{State, UnitAt};
+use super::steps::Choices;
 use crate::kit::seats::{Seat, TwoSeats};
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
@@ -385,7 +386,7 @@ pub fn resolve(
 
 /// Commented YAML lines for the order skeleton (the legal choices now). Every line is a comment
 /// (`# ...`), to be indented under `movement:` by the caller.
-pub fn template(state: &State, side: Side) -> String {
+pub fn template(state: &State, side: Side, c: &Choices) -> String {
     let mut v: Vec<String> = Vec::new();
     v.push(format!(
         "# movement (8-11): moves run in the order listed; each unit makes one move a phase (8.2); {MP} MP each (9.1)"
@@ -419,7 +420,7 @@ pub fn template(state: &State, side: Side) -> String {
         v.push(format!("#   {h}{name}: {}{over}", list.join(", ")));
     }
     v.push("# a mountain hexside costs 1 MP more (9.3); no sea, no impassable hexside (9.6); entering a hex with enemy units ends the move (9.4)".into());
-    v.extend(choice_lines(state, &move_choices(state, side)));
+    v.extend(choice_lines(state, &c.moves));
     if side == Side::Fed {
         v.push(
             "# Fed may pass hexes with at most 3 Lib units while card 29 is closed (9.5)".into(),
@@ -2357,13 +2358,21 @@ mod tests {
         let mut s = blank(Side::Lib);
         give(&mut s, Side::Lib, 20);
         put(&mut s, &["SO01", "SO02"], Side::Lib, 58);
-        let t = template(&s, Side::Lib);
+        let t = template(
+            &s,
+            Side::Lib,
+            &crate::systems::dougram::steps::choices(&s, Side::Lib),
+        );
         assert!(t.lines().all(|l| l.starts_with('#')), "{t}");
         assert!(t.contains("58 spa: SO01 soldier, SO02 soldier"), "{t}");
         assert!(t.contains("card 20"), "{t}");
         assert!(t.contains("until card 29"), "{t}");
         assert!(t.contains("{units: [SO01], path: ["), "{t}");
-        let f = template(&blank(Side::Fed), Side::Fed);
+        let f = template(
+            &blank(Side::Fed),
+            Side::Fed,
+            &crate::systems::dougram::steps::choices(&blank(Side::Fed), Side::Fed),
+        );
         assert!(f.contains("(none)") && f.contains("23.1"), "{f}");
     }
 }

@@ -13,6 +13,7 @@ use super::ctx::{Ctx, reason};
 use super::data::{Class, HexId, HexRef, Side};
 use super::play;
 use super::state::{ChitAt, State, Unit, UnitAt};
+use super::steps::Choices;
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
 use serde::{Deserialize, Serialize};
@@ -1012,7 +1013,7 @@ pub fn earth_reinforcements(state: &mut State, ctx: &mut Ctx) {
 }
 
 /// Commented YAML lines for the order skeleton (the legal choices now).
-pub fn template(state: &State, side: Side) -> String {
+pub fn template(state: &State, side: Side, c: &Choices) -> String {
     if side != Side::Fed {
         return String::new();
     }
@@ -1042,10 +1043,7 @@ pub fn template(state: &State, side: Side) -> String {
         })
         .collect();
     out.push(format!("#   Replenishment box: {}", list(contents)));
-    let cards: Vec<String> = play::phase_play_choices(state, side, PhaseName::Replenishment)
-        .iter()
-        .map(|n| n.to_string())
-        .collect();
+    let cards: Vec<String> = c.replenishment_play.iter().map(|n| n.to_string()).collect();
     out.push(format!(
         "#   cards you may play now (play:): {}",
         list(cards)
@@ -1055,18 +1053,22 @@ pub fn template(state: &State, side: Side) -> String {
     } else {
         out.push(format!(
             "#   to_box candidates (7.10): {}",
-            list(to_box_choices(state))
+            list(c.to_box.clone())
         ));
     }
-    for (class, field) in [(Class::Soldier, "soldiers"), (Class::Cba, "cbas")] {
+    for (class, field, ids) in [
+        (Class::Soldier, "soldiers", &c.soldiers),
+        (Class::Cba, "cbas", &c.cbas),
+    ] {
         if legal_destination(state, class).is_ok() {
             out.push(format!(
                 "#   {field} you may name now (7.2-7.4): {}",
-                list(box_unit_choices(state, class))
+                list(ids.clone())
             ));
         }
     }
-    let conversions: Vec<String> = convert_choices(state)
+    let conversions: Vec<String> = c
+        .convert
         .iter()
         .map(|c| format!("{} -> {}", c.unit, c.to))
         .collect();
@@ -1123,7 +1125,8 @@ pub fn template(state: &State, side: Side) -> String {
         }
     };
     out.push(format!("#   fortress: {fstate}"));
-    let spots: Vec<String> = fortress_choices(state)
+    let spots: Vec<String> = c
+        .fortress
         .iter()
         .filter_map(|f| f.place.as_ref().map(|r| r.to_string()))
         .collect();
@@ -1923,11 +1926,22 @@ mod tests {
     fn the_template_shows_box_types_and_fortress() {
         let (mut s, _) = fortress_state();
         boxed(&mut s, "CG", 1);
-        let text = template(&s, Side::Fed);
+        let text = template(
+            &s,
+            Side::Fed,
+            &crate::systems::dougram::steps::choices(&s, Side::Fed),
+        );
         assert!(text.lines().all(|l| l.starts_with('#')));
         assert!(text.contains("Replenishment box: CG"));
         assert!(text.contains("crab_gunner, round_facer"));
         assert!(text.contains("fortress: in the stock"));
-        assert!(template(&s, Side::Lib).is_empty());
+        assert!(
+            template(
+                &s,
+                Side::Lib,
+                &crate::systems::dougram::steps::choices(&s, Side::Lib)
+            )
+            .is_empty()
+        );
     }
 }

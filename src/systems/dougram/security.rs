@@ -14,6 +14,7 @@ use super::data::{HexRef, hex_problem};
 use super::latency::chits_in;
 use super::play;
 use super::state::{ChitAt, State, UnitAt};
+use super::steps::Choices;
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
 use serde::{Deserialize, Serialize};
@@ -517,7 +518,7 @@ fn remove_one(state: &mut State, h: HexId, label: &str, ctx: &mut Ctx) {
 }
 
 /// Commented YAML lines for the order skeleton (the legal choices now).
-pub fn template(state: &State, side: Side) -> String {
+pub fn template(state: &State, side: Side, c: &Choices) -> String {
     if side != Side::Fed {
         return String::new();
     }
@@ -534,10 +535,7 @@ pub fn template(state: &State, side: Side) -> String {
         })
         .map(|n| n.to_string())
         .collect();
-    let hand: Vec<String> = enabler_choices(state)
-        .iter()
-        .map(|n| n.to_string())
-        .collect();
+    let hand: Vec<String> = c.security_cards.iter().map(|n| n.to_string()).collect();
     out.push_str(&format!(
         "#   open enablers: {}\n#   enabling cards in hand: {}\n",
         if open.is_empty() {
@@ -554,7 +552,7 @@ pub fn template(state: &State, side: Side) -> String {
     out.push_str(
         "# Hexes with latent chits and Fed soldiers able to check (19.4-19.5; units may still move):\n",
     );
-    let hexes = member_choices(state);
+    let hexes = &c.security_members;
     if hexes.is_empty() {
         out.push_str("#   none now\n");
     }
@@ -563,7 +561,7 @@ pub fn template(state: &State, side: Side) -> String {
             "#   hex {h}: {} soldier(s) ({}), {} latent chit(s)\n",
             e.len(),
             e.join(", "),
-            chits_in(state, h)
+            chits_in(state, *h)
         ));
     }
     out.push_str(
@@ -1010,7 +1008,11 @@ mod tests {
         assert!(o.groups.contains_key(&HexRef::Place("spa".into())));
         let mut s = arranged(2);
         put(&mut s, "SO", 3, 57, Side::Fed);
-        let t = template(&s, Side::Fed);
+        let t = template(
+            &s,
+            Side::Fed,
+            &crate::systems::dougram::steps::choices(&s, Side::Fed),
+        );
         assert!(t.lines().all(|l| l.starts_with('#')), "{t}");
         assert!(
             t.lines()
@@ -1019,6 +1021,13 @@ mod tests {
         );
         assert!(t.contains("hex 57: 3 soldier(s)"), "{t}");
         assert!(t.contains("2 latent chit(s)"), "{t}");
-        assert!(template(&s, Side::Lib).is_empty());
+        assert!(
+            template(
+                &s,
+                Side::Lib,
+                &crate::systems::dougram::steps::choices(&s, Side::Lib)
+            )
+            .is_empty()
+        );
     }
 }
