@@ -335,6 +335,7 @@ pub fn resolve(
     let mut enablers: Vec<String> = Vec::new();
     let mut played = BTreeSet::new();
     for no in &orders.cards {
+        // `check` refuses a card listed twice (2.10); the phase plays it once.
         if !played.insert(*no) {
             continue;
         }
