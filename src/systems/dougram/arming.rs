@@ -478,14 +478,7 @@ pub fn legal_arm(
 /// The arm orders offered now: in each hex with latent chits, all its chits for one unit of
 /// each type [`legal_arm_type`] accepts, where [`legal_arm`] accepts that.
 pub fn arm_choices(state: &State) -> Vec<Arm> {
-    let hexes: BTreeSet<HexId> = state
-        .chits
-        .values()
-        .filter_map(|c| match c.at {
-            ChitAt::Hex(h) => Some(h),
-            _ => None,
-        })
-        .collect();
+    let hexes = super::latency::chit_hexes(state);
     let types = arm_type_choices(state);
     let mut out = Vec::new();
     for h in hexes {

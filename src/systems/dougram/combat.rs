@@ -390,7 +390,7 @@ pub fn declare_choices(state: &State, side: Side) -> Vec<Declared> {
     let mut out = Vec::new();
     for h in hexes.into_iter().filter(|h| legal_fight(state, *h).is_ok()) {
         let d = Declared {
-            hex: hex_key(state, h),
+            hex: super::movement::place_id(state, h),
             ..Declared::default()
         };
         let fed = state.units_in(h, Side::Fed);
@@ -421,16 +421,6 @@ pub fn combat_card_choices(state: &State, side: Side) -> Vec<(StepName, u32)> {
         }
     }
     out
-}
-
-/// How orders name hex `h`: its place id, else its number.
-fn hex_key(state: &State, h: HexId) -> String {
-    state
-        .data
-        .map
-        .place_at(h)
-        .map(|p| p.id.clone())
-        .unwrap_or_else(|| h.to_string())
 }
 
 /// Problems with `orders`, located under `at`, judged on the state at the start of the step:

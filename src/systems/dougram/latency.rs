@@ -36,6 +36,18 @@ pub fn chits_in(state: &State, h: HexId) -> usize {
         .count()
 }
 
+/// Hexes holding latent chits now, in id order.
+pub fn chit_hexes(state: &State) -> BTreeSet<HexId> {
+    state
+        .chits
+        .values()
+        .filter_map(|c| match c.at {
+            ChitAt::Hex(h) => Some(h),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Lib soldiers in hex `h` (18.2-18.3: CBAs, the Dougram family included, do not count).
 pub fn lib_soldiers(state: &State, h: HexId) -> usize {
     state.count_class(h, Side::Lib, Class::Soldier)

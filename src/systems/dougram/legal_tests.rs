@@ -15,7 +15,7 @@ use super::cards::{Flag, StepName};
 use super::data::{Class, HexId, HexRef, Side};
 use super::fixtures::*;
 use super::movement::{Memory, Mode, Move, SeaOrder, TransportOrder};
-use super::orders::{Orders, Play, phases};
+use super::orders::{Orders, Play, phases, played_cards};
 use super::replenish::{Convert, FortressOrder};
 use super::state::{State, UnitAt};
 use super::steps::{self, Choices};
@@ -62,29 +62,6 @@ fn merge(o: &mut Orders, item: &Orders) {
     o.security.groups.extend(i.security.groups);
 }
 
-/// Every card the orders `o` play for certain.
-fn cards_played(o: &Orders) -> Vec<u32> {
-    let combat = o.combat.combats.iter().flat_map(|d| {
-        combat::CARD_STEPS
-            .into_iter()
-            .flat_map(|step| d.clone().cards_mut(step).clone())
-    });
-    let sea = o
-        .movement
-        .moves
-        .iter()
-        .filter_map(|m| m.sea.as_ref().and_then(|s| s.card));
-    o.play
-        .iter()
-        .map(|p| p.card)
-        .chain(o.arming.play.iter().copied())
-        .chain(o.replenishment.play.iter().copied())
-        .chain(o.security.cards.iter().copied())
-        .chain(combat)
-        .chain(sea)
-        .collect()
-}
-
 /// The states of [`random_games`], played once for every test of this file.
 fn random_game_states() -> &'static [State] {
     static GAMES: std::sync::OnceLock<Vec<State>> = std::sync::OnceLock::new();
@@ -123,7 +100,7 @@ fn random_games() -> Vec<State> {
                 let items: Vec<Orders> = steps::choices(s, side)
                     .orders()
                     .into_iter()
-                    .filter(|o| !long || cards_played(o).iter().all(|c| !decisive.contains(c)))
+                    .filter(|o| !long || played_cards(o).iter().all(|c| !decisive.contains(c)))
                     .collect();
                 let mut o = Orders::default();
                 for _ in 0..8 {
@@ -501,12 +478,7 @@ fn accepted_items_are_choices(s: &State, side: Side, c: &Choices) {
         };
         let o = with(&|o| o.replenishment.fortress = Some(f.clone()));
         assert!(!accepted(s, side, &o) || c.fortress.contains(&f), "{o:?}");
-        let key = s
-            .data
-            .map
-            .place_at(h)
-            .map(|p| p.id.clone())
-            .unwrap_or_else(|| h.to_string());
+        let key = movement::place_id(s, h);
         let d = combat::Declared {
             hex: key.clone(),
             ..combat::Declared::default()

@@ -701,7 +701,8 @@ fn city(state: &State, p: &HexRef, at: &FieldPath, rule: &'static str) -> Result
     }
 }
 
-fn place_id(state: &State, h: HexId) -> String {
+/// How orders name hex `h`: its place id, else its number.
+pub fn place_id(state: &State, h: HexId) -> String {
     state
         .data
         .map

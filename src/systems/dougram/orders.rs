@@ -287,7 +287,7 @@ pub fn play_choices(state: &State, side: Side) -> Vec<Play> {
 }
 
 /// Every card these orders play for certain (optional plays excluded).
-fn played_cards(o: &Orders) -> BTreeSet<u32> {
+pub fn played_cards(o: &Orders) -> BTreeSet<u32> {
     let combat = o.combat.combats.iter().flat_map(|d| {
         [&d.w1, &d.w2, &d.capture, &d.cba, &d.ap, &d.melee]
             .into_iter()

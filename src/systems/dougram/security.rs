@@ -75,15 +75,7 @@ pub fn default_split(soldiers: &[String], chits: usize) -> Vec<Vec<String>> {
 
 /// Hexes with latent chits and Fed units able to check, in id order.
 pub fn eligible_hexes(state: &State) -> Vec<HexId> {
-    let hexes: BTreeSet<HexId> = state
-        .chits
-        .values()
-        .filter_map(|c| match c.at {
-            ChitAt::Hex(h) => Some(h),
-            _ => None,
-        })
-        .collect();
-    hexes
+    super::latency::chit_hexes(state)
         .into_iter()
         .filter(|h| !eligible(state, *h).is_empty())
         .collect()
