@@ -113,13 +113,12 @@ fn player_turn(s: &mut State, side: Side, o: &Orders, ctx: &mut Ctx) -> Result<(
 fn play_at(s: &mut State, side: Side, plays: &[Play], phase: PhaseName, ctx: &mut Ctx) {
     let mut listed = BTreeSet::new();
     for p in plays {
+        let judged = (p.phase_for(side) == phase)
+            .then(|| super::orders::legal_play(s, side, p, &listed, true, &FieldPath::root()));
         // Every play counts as listed, whatever its phase, as in `check`.
-        let before = listed.clone();
         listed.insert(p.card);
-        if p.phase_for(side) != phase {
-            continue;
-        }
-        match super::orders::legal_play(s, side, p, &before, true, &FieldPath::root()) {
+        let Some(judged) = judged else { continue };
+        match judged {
             Ok(()) => {
                 if let Err(e) = play::play(s, side, p.card, ctx) {
                     ctx.log
