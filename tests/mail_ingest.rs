@@ -989,6 +989,56 @@ fn a_message_that_cannot_be_handled_now_stays_in_new_and_the_others_go_on() {
     assert_eq!(results[0]["verdict"], "accepted", "{results:#?}");
 }
 
+/// Messages of one Maildir run share their flushes, in batches of at most one message per
+/// game: a seat's second version, in the same run, still finds the first filed and replaces
+/// it, and the step's list of earlier versions names the first.
+#[test]
+fn two_versions_of_a_seats_order_in_one_maildir_run_are_filed_in_turn_and_the_newer_replaces_the_older()
+ {
+    let t = mail_table();
+    let m = maildir(&t);
+    deliver(
+        &m,
+        "1.first",
+        &mail_with_signed_order(&t, &email("beeler"), "beeler"),
+    );
+    deliver(
+        &m,
+        "2.newer",
+        &mail_with_signed_order(&t, &email("beeler"), "beeler"),
+    );
+    let (code, results) = ingest_maildir(&t, &m);
+    assert_eq!(code, 0, "{results:#?}");
+    let verdicts: Vec<&str> = results
+        .iter()
+        .map(|r| r["verdict"].as_str().unwrap())
+        .collect();
+    assert_eq!(verdicts, ["accepted", "accepted"], "{results:#?}");
+    let first = results[0]["order"].as_str().unwrap();
+    let earlier =
+        std::fs::read_to_string(t.game.join("inbox/000001-beeler.replaced.yaml")).unwrap();
+    assert!(earlier.contains(first), "{earlier}");
+    assert!(
+        body(&answer(&t, &results[1])).contains(&format!("replaces your earlier order {first}")),
+        "the second receipt names the order it replaced"
+    );
+}
+
+#[test]
+fn the_same_message_twice_in_one_maildir_run_is_handled_once_and_then_found_a_duplicate() {
+    let t = mail_table();
+    let m = maildir(&t);
+    let message = mail_with_signed_order(&t, &email("beeler"), "beeler");
+    deliver(&m, "1.order", &message);
+    deliver(&m, "2.again", &message);
+    let (code, results) = ingest_maildir(&t, &m);
+    assert_eq!(code, 0, "{results:#?}");
+    assert_eq!(results[0]["verdict"], "accepted", "{results:#?}");
+    assert_eq!(results[1]["verdict"], "duplicate", "{results:#?}");
+    assert_eq!(replies(&t).len(), 1, "answered once");
+    assert_eq!(std::fs::read_dir(m.join("cur")).unwrap().count(), 2);
+}
+
 mod no_panic {
     use pbem::engine::mail::{classify, extract, parse};
     use proptest::prelude::*;

@@ -230,17 +230,40 @@ pub fn detached_sig_beside(file: &Path) -> Option<PathBuf> {
 /// Opens an order: one signed file, or a document plus its detached `.sig`.
 /// Files over `envelope::MAX_ORDER_BYTES` are refused after reading just past the limit.
 pub fn open(file: &Path, sig: Option<&Path>) -> Result<Envelope, Error> {
-    let name = file.display().to_string();
-    let read = |path: &Path, what: &'static str| {
-        let refuse = |msg: String| Error::reject(Rejection::new(path.display().to_string(), msg));
-        let bytes = read_capped(path).map_err(|e| refuse(format!("cannot read: {e}")))?;
-        envelope::check_size(&bytes, what, false).map_err(|e| refuse(e.to_string()))?;
-        Ok::<_, Error>(bytes)
+    let read = |path: &Path| {
+        read_capped(path).map_err(|e| {
+            Error::reject(Rejection::new(
+                path.display().to_string(),
+                format!("cannot read: {e}"),
+            ))
+        })
     };
-    let bytes = read(file, "file")?;
+    let bytes = read(file)?;
+    let name = file.display().to_string();
+    // Before the signature is read: a file over the limit is refused as that.
+    check_order_size(&name, &bytes, "file")?;
+    let sig = match sig {
+        Some(path) => {
+            let bytes = read(path)?;
+            Some((path.display().to_string(), bytes))
+        }
+        None => None,
+    };
+    open_bytes(name, bytes, sig)
+}
+
+/// Opens an order received as bytes rather than as a file (`pbem ingest`: a mail's attachment
+/// or body), checked as [`open`] checks a file; `name` is what rejections call it, and the
+/// detached signature comes with its own name.
+pub fn open_bytes(
+    name: String,
+    bytes: Vec<u8>,
+    sig: Option<(String, Vec<u8>)>,
+) -> Result<Envelope, Error> {
+    check_order_size(&name, &bytes, "file")?;
     let (signed, sig_bytes) = match sig {
-        Some(sig_path) => {
-            let sb = read(sig_path, "signature file")?;
+        Some((sig_name, sb)) => {
+            check_order_size(&sig_name, &sb, "signature file")?;
             (envelope::open_detached(&bytes, &sb), Some(sb))
         }
         None => (envelope::open_embedded(&bytes), None),
@@ -258,6 +281,13 @@ pub fn open(file: &Path, sig: Option<&Path>) -> Result<Envelope, Error> {
         raw: bytes,
         raw_sig: sig_bytes,
     })
+}
+
+/// Refuses an order or signature over `envelope::MAX_ORDER_BYTES`, said as for a file read
+/// only just past the limit.
+fn check_order_size(name: &str, bytes: &[u8], what: &'static str) -> Result<(), Error> {
+    envelope::check_size(bytes, what, false)
+        .map_err(|e| Error::reject(Rejection::new(name, e.to_string())))
 }
 
 /// The header fields every order carries; the system parses `orders` itself.
@@ -399,10 +429,28 @@ pub fn earlier_versions(game: &Game, step: u64, side: &str) -> Result<Vec<Earlie
 /// other content is refused, so nobody (the host included) can bring back a version the player
 /// replaced.
 pub fn submit(game: &Game, file: &Path, sig: Option<&Path>) -> Result<Accepted, Error> {
+    submit_opened(game, || open(file, sig))
+}
+
+/// [`submit`] of an order received as bytes ([`open_bytes`]): the same checks, the same inbox,
+/// the same receipt, without writing the order to a file first.
+pub fn submit_bytes(
+    game: &Game,
+    name: String,
+    bytes: Vec<u8>,
+    sig: Option<(String, Vec<u8>)>,
+) -> Result<Accepted, Error> {
+    submit_opened(game, || open_bytes(name, bytes, sig))
+}
+
+fn submit_opened(
+    game: &Game,
+    open_order: impl FnOnce() -> Result<Envelope, Error>,
+) -> Result<Accepted, Error> {
     let _lock = game.dir.lock()?;
     // Re-read after taking the lock: another process may have processed a step meanwhile.
     let game = &Game::open(&game.dir.root)?;
-    let env = open(file, sig)?;
+    let env = open_order()?;
     let Some(step) = game.open_step() else {
         return Err(Error::reject(Rejection::new(
             &env.file,
@@ -438,7 +486,12 @@ pub fn submit(game: &Game, file: &Path, sig: Option<&Path>) -> Result<Accepted, 
             .and_then(|h| parse_version(h.version.as_ref()).ok())
             .unwrap_or(0);
         if old_hash == hash {
-            // The same order twice (a resent mail): nothing changes, the receipt is re-issued.
+            // The same order twice (a resent mail, or a mail handled again after a crash):
+            // nothing changes, and the receipt is re-issued as it was first issued, naming the
+            // version this order replaced (the last one listed), if any.
+            replaced = earlier_versions(game, step.step, &side)?
+                .last()
+                .map(|e| e.hash);
         } else if checked.version <= old_version {
             return Err(Error::reject(
                 Rejection::new(
@@ -456,12 +509,21 @@ pub fn submit(game: &Game, file: &Path, sig: Option<&Path>) -> Result<Accepted, 
             ));
         } else {
             let mut list = earlier_versions(game, step.step, &side)?;
-            list.push(EarlierOrder {
-                version: old_version,
-                hash: old_hash,
-            });
+            // A crash between writing the list and the newer order leaves the old order listed
+            // already; sent again, it is listed once.
+            if !list.iter().any(|e| e.hash == old_hash) {
+                list.push(EarlierOrder {
+                    version: old_version,
+                    hash: old_hash,
+                });
+            }
             let list_path = game.dir.inbox_replaced(step.step, &side);
             dir::write_atomic(&list_path, yaml::encode(&list)?.as_bytes())?;
+            // The journal names every earlier version a player holds a receipt for, so the
+            // list must be on disk before the newer order replaces the old one, even when the
+            // caller defers its flushes (`dir::batched`, as `ingest` does): after a crash the
+            // old order and the list, or the new order, never the new order without the list.
+            flushed(&list_path)?;
             replaced = Some(old_hash);
         }
     }
@@ -507,6 +569,21 @@ pub fn submit(game: &Game, file: &Path, sig: Option<&Path>) -> Result<Accepted, 
         replaced,
         receipt: signed,
     })
+}
+
+/// Makes a file already renamed into place durable now, with its name: the file, then its
+/// folder.
+fn flushed(path: &Path) -> Result<(), Error> {
+    std::fs::File::open(path)
+        .and_then(|f| f.sync_all())
+        .map_err(|e| Error::io(path, e))?;
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    std::fs::File::open(folder)
+        .and_then(|d| d.sync_all())
+        .map_err(|e| Error::io(folder, e))
 }
 
 /// Checks a receipt file against the game's host key; returns what it certifies.

@@ -26,6 +26,7 @@ use crate::protocol::hash::sha256;
 use jiff::Timestamp;
 use lettre::message::Mailbox;
 use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone, Copy)]
@@ -128,12 +129,31 @@ pub fn tag_in(subject: &str) -> Option<String> {
 /// Ingests one message read from `source`.
 pub fn ingest(root: &Path, raw: &Raw, source: &str, opts: &Options) -> Result<Outcome, Error> {
     let games = Games::load(root)?;
-    ingest_in(&games, raw, source, opts)
+    let message = read(&games, raw, source, opts);
+    let handled = dir::batched(|| handle(message, raw, opts))?;
+    dir::batched(|| handled.record())?;
+    Ok(handled.outcome)
 }
+
+/// At most this many messages share one flush: a crash before it makes the next run handle
+/// them again (each is handled the same way twice, see [`ingest_maildir`]), so the batch is
+/// bounded, and so is the time before `pbem send` sees only durable answers.
+const MAX_BATCH: usize = 256;
 
 /// Ingests every message in `maildir/new`; each handled message moves to `cur/`. A message
 /// that could not be handled (an I/O error, a game busy with another command) stays in `new/`
 /// for the next run, and the others go on.
+///
+/// Messages are handled in batches, each with two flushes of the disk instead of two per file
+/// written: first what every message of the batch does (its audit copy, its order filed, its
+/// answer queued), flushed once; then their verdicts, flushed once; then they move to `cur/`.
+/// So a verdict is on disk only once everything it records is, and a message leaves `new/`
+/// only once its verdict is: after a crash, every message without a durable verdict is still
+/// in `new/`, and handling it again files the same order (the same order twice changes
+/// nothing and re-issues its receipt) and queues the same answer (queued at most once). A
+/// batch holds at most one message per game, so what a crash can leave half written in a game
+/// is at most one message's files, as without batches; and no two copies of one message, so
+/// the second is still found to be a duplicate.
 pub fn ingest_maildir(
     root: &Path,
     maildir: &Path,
@@ -141,21 +161,125 @@ pub fn ingest_maildir(
 ) -> Result<Vec<Result<Outcome, String>>, Error> {
     let games = Games::load(root)?;
     let _lock = maildir::lock(maildir)?;
-    let mut out = Vec::new();
-    for path in maildir::new_messages(maildir)? {
-        let source = path
-            .file_name()
-            .map(|n| n.to_string_lossy().to_string())
-            .unwrap_or_default();
-        let result = maildir::read_file(&path, opts.max_size)
-            .and_then(|raw| ingest_in(&games, &raw, &source, opts))
-            .and_then(|o| maildir::mark_seen(maildir, &path).map(|_| o));
-        out.push(result.map_err(|e| format!("{source}: {e}")));
+    let paths = maildir::new_messages(maildir)?;
+    let sources: Vec<String> = paths
+        .iter()
+        .map(|p| {
+            p.file_name()
+                .map(|n| n.to_string_lossy().to_string())
+                .unwrap_or_default()
+        })
+        .collect();
+    let mut results: Vec<Option<Result<Outcome, String>>> = vec![None; paths.len()];
+    let failed = |source: &str, e: &Error| Some(Err(format!("{source}: {e}")));
+    // A message read for a batch that already had its game waits for the next one.
+    let mut carried: Option<(usize, Raw, Message)> = None;
+    let mut next = 0;
+    while next < paths.len() || carried.is_some() {
+        let mut batch: Vec<(usize, Handled)> = Vec::new();
+        let effects = dir::batched(|| {
+            let mut games_in_batch = HashSet::new();
+            let mut hashes_in_batch = HashSet::new();
+            while batch.len() < MAX_BATCH {
+                let (i, raw, message) = match carried.take() {
+                    Some(c) => c,
+                    None if next < paths.len() => {
+                        let i = next;
+                        next += 1;
+                        match maildir::read_file(&paths[i], opts.max_size) {
+                            Ok(raw) => {
+                                let message = read(&games, &raw, &sources[i], opts);
+                                (i, raw, message)
+                            }
+                            Err(e) => {
+                                results[i] = failed(&sources[i], &e);
+                                continue;
+                            }
+                        }
+                    }
+                    None => break,
+                };
+                let game_seen = message
+                    .game_dir
+                    .as_ref()
+                    .is_some_and(|g| games_in_batch.contains(g));
+                if game_seen || hashes_in_batch.contains(&message.hash) {
+                    carried = Some((i, raw, message));
+                    break;
+                }
+                if let Some(g) = &message.game_dir {
+                    games_in_batch.insert(g.clone());
+                }
+                hashes_in_batch.insert(message.hash.clone());
+                match handle(message, &raw, opts) {
+                    Ok(h) => batch.push((i, h)),
+                    Err(e) => results[i] = failed(&sources[i], &e),
+                }
+            }
+            Ok(())
+        });
+        if let Err(e) = effects {
+            for (i, _) in batch {
+                results[i] = failed(&sources[i], &e);
+            }
+            continue;
+        }
+        let mut recorded = Vec::new();
+        let verdicts = dir::batched(|| {
+            for (i, h) in batch {
+                match h.record() {
+                    Ok(()) => recorded.push((i, h.outcome)),
+                    Err(e) => results[i] = failed(&sources[i], &e),
+                }
+            }
+            Ok(())
+        });
+        for (i, outcome) in recorded {
+            results[i] = match &verdicts {
+                Err(e) => failed(&sources[i], e),
+                Ok(()) => match maildir::mark_seen(maildir, &paths[i]) {
+                    Ok(()) => Some(Ok(outcome)),
+                    Err(e) => failed(&sources[i], &e),
+                },
+            };
+        }
     }
-    Ok(out)
+    Ok(results
+        .into_iter()
+        .zip(&sources)
+        .map(|(r, source)| r.unwrap_or_else(|| Err(format!("{source}: not handled"))))
+        .collect())
 }
 
-fn ingest_in(games: &Games, raw: &Raw, source: &str, opts: &Options) -> Result<Outcome, Error> {
+/// A message read and parsed, its game found; nothing written yet.
+struct Message {
+    /// Names the message's records (`HASH.eml`, `HASH.yaml`).
+    hash: String,
+    mail: Option<Mail>,
+    found: extract::Found,
+    tag: Option<String>,
+    game_dir: Option<PathBuf>,
+    record_dir: PathBuf,
+    outcome: Outcome,
+}
+
+/// A message whose effects are written; its verdict is not yet.
+struct Handled {
+    outcome: Outcome,
+    /// Where the verdict goes; None for a duplicate, whose verdict is already recorded.
+    verdict: Option<PathBuf>,
+}
+
+impl Handled {
+    fn record(&self) -> Result<(), Error> {
+        match &self.verdict {
+            Some(path) => dir::write_atomic(path, crate::yaml::encode(&self.outcome)?.as_bytes()),
+            None => Ok(()),
+        }
+    }
+}
+
+fn read(games: &Games, raw: &Raw, source: &str, opts: &Options) -> Message {
     let hash = {
         let mut h = raw.bytes.clone();
         h.extend_from_slice(&raw.size.to_be_bytes());
@@ -176,7 +300,7 @@ fn ingest_in(games: &Games, raw: &Raw, source: &str, opts: &Options) -> Result<O
         Some(d) => received_dir(&GameDir::new(d)),
         None => games.unmatched(),
     };
-    let mut outcome = Outcome {
+    let outcome = Outcome {
         source: source.to_string(),
         received: opts.now,
         size: raw.size,
@@ -195,6 +319,29 @@ fn ingest_in(games: &Games, raw: &Raw, source: &str, opts: &Options) -> Result<O
         order: None,
         reply: None,
     };
+    Message {
+        hash,
+        mail,
+        found,
+        tag,
+        game_dir,
+        record_dir,
+        outcome,
+    }
+}
+
+/// Does what `message` asks (or finds it handled before); its verdict is left to
+/// [`Handled::record`], to be written once all this is on disk.
+fn handle(message: Message, raw: &Raw, opts: &Options) -> Result<Handled, Error> {
+    let Message {
+        hash,
+        mail,
+        found,
+        tag,
+        game_dir,
+        record_dir,
+        mut outcome,
+    } = message;
     let verdict_path = record_dir.join(format!("{hash}.yaml"));
     if verdict_path.exists() {
         let earlier: Result<Outcome, _> = crate::yaml::parse(
@@ -209,7 +356,10 @@ fn ingest_in(games: &Games, raw: &Raw, source: &str, opts: &Options) -> Result<O
             ),
             Err(_) => "handled before; nothing done again".into(),
         };
-        return Ok(outcome);
+        return Ok(Handled {
+            outcome,
+            verdict: None,
+        });
     }
     // The audit copy first: whatever happens next, the message is kept.
     dir::write_atomic(&record_dir.join(format!("{hash}.eml")), &raw.bytes)?;
@@ -223,8 +373,10 @@ fn ingest_in(games: &Games, raw: &Raw, source: &str, opts: &Options) -> Result<O
         &hash,
         opts,
     )?;
-    dir::write_atomic(&verdict_path, crate::yaml::encode(&outcome)?.as_bytes())?;
-    Ok(outcome)
+    Ok(Handled {
+        outcome,
+        verdict: Some(verdict_path),
+    })
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -444,37 +596,17 @@ fn queue_answer(
     Ok(())
 }
 
-/// Writes the order to files and submits it exactly as `pbem submit` does. Rejections come
-/// back with the attachment's own name in place of the temporary file's.
+/// Submits the order exactly as `pbem submit` does, from memory: rejections name the
+/// attachment as the player named it (the signature as `NAME.sig`).
 fn submit(game: &Game, c: &Candidate) -> Result<Result<order::Accepted, Vec<String>>, Error> {
-    let tmp = tempfile::tempdir().map_err(|e| Error::Fail(format!("temporary directory: {e}")))?;
-    let doc = tmp.path().join(&c.file_name);
-    std::fs::write(&doc, &c.doc).map_err(|e| Error::io(&doc, e))?;
-    let sig = match &c.sig {
-        Some(s) => {
-            let p = tmp.path().join(format!("{}.sig", c.file_name));
-            std::fs::write(&p, s).map_err(|e| Error::io(&p, e))?;
-            Some(p)
-        }
-        None => None,
-    };
-    match order::submit(game, &doc, sig.as_deref()) {
+    let sig = c
+        .sig
+        .as_ref()
+        .map(|s| (format!("{}.sig", c.file_name), s.clone()));
+    let name = address::header_text(&c.label, 100);
+    match order::submit_bytes(game, name, c.doc.clone(), sig) {
         Ok(acc) => Ok(Ok(acc)),
-        Err(Error::Rejected(rs)) => {
-            let doc_name = doc.display().to_string();
-            let sig_name = sig.as_ref().map(|p| p.display().to_string());
-            Ok(Err(rs
-                .into_iter()
-                .map(|mut r| {
-                    if r.file == doc_name {
-                        r.file = address::header_text(&c.label, 100);
-                    } else if Some(&r.file) == sig_name.as_ref() {
-                        r.file = format!("{}.sig", c.file_name);
-                    }
-                    r.to_string()
-                })
-                .collect()))
-        }
+        Err(Error::Rejected(rs)) => Ok(Err(rs.into_iter().map(|r| r.to_string()).collect())),
         Err(e) => Err(e),
     }
 }
