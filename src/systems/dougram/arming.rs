@@ -10,10 +10,11 @@
 
 use super::cards::{After, Effect, Flag, PhaseName};
 use super::control;
-use super::ctx::Ctx;
+use super::ctx::{Ctx, reason};
 use super::data::{Class, HexId, HexRef, Side};
 use super::play;
 use super::state::{ChitAt, State, Unit, UnitAt};
+use super::steps::Choices;
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
 use serde::{Deserialize, Serialize};
@@ -152,54 +153,6 @@ fn is_city(state: &State, h: HexId) -> bool {
     state.data.map.place_at(h).is_some_and(|p| p.city)
 }
 
-/// Problems with playing `plays` in `phase` (2.10, 2.13): unknown, not in hand, wrong time, a
-/// card listed twice, or a card whose effects work only in another phase.
-pub fn check_plays(
-    state: &State,
-    side: Side,
-    plays: &[u32],
-    phase: PhaseName,
-    at: &FieldPath,
-) -> Vec<Problem> {
-    let mut out = Vec::new();
-    let mut seen = BTreeSet::new();
-    for (i, no) in plays.iter().enumerate() {
-        let p = at.at(i);
-        if !seen.insert(*no) {
-            out.push(Problem::new(
-                p,
-                "2.10",
-                format!("card {no} is listed twice"),
-                "each card once",
-            ));
-            continue;
-        }
-        match play::may_play(state, side, *no, phase, None) {
-            Err(r) => out.push(Problem::new(p, r.rule, r.message, r.accepted)),
-            Ok(card) => {
-                if let Some(other) = card
-                    .effects
-                    .iter()
-                    .filter_map(|e| e.phase())
-                    .find(|ph| *ph != phase)
-                {
-                    out.push(Problem::new(
-                        p,
-                        "2.13",
-                        format!(
-                            "card {no} acts in the {} phase, not the {} phase",
-                            other.name(),
-                            phase.name()
-                        ),
-                        format!("play it under the {} phase's orders", other.name()),
-                    ));
-                }
-            }
-        }
-    }
-    out
-}
-
 /// Problems with labels for new units: empty, repeated in these orders, or a counter id.
 pub fn check_label(
     state: &State,
@@ -234,7 +187,319 @@ pub fn check_label(
     None
 }
 
-/// Problems with `orders`, located under `at`, judged on the state at the start of the step.
+/// Whether Lib may repair `name` now (21.1, 21.3, 21.3.1; the arming point, 21.3.2, is the
+/// phase's to count): a damaged Lib Dougram-family unit on the map, in a city hex with a
+/// latent chit, not listed before (`listed`: the names before it in the list, A34). Returns
+/// the unit's hex. Nothing before the repairs moves a Lib unit, damages or repairs one, or takes
+/// a latent chit off the map, so `check` and the phase judge alike.
+pub fn legal_repair(
+    state: &State,
+    name: &str,
+    listed: &BTreeSet<String>,
+    at: &FieldPath,
+) -> Result<HexId, Problem> {
+    let problem = |rule: &str, msg: String, acc: &str| Problem::new(at.clone(), rule, msg, acc);
+    let accepted = "a damaged Dougram-family unit in a city hex with a latent chit";
+    if listed.contains(name) {
+        return Err(problem(
+            "21.3",
+            format!("{name} is listed twice"),
+            "one repair per unit per phase (A34)",
+        ));
+    }
+    let Some(u) = state.units.get(name) else {
+        return Err(problem(
+            "21.3",
+            format!("there is no unit {name}"),
+            accepted,
+        ));
+    };
+    let two_step = state
+        .unit_type(name)
+        .and_then(|t| state.data.counters.types.get(t))
+        .is_some_and(|t| t.damaged.is_some());
+    let UnitAt::Hex(h) = u.at else {
+        return Err(problem(
+            "21.3",
+            format!("{name} is not on the map"),
+            accepted,
+        ));
+    };
+    if u.side != Side::Lib || !two_step {
+        Err(problem(
+            "21.1",
+            format!("{name} is not a Lib Dougram-family unit"),
+            accepted,
+        ))
+    } else if !u.damaged {
+        Err(problem("21.3", format!("{name} is not damaged"), accepted))
+    } else if !is_city(state, h) {
+        Err(problem(
+            "21.3.1",
+            format!("{name} is not in a city hex"),
+            accepted,
+        ))
+    } else if latent(state, h).is_empty() {
+        Err(problem(
+            "21.3.1",
+            format!("{} holds no latent chit", hex_name(state, h)),
+            accepted,
+        ))
+    } else {
+        Ok(h)
+    }
+}
+
+/// The Lib units [`legal_repair`] accepts now, in id order.
+pub fn repair_choices(state: &State) -> Vec<String> {
+    let none = BTreeSet::new();
+    state
+        .units
+        .keys()
+        .filter(|id| legal_repair(state, id, &none, &FieldPath::root()).is_ok())
+        .cloned()
+        .collect()
+}
+
+/// Whether Lib may arm units of type `kind` now (6.4, 6.8, 6.9), `extra` holding the flags of
+/// cards played before the arming; returns its cost in latent and arming points.
+pub fn legal_arm_type(
+    state: &State,
+    kind: &str,
+    extra: &[Flag],
+    at: &FieldPath,
+) -> Result<u32, Problem> {
+    let Some(c) = cost(state, kind) else {
+        return Err(Problem::new(
+            at.clone(),
+            "6.4",
+            format!("there is no unit type {kind:?}"),
+            "a type from counters.yaml, such as soldier or crab_gunner",
+        ));
+    };
+    if !has_lib_face(state, kind) {
+        return Err(Problem::new(
+            at.clone(),
+            "6.9",
+            format!("no counter has a Lib {kind} face"),
+            "soldier or crab_gunner",
+        ));
+    }
+    if !armable(state, kind, extra) {
+        return Err(Problem::new(
+            at.clone(),
+            "6.8",
+            format!("Lib may not arm {kind} yet"),
+            format!("soldier, {START_CBA}, or a type of an open lib_arm card"),
+        ));
+    }
+    Ok(c)
+}
+
+/// The unit types [`legal_arm_type`] accepts now, in name order.
+pub fn arm_type_choices(state: &State) -> Vec<String> {
+    state
+        .data
+        .counters
+        .types
+        .keys()
+        .filter(|k| legal_arm_type(state, k, &[], &FieldPath::root()).is_ok())
+        .cloned()
+        .collect()
+}
+
+/// What a legal arm order does: the latent chits it spends (token, chit id), the stock
+/// counters it brings in (type, counter id), and the points.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArmPlan {
+    pub hex: HexId,
+    pub chits: Vec<(u32, String)>,
+    pub counters: Vec<(String, String)>,
+    /// Latent and arming points it costs (6.4).
+    pub need: u32,
+    /// Latent points of its chits (6.6).
+    pub have: u32,
+}
+
+/// Whether one arm order is legal now (3.4, 6.2-6.9; the arming points, 6.3, are the phase's
+/// to count), or every problem with it. `extra`: flags of the cards played before the arming
+/// (at check time, those the orders play; the phase has opened them). `labels`: the labels
+/// given so far, this order's added. `check` judges every arm order on the state at the start
+/// of the step, the phase each one as it comes, after the ones before it spent their chits
+/// and counters: a chit or stock counter named twice is refused only then, since the earlier
+/// order may still fail for want of points.
+pub fn legal_arm(
+    state: &State,
+    a: &Arm,
+    extra: &[Flag],
+    labels: &mut BTreeSet<String>,
+    at: &FieldPath,
+) -> Result<ArmPlan, Vec<Problem>> {
+    let mut out = Vec::new();
+    let hex = match &a.hex {
+        None => {
+            out.push(Problem::new(
+                at.at("hex"),
+                "6.2",
+                "no hex given",
+                "a hex id such as 57 or a place id such as spa",
+            ));
+            None
+        }
+        Some(r) => {
+            let h = r.resolve(&state.data.map);
+            if h.is_none() {
+                out.push(Problem::new(
+                    at.at("hex"),
+                    "6.2",
+                    format!("{r} is not a land hex or place on the map"),
+                    "a hex id such as 57 or a place id such as spa",
+                ));
+            }
+            h
+        }
+    };
+    // Chits (6.5, 6.6).
+    let mut chits = Vec::new();
+    let mut have: Option<u32> = Some(0);
+    if a.chits.is_empty() {
+        out.push(Problem::new(
+            at.at("chits"),
+            "6.4",
+            "no latent chit named",
+            "tokens of latent chits in that hex",
+        ));
+    }
+    if let Some(h) = hex {
+        let here = latent(state, h);
+        let tokens: Vec<String> = here.iter().map(|(t, _)| t.to_string()).collect();
+        let mut used = BTreeSet::new();
+        for (j, t) in a.chits.iter().enumerate() {
+            let found = here.iter().find(|(tok, _)| tok == t);
+            if !used.insert(*t) {
+                out.push(Problem::new(
+                    at.at("chits").at(j),
+                    "6.5",
+                    format!("chit {t} is named twice"),
+                    "each chit once",
+                ));
+            } else if let Some((tok, id)) = found {
+                have = have.map(|s| s + state.chits[id].value);
+                chits.push((*tok, id.clone()));
+            } else {
+                have = None;
+                out.push(Problem::new(
+                    at.at("chits").at(j),
+                    "6.5",
+                    format!("no latent chit {t} in {}", hex_name(state, h)),
+                    format!("a token in that hex: [{}]", tokens.join(", ")),
+                ));
+            }
+        }
+    } else {
+        have = None;
+    }
+    // Types (6.4, 6.8, 6.9).
+    let mut need: Option<u32> = Some(0);
+    if a.create.is_empty() {
+        out.push(Problem::new(
+            at.at("create"),
+            "6.4",
+            "no unit to create",
+            "unit types such as soldier or crab_gunner",
+        ));
+    }
+    let mut taken = BTreeSet::new();
+    let mut counters = Vec::new();
+    for (j, kind) in a.create.iter().enumerate() {
+        let pp = at.at("create").at(j);
+        match legal_arm_type(state, kind, extra, &pp) {
+            Err(e) => {
+                need = need.zip(cost(state, kind)).map(|(n, c)| n + c);
+                out.push(e);
+            }
+            Ok(c) => {
+                need = need.map(|n| n + c);
+                match stock_counter(state, Side::Lib, kind, &taken) {
+                    Some(id) => {
+                        taken.insert(id.clone());
+                        counters.push((kind.clone(), id));
+                    }
+                    None => {
+                        let left = stock_count(state, kind);
+                        out.push(Problem::new(
+                            pp,
+                            "6.9",
+                            format!("no {kind} counter is left in the stock"),
+                            format!("at most {left} {kind} in this arming"),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    if let (Some(have), Some(need)) = (have, need)
+        && !a.chits.is_empty()
+        && !a.create.is_empty()
+        && have < need
+    {
+        out.push(Problem::new(
+            at.at("chits"),
+            "6.4",
+            format!("the named chits hold fewer than the {need} latent points needed"),
+            "more chits of that hex, or fewer units (soldier 1, CBA 3)",
+        ));
+    }
+    if a.labels.len() > a.create.len() {
+        out.push(Problem::new(
+            at.at("labels").at(a.create.len()),
+            "3.4",
+            "more labels than units created",
+            format!("at most {} label(s)", a.create.len()),
+        ));
+    }
+    for (j, l) in a.labels.iter().enumerate() {
+        if let Some(pr) = check_label(state, l, labels, &at.at("labels").at(j)) {
+            out.push(pr);
+        }
+    }
+    match (hex, have, need) {
+        (Some(hex), Some(have), Some(need)) if out.is_empty() => Ok(ArmPlan {
+            hex,
+            chits,
+            counters,
+            need,
+            have,
+        }),
+        _ => Err(out),
+    }
+}
+
+/// The arm orders offered now: in each hex with latent chits, all its chits for one unit of
+/// each type [`legal_arm_type`] accepts, where [`legal_arm`] accepts that.
+pub fn arm_choices(state: &State) -> Vec<Arm> {
+    let hexes = super::latency::chit_hexes(state);
+    let types = arm_type_choices(state);
+    let mut out = Vec::new();
+    for h in hexes {
+        let chits: Vec<u32> = latent(state, h).into_iter().map(|(t, _)| t).collect();
+        for kind in &types {
+            let a = Arm {
+                hex: Some(HexRef::Hex(h)),
+                chits: chits.clone(),
+                create: vec![kind.clone()],
+                labels: Vec::new(),
+            };
+            if legal_arm(state, &a, &[], &mut BTreeSet::new(), &FieldPath::root()).is_ok() {
+                out.push(a);
+            }
+        }
+    }
+    out
+}
+
+/// Problems with `orders`, located under `at`, judged on the state at the start of the step:
+/// each item by its legal_* function.
 pub fn check(state: &State, side: Side, orders: &ArmingOrders, at: &FieldPath) -> Vec<Problem> {
     let mut out = Vec::new();
     if side != Side::Lib {
@@ -248,7 +513,7 @@ pub fn check(state: &State, side: Side, orders: &ArmingOrders, at: &FieldPath) -
         }
         return out;
     }
-    out.extend(check_plays(
+    out.extend(play::legal_phase_plays(
         state,
         side,
         &orders.play,
@@ -256,203 +521,17 @@ pub fn check(state: &State, side: Side, orders: &ArmingOrders, at: &FieldPath) -
         &at.at("play"),
     ));
     let extra = flags_of_played(state, &orders.play);
-    // 21.3
-    let mut seen = BTreeSet::new();
+    let mut listed = BTreeSet::new();
     for (i, name) in orders.repair.iter().enumerate() {
-        let p = at.at("repair").at(i);
-        let problem = |rule: &str, msg: String, acc: &str| Problem::new(p.clone(), rule, msg, acc);
-        let accepted = "a damaged Dougram-family unit in a city hex with a latent chit";
-        if !seen.insert(name.clone()) {
-            out.push(problem(
-                "21.3",
-                format!("{name} is listed twice"),
-                "one repair per unit per phase (A34)",
-            ));
-            continue;
+        if let Err(e) = legal_repair(state, name, &listed, &at.at("repair").at(i)) {
+            out.push(e);
         }
-        let Some(u) = state.units.get(name) else {
-            out.push(problem(
-                "21.3",
-                format!("there is no unit {name}"),
-                accepted,
-            ));
-            continue;
-        };
-        let two_step = state
-            .unit_type(name)
-            .and_then(|t| state.data.counters.types.get(t))
-            .is_some_and(|t| t.damaged.is_some());
-        let UnitAt::Hex(h) = u.at else {
-            out.push(problem(
-                "21.3",
-                format!("{name} is not on the map"),
-                accepted,
-            ));
-            continue;
-        };
-        if u.side != Side::Lib || !two_step {
-            out.push(problem(
-                "21.1",
-                format!("{name} is not a Lib Dougram-family unit"),
-                accepted,
-            ));
-        } else if !u.damaged {
-            out.push(problem("21.3", format!("{name} is not damaged"), accepted));
-        } else if !is_city(state, h) {
-            out.push(problem(
-                "21.3.1",
-                format!("{name} is not in a city hex"),
-                accepted,
-            ));
-        } else if latent(state, h).is_empty() {
-            out.push(problem(
-                "21.3.1",
-                format!("{} holds no latent chit", hex_name(state, h)),
-                accepted,
-            ));
-        }
+        listed.insert(name.clone());
     }
-    // 6.2-6.9
     let mut labels = BTreeSet::new();
     for (i, a) in orders.arm.iter().enumerate() {
-        let p = at.at("arm").at(i);
-        let hex = match &a.hex {
-            None => {
-                out.push(Problem::new(
-                    p.at("hex"),
-                    "6.2",
-                    "no hex given",
-                    "a hex id such as 57 or a place id such as spa",
-                ));
-                None
-            }
-            Some(r) => {
-                let h = r.resolve(&state.data.map);
-                if h.is_none() {
-                    out.push(Problem::new(
-                        p.at("hex"),
-                        "6.2",
-                        format!("{r} is not a land hex or place on the map"),
-                        "a hex id such as 57 or a place id such as spa",
-                    ));
-                }
-                h
-            }
-        };
-        // Chits (6.5, 6.6).
-        let mut points: Option<u32> = Some(0);
-        if a.chits.is_empty() {
-            out.push(Problem::new(
-                p.at("chits"),
-                "6.4",
-                "no latent chit named",
-                "tokens of latent chits in that hex",
-            ));
-        }
-        if let Some(h) = hex {
-            let here = latent(state, h);
-            let tokens: Vec<String> = here.iter().map(|(t, _)| t.to_string()).collect();
-            let mut used = BTreeSet::new();
-            for (j, t) in a.chits.iter().enumerate() {
-                let found = here.iter().find(|(tok, _)| tok == t);
-                if !used.insert(*t) {
-                    out.push(Problem::new(
-                        p.at("chits").at(j),
-                        "6.5",
-                        format!("chit {t} is named twice"),
-                        "each chit once",
-                    ));
-                } else if let Some((_, id)) = found {
-                    points = points.map(|s| s + state.chits[id].value);
-                } else {
-                    points = None;
-                    out.push(Problem::new(
-                        p.at("chits").at(j),
-                        "6.5",
-                        format!("no latent chit {t} in {}", hex_name(state, h)),
-                        format!("a token in that hex: [{}]", tokens.join(", ")),
-                    ));
-                }
-            }
-        } else {
-            points = None;
-        }
-        // Types (6.4, 6.8, 6.9).
-        let mut need: Option<u32> = Some(0);
-        if a.create.is_empty() {
-            out.push(Problem::new(
-                p.at("create"),
-                "6.4",
-                "no unit to create",
-                "unit types such as soldier or crab_gunner",
-            ));
-        }
-        let mut wanted: BTreeMap<&str, usize> = BTreeMap::new();
-        for (j, kind) in a.create.iter().enumerate() {
-            let pp = p.at("create").at(j);
-            let Some(c) = cost(state, kind) else {
-                need = None;
-                out.push(Problem::new(
-                    pp,
-                    "6.4",
-                    format!("there is no unit type {kind:?}"),
-                    "a type from counters.yaml, such as soldier or crab_gunner",
-                ));
-                continue;
-            };
-            need = need.map(|n| n + c);
-            if !has_lib_face(state, kind) {
-                out.push(Problem::new(
-                    pp,
-                    "6.9",
-                    format!("no counter has a Lib {kind} face"),
-                    "soldier or crab_gunner",
-                ));
-            } else if !armable(state, kind, &extra) {
-                out.push(Problem::new(
-                    pp,
-                    "6.8",
-                    format!("Lib may not arm {kind} yet"),
-                    format!("soldier, {START_CBA}, or a type of an open lib_arm card"),
-                ));
-            } else {
-                let n = wanted.entry(kind.as_str()).or_default();
-                *n += 1;
-                let have = stock_count(state, kind);
-                if *n > have {
-                    out.push(Problem::new(
-                        pp,
-                        "6.9",
-                        format!("the stock holds only {have} {kind} counter(s) for Lib"),
-                        format!("at most {have} {kind} in this arming"),
-                    ));
-                }
-            }
-        }
-        if let (Some(have), Some(need)) = (points, need)
-            && !a.chits.is_empty()
-            && !a.create.is_empty()
-            && have < need
-        {
-            out.push(Problem::new(
-                p.at("chits"),
-                "6.4",
-                format!("the named chits hold fewer than the {need} latent points needed"),
-                "more chits of that hex, or fewer units (soldier 1, CBA 3)",
-            ));
-        }
-        if a.labels.len() > a.create.len() {
-            out.push(Problem::new(
-                p.at("labels").at(a.create.len()),
-                "3.4",
-                "more labels than units created",
-                format!("at most {} label(s)", a.create.len()),
-            ));
-        }
-        for (j, l) in a.labels.iter().enumerate() {
-            if let Some(pr) = check_label(state, l, &mut labels, &p.at("labels").at(j)) {
-                out.push(pr);
-            }
+        if let Err(e) = legal_arm(state, a, &extra, &mut labels, &at.at("arm").at(i)) {
+            out.extend(e);
         }
     }
     out
@@ -498,11 +577,13 @@ pub fn resolve(
     pool.gain(state, ctx);
     let mut held = Vec::new();
     for no in &orders.play {
-        if let Err(r) = play::may_play(state, side, *no, PhaseName::Arming, None) {
+        if let Err(p) =
+            play::legal_phase_play(state, side, *no, PhaseName::Arming, &FieldPath::root())
+        {
             // Private: the opponent must not learn which card was meant (2.10).
             ctx.log.private(
                 side,
-                format!("your card {no} is not played: {} ({})", r.message, r.rule),
+                format!("your card {no} is not played: {}", reason(&p)),
             );
             continue;
         }
@@ -541,9 +622,9 @@ pub fn resolve(
             }
         }
     }
-    let mut repaired = BTreeSet::new();
+    let mut listed = BTreeSet::new();
     for name in &orders.repair {
-        repair(state, name, &mut repaired, &mut pool, ctx);
+        repair(state, name, &mut listed, &mut pool, ctx);
     }
     for (i, a) in orders.arm.iter().enumerate() {
         arm(state, i, a, &mut pool, ctx);
@@ -564,11 +645,11 @@ pub fn resolve(
     Ok(())
 }
 
-/// 21.3, default A34: one repair, re-judged on the live state.
+/// 21.3, default A34: one repair, judged by [`legal_repair`] as it comes.
 fn repair(
     state: &mut State,
     name: &str,
-    repaired: &mut BTreeSet<String>,
+    listed: &mut BTreeSet<String>,
     pool: &mut Pool,
     ctx: &mut Ctx,
 ) {
@@ -579,52 +660,27 @@ fn repair(
             format!("your repair of {name} is skipped: {why}"),
         );
     };
-    let Some(id) = ctx.unit(state, name) else {
-        return skip(ctx, "no such unit (21.3)".into());
+    let judged = legal_repair(state, name, listed, &FieldPath::root());
+    listed.insert(name.to_string());
+    let h = match judged {
+        Ok(h) => h,
+        Err(p) => return skip(ctx, reason(&p)),
     };
-    if !repaired.insert(id.clone()) {
-        return skip(ctx, "it was repaired already this phase (21.3, A34)".into());
-    }
-    let two_step = state
-        .unit_type(&id)
-        .and_then(|t| state.data.counters.types.get(t))
-        .is_some_and(|t| t.damaged.is_some());
-    let Some(u) = state.units.get(&id) else {
-        return skip(ctx, "no such unit (21.3)".into());
-    };
-    let UnitAt::Hex(h) = u.at else {
-        return skip(ctx, "it is not on the map (21.3)".into());
-    };
-    if u.side != Side::Lib || !two_step || !u.damaged {
-        return skip(
-            ctx,
-            "it is not a damaged Lib Dougram-family unit (21.3)".into(),
-        );
-    }
-    if !is_city(state, h) || latent(state, h).is_empty() {
-        return skip(
-            ctx,
-            format!(
-                "{} is not a city hex with a latent chit (21.3.1)",
-                hex_name(state, h)
-            ),
-        );
-    }
     if pool.points < 1 {
         return skip(ctx, "no arming point left (21.3.2)".into());
     }
     pool.points -= 1;
-    if let Some(u) = state.units.get_mut(&id) {
+    if let Some(u) = state.units.get_mut(name) {
         u.damaged = false;
     }
     ctx.log.public(format!(
-        "lib repairs {id} in {} for 1 arming point; {} left; the chits stay (21.3.2, A34)",
+        "lib repairs {name} in {} for 1 arming point; {} left; the chits stay (21.3.2, A34)",
         hex_name(state, h),
         pool.points
     ));
 }
 
-/// One arm order (6.4-6.9), re-judged on the live state; all or nothing.
+/// One arm order (6.4-6.9), judged by [`legal_arm`] as it comes; all or nothing.
 fn arm(state: &mut State, i: usize, a: &Arm, pool: &mut Pool, ctx: &mut Ctx) {
     // Skips are Lib's own news: a reason may hint at latent values (2.5).
     let skip = |ctx: &mut Ctx, why: String| {
@@ -633,58 +689,19 @@ fn arm(state: &mut State, i: usize, a: &Arm, pool: &mut Pool, ctx: &mut Ctx) {
             format!("your arming {} is skipped: {why}", i + 1),
         );
     };
-    let Some(h) = a.hex.as_ref().and_then(|r| r.resolve(&state.data.map)) else {
-        return skip(ctx, "no land hex given (6.2)".into());
+    // The cards played before the arming are open now: no extra flag.
+    let mut labels: BTreeSet<String> = ctx.labels.keys().cloned().collect();
+    let plan = match legal_arm(state, a, &[], &mut labels, &FieldPath::root()) {
+        Ok(plan) => plan,
+        Err(p) => return skip(ctx, p.first().map(reason).unwrap_or_default()),
     };
-    if a.chits.is_empty() || a.create.is_empty() {
-        return skip(ctx, "it names no chit or no unit (6.4)".into());
-    }
-    let here = latent(state, h);
-    let mut ids: Vec<(u32, String)> = Vec::new();
-    for t in &a.chits {
-        if ids.iter().any(|(x, _)| x == t) {
-            return skip(ctx, format!("chit {t} is named twice (6.5)"));
-        }
-        match here.iter().find(|(tok, _)| tok == t) {
-            Some(x) => ids.push(x.clone()),
-            None => {
-                return skip(
-                    ctx,
-                    format!("no latent chit {t} in {} (6.5)", hex_name(state, h)),
-                );
-            }
-        }
-    }
-    let mut need = 0;
-    let mut taken = BTreeSet::new();
-    let mut counters = Vec::new();
-    for kind in &a.create {
-        let Some(c) = cost(state, kind) else {
-            return skip(ctx, format!("there is no unit type {kind:?} (6.4)"));
-        };
-        need += c;
-        if !armable(state, kind, &[]) {
-            return skip(ctx, format!("Lib may not arm {kind} (6.8, A7)"));
-        }
-        let Some(id) = stock_counter(state, Side::Lib, kind, &taken) else {
-            return skip(ctx, format!("no {kind} counter is left in the stock (6.9)"));
-        };
-        taken.insert(id.clone());
-        counters.push((kind.clone(), id));
-    }
-    if let Some(l) = a.labels.iter().find(|l| ctx.labels.contains_key(*l)) {
-        return skip(ctx, format!("label {l:?} is already in use (3.4)"));
-    }
-    let have: u32 = ids
-        .iter()
-        .filter_map(|(_, id)| state.chits.get(id).map(|c| c.value))
-        .sum();
-    if have < need {
-        return skip(
-            ctx,
-            format!("the named chits hold fewer than the {need} latent points needed (6.4)"),
-        );
-    }
+    let ArmPlan {
+        hex: h,
+        chits: ids,
+        counters,
+        need,
+        have,
+    } = plan;
     if pool.points < need {
         return skip(
             ctx,
@@ -744,7 +761,7 @@ fn arm(state: &mut State, i: usize, a: &Arm, pool: &mut Pool, ctx: &mut Ctx) {
 }
 
 /// Commented YAML lines for the order skeleton (the legal choices now).
-pub fn template(state: &State, side: Side) -> String {
+pub fn template(state: &State, side: Side, c: &Choices) -> String {
     if side != Side::Lib {
         return String::new();
     }
@@ -776,11 +793,9 @@ pub fn template(state: &State, side: Side) -> String {
             cities.join(", ")
         }
     ));
-    let cards: Vec<String> = state.cards[Side::Lib]
-        .hand
-        .cards()
+    let cards: Vec<String> = c
+        .arming_play
         .iter()
-        .filter(|n| play::may_play(state, side, **n, PhaseName::Arming, None).is_ok())
         .filter_map(|n| state.card(*n))
         .map(|c| {
             let draws: u32 = c
@@ -823,33 +838,15 @@ pub fn template(state: &State, side: Side) -> String {
             list.join(", ")
         ));
     }
-    let mut types: Vec<String> = state
-        .data
-        .counters
-        .types
-        .keys()
-        .filter(|k| has_lib_face(state, k) && armable(state, k, &[]))
+    let types: Vec<String> = arm_type_choices(state)
+        .iter()
         .map(|k| format!("{k} ({} in stock)", stock_count(state, k)))
         .collect();
-    types.sort();
     out.push(format!(
         "#   armable types (6.8, 6.9): {}",
         types.join(", ")
     ));
-    let repairable: Vec<String> = state
-        .units
-        .iter()
-        .filter(|(id, u)| {
-            u.side == Side::Lib
-                && u.damaged
-                && matches!(u.at, UnitAt::Hex(h) if is_city(state, h) && !latent(state, h).is_empty())
-                && state
-                    .unit_type(id)
-                    .and_then(|t| state.data.counters.types.get(t))
-                    .is_some_and(|t| t.damaged.is_some())
-        })
-        .map(|(id, _)| id.clone())
-        .collect();
+    let repairable = &c.repair;
     out.push(format!(
         "#   repairable now (21.3): {}",
         if repairable.is_empty() {
@@ -1506,11 +1503,22 @@ pub(crate) mod tests {
     fn the_template_lists_points_chits_types_and_repairs() {
         let mut s = with_points(3);
         let t = chit(&mut s, 57, 4);
-        let text = template(&s, Side::Lib);
+        let text = template(
+            &s,
+            Side::Lib,
+            &crate::systems::dougram::steps::choices(&s, Side::Lib),
+        );
         assert!(text.lines().all(|l| l.starts_with('#')));
         assert!(text.contains("arming points from cities now: 3"));
         assert!(text.contains(&format!("hex 57: {t}=4")));
         assert!(text.contains("crab_gunner ("));
-        assert!(template(&s, Side::Fed).is_empty());
+        assert!(
+            template(
+                &s,
+                Side::Fed,
+                &crate::systems::dougram::steps::choices(&s, Side::Fed)
+            )
+            .is_empty()
+        );
     }
 }

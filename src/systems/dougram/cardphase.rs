@@ -45,7 +45,12 @@ pub struct Report {
 }
 
 /// Problems with a policy, located under `at` in the order document.
-pub fn check_policy(state: &State, side: Side, p: &CardPolicy, at: &FieldPath) -> Vec<Problem> {
+pub fn legal_card_policy(
+    state: &State,
+    side: Side,
+    p: &CardPolicy,
+    at: &FieldPath,
+) -> Vec<Problem> {
     let mut out = Vec::new();
     for (field, list) in [
         ("keep", &p.keep),
@@ -67,6 +72,33 @@ pub fn check_policy(state: &State, side: Side, p: &CardPolicy, at: &FieldPath) -
                     format!("one of {}'s own cards (default A43)", side.name()),
                 )),
                 _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// The card policies `side` may send, one card in one list each: every card of the side's own
+/// where [`legal_card_policy`] accepts it, in card order.
+pub fn card_policy_choices(state: &State, side: Side) -> Vec<CardPolicy> {
+    let mut out = Vec::new();
+    for c in &state.data.cards.cards {
+        for p in [
+            CardPolicy {
+                keep: vec![c.no],
+                ..CardPolicy::default()
+            },
+            CardPolicy {
+                stock_wishlist: vec![c.no],
+                ..CardPolicy::default()
+            },
+            CardPolicy {
+                swap_out: vec![c.no],
+                ..CardPolicy::default()
+            },
+        ] {
+            if legal_card_policy(state, side, &p, &FieldPath::root()).is_empty() {
+                out.push(p);
             }
         }
     }
@@ -251,17 +283,78 @@ pub fn card_phase(state: &mut State, side: Side, dice: &mut Dice, label: &str) -
     r
 }
 
-/// The 5.4 discard: `card` from the owner's orders, else the policy fallback.
+/// Whether `side` may discard `card` face down to get back to six cards (5.4): a discard is
+/// due, the card is in hand, and the same orders do not play it (`played`: the cards they play
+/// for certain), since the discard comes before every phase.
+pub fn legal_discard(
+    state: &State,
+    side: Side,
+    card: u32,
+    played: &BTreeSet<u32>,
+    at: &FieldPath,
+) -> Result<(), Problem> {
+    let hand = &state.cards.get(side).hand;
+    if played.contains(&card) {
+        Err(Problem::new(
+            at.clone(),
+            "5.4",
+            format!(
+                "card {card} is discarded face down before any phase, so it cannot be played later in these orders"
+            ),
+            "discard another card, or do not play this one",
+        ))
+    } else if !*state.pending_discard.get(side) {
+        Err(Problem::new(
+            at.clone(),
+            "5.4",
+            "no discard is due: the last card phase did not leave 7 cards",
+            "leave discard_to_six out",
+        ))
+    } else if !hand.contains(&card) {
+        Err(Problem::new(
+            at.clone(),
+            "5.4",
+            format!("card {card} is not in your hand"),
+            format!("one of {:?}", hand.cards()),
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// The cards [`legal_discard`] accepts now, in hand order (none when no discard is due).
+pub fn discard_choices(state: &State, side: Side) -> Vec<u32> {
+    let none = BTreeSet::new();
+    state
+        .cards
+        .get(side)
+        .hand
+        .cards()
+        .iter()
+        .copied()
+        .filter(|c| legal_discard(state, side, *c, &none, &FieldPath::root()).is_ok())
+        .collect()
+}
+
+/// The 5.4 discard: `card` from the owner's orders, else the policy fallback. The discard
+/// comes first in the player-turn, so the state is the one `check` judged the card on: an
+/// error here means orders `check` refused.
 pub fn discard_to_six(state: &mut State, side: Side, card: Option<u32>) -> Result<u32, String> {
     if !*state.pending_discard.get(side) {
         return Err("no discard is due (5.4 applies only with 7 cards)".into());
     }
     let policy = state.policies.get(side).card.clone();
-    let z = state.cards.get_mut(side);
     let c = match card {
-        Some(c) => c,
-        None => fallback_discard(z.hand.cards(), &policy).ok_or("empty hand")?,
+        Some(c) => {
+            legal_discard(state, side, c, &BTreeSet::new(), &FieldPath::root())
+                .map_err(|p| p.message)?;
+            c
+        }
+        None => {
+            fallback_discard(state.cards.get(side).hand.cards(), &policy).ok_or("empty hand")?
+        }
     };
+    let z = state.cards.get_mut(side);
     z.deck
         .discard_from(&mut z.hand, &c, Face::Down)
         .map_err(|_| format!("card {c} is not in your hand"))?;
@@ -453,7 +546,7 @@ mod tests {
             keep: vec![77, 9999],
             ..CardPolicy::default()
         };
-        let probs = check_policy(&s, Side::Lib, &p, &FieldPath::root().at("policy"));
+        let probs = legal_card_policy(&s, Side::Lib, &p, &FieldPath::root().at("policy"));
         assert_eq!(probs.len(), 2);
     }
 }

@@ -11,11 +11,12 @@
 
 use super::cards::{Effect, ModTarget, PhaseName, StepName, Whose};
 use super::control;
-use super::ctx::Ctx;
+use super::ctx::{Ctx, reason};
 use super::damage;
 use super::data::{Class, HexId, HexRef, Hexside, PerSide, Side, Values};
 use super::play;
 use super::state::{State, UnitAt};
+use super::steps::Choices;
 use crate::kit::seats::{Seat, TwoSeats};
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
@@ -68,6 +69,18 @@ pub struct Declared {
 }
 
 impl Declared {
+    /// The cards listed for `step`, to add to.
+    pub fn cards_mut(&mut self, step: StepName) -> &mut Vec<u32> {
+        match step {
+            StepName::W1 => &mut self.w1,
+            StepName::W2 => &mut self.w2,
+            StepName::Capture => &mut self.capture,
+            StepName::Cba => &mut self.cba,
+            StepName::Ap => &mut self.ap,
+            StepName::Melee => &mut self.melee,
+        }
+    }
+
     fn cards(&self, step: StepName) -> &[u32] {
         match step {
             StepName::W1 => &self.w1,
@@ -251,105 +264,215 @@ fn placement_hexes(state: &State) -> BTreeSet<HexId> {
         .collect()
 }
 
-/// Problems with `orders`, located under `at`, judged on the state at the start of the step.
-pub fn check(state: &State, side: Side, orders: &CombatOrders, at: &FieldPath) -> Vec<Problem> {
-    let mut out = Vec::new();
-    let mut seen_hex: BTreeMap<HexId, usize> = BTreeMap::new();
-    let mut seen_card: BTreeSet<u32> = BTreeSet::new();
-    // Computed only when an order names a fight group: it scans every unit on the map.
-    let merc_on_map = || {
-        state
+/// The steps of a combat where cards are played, in order (12.9, 2.13).
+pub const CARD_STEPS: [StepName; 6] = [
+    StepName::W1,
+    StepName::Capture,
+    StepName::W2,
+    StepName::Cba,
+    StepName::Ap,
+    StepName::Melee,
+];
+
+/// Whether the phasing side may declare a combat in the hex named `name` (12.3, 12.6): a
+/// place or land hex, not declared before in the phase (`declared`: hex -> the index of its
+/// declaration). Whether the hex holds units of both sides is judged when the combat comes up
+/// ([`legal_fight`]): units move and fight before.
+pub fn legal_declared_hex(
+    state: &State,
+    name: &str,
+    declared: &BTreeMap<HexId, usize>,
+    at: &FieldPath,
+) -> Result<HexId, Problem> {
+    let Some(h) = parse_hex(state, name) else {
+        return Err(Problem::new(
+            at.at("hex"),
+            "12.3",
+            format!("{name:?} is no place and no land hex of the map"),
+            "a place id (spa, bonar, ...) or a land hex number (57)",
+        ));
+    };
+    if let Some(first) = declared.get(&h) {
+        return Err(Problem::new(
+            at.at("hex"),
+            "12.6",
+            format!(
+                "{} is already declared at combat[{first}]",
+                hex_name(state, h)
+            ),
+            "each hex at most once per combat phase (12.6, 12.8)",
+        ));
+    }
+    Ok(h)
+}
+
+/// Whether a combat declared in hex `h` takes place now: the hex holds units of both sides
+/// (12.3). The phase judges each declaration by this when it comes up.
+pub fn legal_fight(state: &State, h: HexId) -> Result<(), Problem> {
+    if state.units_in(h, Side::Lib).is_empty() || state.units_in(h, Side::Fed).is_empty() {
+        return Err(Problem::new(
+            FieldPath::root(),
+            "12.3",
+            "it does not hold units of both sides",
+            "a hex with units of both sides",
+        ));
+    }
+    Ok(())
+}
+
+/// Whether a declaration may name a fight group for hex `h` (12.5): refused only when Fed
+/// cannot have both regulars and mercenaries there when the combat comes up. Fed units enter
+/// hexes only in Fed's own turn, except 24.2 placements; no mercenary comes back to the map in
+/// the middle of a step.
+pub fn legal_fight_group(
+    state: &State,
+    side: Side,
+    h: HexId,
+    at: &FieldPath,
+) -> Result<(), Problem> {
+    let fed = state.units_in(h, Side::Fed);
+    let mercs = fed.iter().any(|id| state.is_mercenary(id));
+    let regs = fed.iter().any(|id| !state.is_mercenary(id));
+    let certain_no = if side == Side::Lib {
+        !mercs || (!regs && !placement_hexes(state).contains(&h))
+    } else {
+        !state
             .units
             .iter()
             .any(|(id, u)| matches!(u.at, UnitAt::Hex(_)) && state.is_mercenary(id))
     };
-    for (i, d) in orders.combats.iter().enumerate() {
-        let p = at.at(i);
-        let Some(h) = parse_hex(state, &d.hex) else {
-            out.push(Problem::new(
-                p.at("hex"),
-                "12.3",
-                format!("{:?} is no place and no land hex of the map", d.hex),
-                "a place id (spa, bonar, ...) or a land hex number (57)",
-            ));
-            continue;
+    if certain_no {
+        return Err(Problem::new(
+            at.at("fight_group"),
+            "12.5",
+            format!(
+                "Fed cannot have both regulars and mercenaries in {} when this combat comes up",
+                hex_name(state, h)
+            ),
+            "leave fight_group out (it applies only where Fed has both groups)",
+        ));
+    }
+    Ok(())
+}
+
+/// Whether `side` may play card `no` at combat `step` now (12.9, 13.1, 2.10-2.13): a card
+/// [`play::may_play`] accepts at that step, and no capture card in the Lib combat phase.
+pub fn legal_combat_card<'s>(
+    state: &'s State,
+    side: Side,
+    no: u32,
+    step: StepName,
+    at: &FieldPath,
+) -> Result<&'s super::cards::Card, Problem> {
+    if step == StepName::Capture && state.phasing() == Some(Side::Lib) {
+        return Err(Problem::new(
+            at.clone(),
+            "13.1",
+            "there is no capture step in the Lib combat phase",
+            "capture cards only in Fed's orders",
+        ));
+    }
+    play::may_play(state, side, no, PhaseName::Combat, Some(step)).map_err(|r| r.at(at.clone()))
+}
+
+/// The hexes where the phasing `side` may declare a combat that takes place if nothing moves
+/// (12.3: [`legal_fight`]), in id order; where Fed has both groups now, also one declaration
+/// per group, if [`legal_fight_group`] accepts it.
+pub fn declare_choices(state: &State, side: Side) -> Vec<Declared> {
+    let hexes: BTreeSet<HexId> = state
+        .units
+        .values()
+        .filter_map(|u| match u.at {
+            UnitAt::Hex(h) => Some(h),
+            _ => None,
+        })
+        .collect();
+    let mut out = Vec::new();
+    for h in hexes.into_iter().filter(|h| legal_fight(state, *h).is_ok()) {
+        let d = Declared {
+            hex: super::movement::place_id(state, h),
+            ..Declared::default()
         };
-        if let Some(first) = seen_hex.insert(h, i) {
-            out.push(Problem::new(
-                p.at("hex"),
-                "12.6",
-                format!(
-                    "{} is already declared at combat[{first}]",
-                    hex_name(state, h)
-                ),
-                "each hex at most once per combat phase (12.6, 12.8)",
-            ));
-        }
-        if d.fight_group.is_some() {
-            let fed = state.units_in(h, Side::Fed);
-            let mercs = fed.iter().any(|id| state.is_mercenary(id));
-            let regs = fed.iter().any(|id| !state.is_mercenary(id));
-            // Fed units enter hexes only in Fed's own turn, except 24.2 placements; no
-            // mercenary comes back to the map in the middle of a step.
-            let certain_no = if side == Side::Lib {
-                !mercs || (!regs && !placement_hexes(state).contains(&h))
-            } else {
-                !merc_on_map()
-            };
-            if certain_no {
-                out.push(Problem::new(
-                    p.at("fight_group"),
-                    "12.5",
-                    format!(
-                        "Fed cannot have both regulars and mercenaries in {} when this combat comes up",
-                        hex_name(state, h)
-                    ),
-                    "leave fight_group out (it applies only where Fed has both groups)",
-                ));
+        let fed = state.units_in(h, Side::Fed);
+        let both = fed.iter().any(|id| state.is_mercenary(id))
+            && fed.iter().any(|id| !state.is_mercenary(id));
+        let grouped = [FightGroup::Regulars, FightGroup::Mercenaries]
+            .into_iter()
+            .filter(|_| both && legal_fight_group(state, side, h, &FieldPath::root()).is_ok())
+            .map(|g| Declared {
+                fight_group: Some(g),
+                ..d.clone()
+            });
+        out.push(d.clone());
+        out.extend(grouped);
+    }
+    out
+}
+
+/// The cards of `side`'s hand [`legal_combat_card`] accepts now, with their step, in hand
+/// order.
+pub fn combat_card_choices(state: &State, side: Side) -> Vec<(StepName, u32)> {
+    let mut out = Vec::new();
+    for no in state.cards.get(side).hand.cards() {
+        for step in CARD_STEPS {
+            if legal_combat_card(state, side, *no, step, &FieldPath::root()).is_ok() {
+                out.push((step, *no));
             }
-        }
-        for step in [
-            StepName::W1,
-            StepName::Capture,
-            StepName::W2,
-            StepName::Cba,
-            StepName::Ap,
-            StepName::Melee,
-        ] {
-            let field = step_name(step);
-            for (j, no) in d.cards(step).iter().enumerate() {
-                let cp = p.at(field).at(j);
-                if step == StepName::Capture && side != Side::Fed {
-                    out.push(Problem::new(
-                        cp.clone(),
-                        "13.1",
-                        "there is no capture step in the Lib combat phase",
-                        "capture cards only in Fed's orders",
-                    ));
-                    continue;
-                }
-                if !seen_card.insert(*no) {
-                    out.push(Problem::new(
-                        cp.clone(),
-                        "2.10",
-                        format!("card {no} is already played earlier in these orders"),
-                        "each card once",
-                    ));
-                    continue;
-                }
-                if let Err(r) = play::may_play(state, side, *no, PhaseName::Combat, Some(step)) {
-                    out.push(Problem::new(cp, r.rule, r.message, r.accepted));
-                }
-            }
-        }
-        if let Some(list) = &d.allocation {
-            out.extend(check_priority(state, list, &p.at("allocation")));
         }
     }
     out
 }
 
-fn check_priority(state: &State, list: &[String], at: &FieldPath) -> Vec<Problem> {
+/// Problems with `orders`, located under `at`, judged on the state at the start of the step:
+/// each item by its legal_* function, each card once in the orders (2.10).
+pub fn check(state: &State, side: Side, orders: &CombatOrders, at: &FieldPath) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let mut seen_hex: BTreeMap<HexId, usize> = BTreeMap::new();
+    let mut seen_card: BTreeSet<u32> = BTreeSet::new();
+    for (i, d) in orders.combats.iter().enumerate() {
+        let p = at.at(i);
+        let h = match legal_declared_hex(state, &d.hex, &seen_hex, &p) {
+            Ok(h) => h,
+            Err(e) => {
+                out.push(e);
+                // A hex declared twice is still a hex: its other fields are judged.
+                match parse_hex(state, &d.hex) {
+                    Some(h) => h,
+                    None => continue,
+                }
+            }
+        };
+        seen_hex.insert(h, i);
+        if d.fight_group.is_some()
+            && let Err(e) = legal_fight_group(state, side, h, &p)
+        {
+            out.push(e);
+        }
+        for step in CARD_STEPS {
+            let field = step_name(step);
+            for (j, no) in d.cards(step).iter().enumerate() {
+                let cp = p.at(field).at(j);
+                match legal_combat_card(state, side, *no, step, &cp) {
+                    Err(e) => out.push(e),
+                    Ok(_) if !seen_card.insert(*no) => out.push(Problem::new(
+                        cp,
+                        "2.10",
+                        format!("card {no} is already played earlier in these orders"),
+                        "each card once",
+                    )),
+                    Ok(_) => {}
+                }
+            }
+        }
+        if let Some(list) = &d.allocation {
+            out.extend(legal_priority(state, list, &p.at("allocation")));
+        }
+    }
+    out
+}
+
+/// Problems with a hit-allocation priority (17.3): unit types or counter ids.
+pub fn legal_priority(state: &State, list: &[String], at: &FieldPath) -> Vec<Problem> {
     let mut out = Vec::new();
     for (i, t) in list.iter().enumerate() {
         if !state.data.counters.types.contains_key(t) && !state.units.contains_key(t) {
@@ -365,7 +488,12 @@ fn check_priority(state: &State, list: &[String], at: &FieldPath) -> Vec<Problem
 }
 
 /// Problems with a policy, located under `at`.
-pub fn check_policy(state: &State, side: Side, p: &CombatPolicy, at: &FieldPath) -> Vec<Problem> {
+pub fn legal_combat_policy(
+    state: &State,
+    side: Side,
+    p: &CombatPolicy,
+    at: &FieldPath,
+) -> Vec<Problem> {
     let mut out = Vec::new();
     if p.capture.is_some() && side != Side::Lib {
         out.push(Problem::new(
@@ -432,8 +560,72 @@ pub fn check_policy(state: &State, side: Side, p: &CombatPolicy, at: &FieldPath)
             }
         }
     }
-    out.extend(check_priority(state, &p.allocation, &at.at("allocation")));
+    out.extend(legal_priority(state, &p.allocation, &at.at("allocation")));
     out
+}
+
+/// The combat policies `side` may send, one value each: every capture request (with each
+/// target number a d6 roll tells apart, 0 to 6: 13.3), reaction (each of the side's combat cards at its step), AP and
+/// melee request, allocation entry (each unit type and counter id, as a list of one), fight
+/// group and displacement, where [`legal_combat_policy`] accepts it.
+pub fn combat_policy_choices(state: &State, side: Side) -> Vec<CombatPolicy> {
+    let none = CombatPolicy::default;
+    let mut candidates: Vec<CombatPolicy> = Vec::new();
+    let captures = [CaptureRequest::Always, CaptureRequest::Never]
+        .into_iter()
+        .chain((0..=6).map(CaptureRequest::IfTargetAtMost));
+    candidates.extend(captures.map(|c| CombatPolicy {
+        capture: Some(c),
+        ..none()
+    }));
+    for c in &state.data.cards.cards {
+        candidates.push(CombatPolicy {
+            reactions: vec![Reaction {
+                at: c.when.step.unwrap_or(StepName::W2),
+                play: c.no,
+                ..Reaction::default()
+            }],
+            ..none()
+        });
+    }
+    candidates.extend(
+        [ApRequest::Always, ApRequest::Never].map(|ap_attack| CombatPolicy {
+            ap_attack,
+            ..none()
+        }),
+    );
+    candidates.extend(
+        [
+            MeleeRequest::Expected,
+            MeleeRequest::Always,
+            MeleeRequest::Never,
+        ]
+        .map(|melee| CombatPolicy { melee, ..none() }),
+    );
+    let names = state.data.counters.types.keys().chain(state.units.keys());
+    candidates.extend(names.map(|t| CombatPolicy {
+        allocation: vec![t.clone()],
+        ..none()
+    }));
+    candidates.extend(
+        [
+            GroupChoice::Auto,
+            GroupChoice::Regulars,
+            GroupChoice::Mercenaries,
+        ]
+        .map(|fight_group| CombatPolicy {
+            fight_group,
+            ..none()
+        }),
+    );
+    candidates.extend([Displace::MostFed, Displace::Never].map(|d| CombatPolicy {
+        fortress_displace: Some(d),
+        ..none()
+    }));
+    candidates
+        .into_iter()
+        .filter(|p| legal_combat_policy(state, side, p, &FieldPath::root()).is_empty())
+        .collect()
 }
 
 /// Card modifiers of one side in one combat (12.9, A27: they add up).
@@ -515,30 +707,19 @@ pub fn resolve(
     orders: &CombatOrders,
     ctx: &mut Ctx,
 ) -> Result<(), String> {
-    let mut done: BTreeSet<HexId> = BTreeSet::new();
+    let mut done: BTreeMap<HexId, usize> = BTreeMap::new();
     // A declaration that does not happen is the declarer's own news: the opponent learns the
     // combats fought, never the ones planned.
     for (i, d) in orders.combats.iter().enumerate() {
-        let Some(h) = parse_hex(state, &d.hex) else {
-            ctx.log.private(
-                side,
-                format!(
-                    "your combat[{i}] is skipped: {:?} is no hex of the map (12.3)",
-                    d.hex
-                ),
-            );
-            continue;
+        let h = match legal_declared_hex(state, &d.hex, &done, &FieldPath::root()) {
+            Ok(h) => h,
+            Err(p) => {
+                ctx.log
+                    .private(side, format!("your combat[{i}] is skipped: {}", reason(&p)));
+                continue;
+            }
         };
-        if !done.insert(h) {
-            ctx.log.private(
-                side,
-                format!(
-                    "your combat[{i}] is skipped: {} has fought already this phase (12.6)",
-                    hex_name(state, h)
-                ),
-            );
-            continue;
-        }
+        done.insert(h, i);
         fight(state, side, h, d, ctx)?;
     }
     displace_from_fortress(state, ctx);
@@ -564,12 +745,10 @@ fn fight(
         .iter()
         .map(|s| s.to_string())
         .collect();
-    if lib.is_empty() || fed_all.is_empty() {
+    if let Err(p) = legal_fight(state, h) {
         ctx.log.private(
             phasing,
-            format!(
-                "your combat at {name} is skipped: it does not hold units of both sides (12.3)"
-            ),
+            format!("your combat at {name} is skipped: {}", reason(&p)),
         );
         return Ok(());
     }
@@ -791,15 +970,14 @@ fn try_play(
         ));
         return Ok(());
     }
-    if let Err(r) = play::may_play(state, side, no, PhaseName::Combat, Some(step)) {
+    if let Err(p) = legal_combat_card(state, side, no, step, &FieldPath::root()) {
         ctx.log.private(
             side,
             format!(
-                "{} does not play card {no} at {}: {} ({})",
+                "{} does not play card {no} at {}: {}",
                 side.name(),
                 f.name,
-                r.message,
-                r.rule
+                reason(&p)
             ),
         );
         return Ok(());
@@ -1320,7 +1498,7 @@ pub fn displace_from_fortress(state: &mut State, ctx: &mut Ctx) {
 }
 
 /// Commented YAML lines for the order skeleton (the legal choices now).
-pub fn template(state: &State, side: Side) -> String {
+pub fn template(state: &State, side: Side, c: &Choices) -> String {
     let mut out = String::new();
     out.push_str("# combat (12.2-12.6): declared combats, resolved one at a time in this order.\n");
     out.push_str("#   - {hex: <place or hex>, fight_group: regulars|mercenaries, w1: [], ");
@@ -1330,54 +1508,37 @@ pub fn template(state: &State, side: Side) -> String {
     out.push_str(
         "w2: [], cba: [], ap: [], melee: [], ap_attack: true, melee_attack: true, allocation: [<types>]}\n",
     );
-    let mut hexes: BTreeSet<HexId> = BTreeSet::new();
-    for u in state.units.values() {
-        if let UnitAt::Hex(h) = u.at
-            && !state.units_in(h, Side::Lib).is_empty()
-            && !state.units_in(h, Side::Fed).is_empty()
-        {
-            hexes.insert(h);
-        }
-    }
-    if hexes.is_empty() {
+    let declared = &c.combats;
+    let plain: Vec<&Declared> = declared
+        .iter()
+        .filter(|d| d.fight_group.is_none())
+        .collect();
+    if plain.is_empty() {
         out.push_str("# no hex holds units of both sides now (12.3)\n");
     }
-    for h in hexes {
-        let fed = state.units_in(h, Side::Fed);
-        let both = fed.iter().any(|id| state.is_mercenary(id))
-            && fed.iter().any(|id| !state.is_mercenary(id));
-        let key = state
-            .data
-            .map
-            .place_at(h)
-            .map(|p| p.id.clone())
-            .unwrap_or_else(|| h.to_string());
+    for d in plain {
+        let Some(h) = parse_hex(state, &d.hex) else {
+            continue;
+        };
+        let grouped = declared
+            .iter()
+            .any(|g| g.hex == d.hex && g.fight_group.is_some());
         out.push_str(&format!(
-            "#   - {{hex: {key}}}   # lib {} vs fed {}{}\n",
+            "#   - {{hex: {}}}   # lib {} vs fed {}{}\n",
+            d.hex,
             state.units_in(h, Side::Lib).join(" "),
-            fed.join(" "),
-            if both {
+            state.units_in(h, Side::Fed).join(" "),
+            if grouped {
                 "; fight_group applies (12.5)"
             } else {
                 ""
             }
         ));
     }
-    let cards: Vec<String> = state
-        .cards
-        .get(side)
-        .hand
-        .cards()
+    let cards: Vec<String> = c
+        .combat_cards
         .iter()
-        .filter_map(|no| state.card(*no))
-        .filter(|c| c.when.phase == PhaseName::Combat)
-        .map(|c| {
-            format!(
-                "{} ({})",
-                c.no,
-                step_name(c.when.step.unwrap_or(StepName::W2))
-            )
-        })
+        .map(|(step, no)| format!("{no} ({})", step_name(*step)))
         .collect();
     if !cards.is_empty() {
         out.push_str(&format!("# combat cards in hand: {}\n", cards.join(", ")));
@@ -1654,7 +1815,7 @@ mod tests {
             ..CombatPolicy::default()
         };
         let at = FieldPath::root().at("policies").at("combat");
-        let p = check_policy(&s, Side::Fed, &bad, &at);
+        let p = legal_combat_policy(&s, Side::Fed, &bad, &at);
         let paths: Vec<String> = p.iter().map(|x| x.path.to_string()).collect();
         assert_eq!(
             paths,
@@ -1664,14 +1825,14 @@ mod tests {
                 "policies.combat.allocation[0]"
             ]
         );
-        let p = check_policy(&s, Side::Lib, &bad, &at);
+        let p = legal_combat_policy(&s, Side::Lib, &bad, &at);
         assert_eq!(p[0].path.to_string(), "policies.combat.reactions[0].at");
         assert_eq!(p[0].rule.as_deref(), Some("12.9"));
         let lib = CombatPolicy {
             fortress_displace: Some(Displace::Never),
             ..CombatPolicy::default()
         };
-        let p = check_policy(&s, Side::Lib, &lib, &at);
+        let p = legal_combat_policy(&s, Side::Lib, &lib, &at);
         assert_eq!(p[0].rule.as_deref(), Some("22.9"));
     }
 
@@ -2371,7 +2532,11 @@ mod tests {
         put(&mut s, "SO01", Side::Fed, H);
         put(&mut s, "GA01", Side::Fed, H);
         give(&mut s, Side::Fed, 201);
-        let t = template(&s, Side::Fed);
+        let t = template(
+            &s,
+            Side::Fed,
+            &crate::systems::dougram::steps::choices(&s, Side::Fed),
+        );
         assert!(t.contains("{hex: 57}"), "{t}");
         assert!(t.contains("fight_group applies"));
         assert!(t.contains("201 (cba)"));

@@ -7,6 +7,7 @@ use super::data::Side;
 use super::state::State;
 use crate::kit::events;
 use crate::protocol::dice::Dice;
+use crate::systems::Problem;
 use std::collections::BTreeMap;
 
 /// Events of one step: lines for everyone, and lines only one side may read.
@@ -34,5 +35,14 @@ impl<'d> Ctx<'d> {
             return Some(id.clone());
         }
         state.units.contains_key(name).then(|| name.to_string())
+    }
+}
+
+/// Why an order item is skipped, for the line that tells its side: the problem its legal_*
+/// function found, with the rule.
+pub fn reason(p: &Problem) -> String {
+    match &p.rule {
+        Some(r) => format!("{} ({r})", p.message),
+        None => p.message.clone(),
     }
 }

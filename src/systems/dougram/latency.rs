@@ -6,9 +6,10 @@
 //! that get none; `counts` asks for fewer in a hex ("may place", 18.3). A hex is named by its
 //! number or by a place id.
 
-use super::ctx::Ctx;
+use super::ctx::{Ctx, reason};
 use super::data::{Class, HexId, HexRef, Side, hex_problem};
 use super::state::{ChitAt, State, UnitAt};
+use super::steps::Choices;
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
 use serde::{Deserialize, Serialize};
@@ -33,6 +34,18 @@ pub fn chits_in(state: &State, h: HexId) -> usize {
         .values()
         .filter(|c| c.at == ChitAt::Hex(h))
         .count()
+}
+
+/// Hexes holding latent chits now, in id order.
+pub fn chit_hexes(state: &State) -> BTreeSet<HexId> {
+    state
+        .chits
+        .values()
+        .filter_map(|c| match c.at {
+            ChitAt::Hex(h) => Some(h),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Lib soldiers in hex `h` (18.2-18.3: CBAs, the Dougram family included, do not count).
@@ -63,9 +76,55 @@ pub fn soldier_hexes(state: &State) -> Vec<HexId> {
         .collect()
 }
 
-/// Problems with `orders`, located under `at`, judged on the state at the start of the step.
-/// Units move before this phase, so a count above one chit per two soldiers of the start
-/// state is not certain to be wrong; it is cut at resolve time.
+/// Whether `n` chits may be asked for in hex `h` (18.3, 18.4): a number no higher than the
+/// hex limit. Units move before this phase, so a count above one chit per two soldiers of the
+/// start state is not certain to be wrong: the phase cuts it ([`legal_target`]).
+pub fn legal_count(state: &State, h: HexId, n: i64, at: &FieldPath) -> Result<(), Problem> {
+    let limit = state.data.map.chit_limit(h);
+    if n < 0 {
+        Err(Problem::new(
+            at.clone(),
+            "18.3",
+            format!("{n} chits is not a number of chits"),
+            format!("0 to {limit}"),
+        ))
+    } else if n > i64::from(limit) {
+        Err(Problem::new(
+            at.clone(),
+            "18.4",
+            format!("hex {h} holds at most {limit} latent chit(s)"),
+            format!("0 to {limit}"),
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// Whether Lib may place chits in hex `h` now, and how many at most (18.2-18.4): a hex with
+/// Lib soldiers. The phase judges each hex its orders name by this; `check` does not, since
+/// units move before the phase.
+pub fn legal_target(state: &State, h: HexId) -> Result<usize, Problem> {
+    if lib_soldiers(state, h) == 0 {
+        return Err(Problem::new(
+            FieldPath::root(),
+            "18.2",
+            "no Lib soldier is there",
+            "a hex with Lib soldiers",
+        ));
+    }
+    Ok(max_in(state, h))
+}
+
+/// The hexes [`legal_target`] accepts now, with the most chits each may take, in id order.
+pub fn latency_choices(state: &State) -> Vec<(HexId, usize)> {
+    soldier_hexes(state)
+        .into_iter()
+        .filter_map(|h| legal_target(state, h).ok().map(|n| (h, n)))
+        .collect()
+}
+
+/// Problems with `orders`, located under `at`, judged on the state at the start of the step:
+/// each hex named once, each by [`hex_problem`], each count by [`legal_count`].
 pub fn check(state: &State, side: Side, orders: &LatencyOrders, at: &FieldPath) -> Vec<Problem> {
     let mut out = Vec::new();
     if side != Side::Lib {
@@ -109,21 +168,8 @@ pub fn check(state: &State, side: Side, orders: &LatencyOrders, at: &FieldPath) 
             }
         };
         note(h, &p, &mut out);
-        let limit = state.data.map.chit_limit(h);
-        if *n < 0 {
-            out.push(Problem::new(
-                p,
-                "18.3",
-                format!("{n} chits is not a number of chits"),
-                format!("0 to {limit}"),
-            ));
-        } else if *n > i64::from(limit) {
-            out.push(Problem::new(
-                p,
-                "18.4",
-                format!("hex {h} holds at most {limit} latent chit(s)"),
-                format!("0 to {limit}"),
-            ));
+        if let Err(e) = legal_count(state, h, *n, &p) {
+            out.push(e);
         }
     }
     out
@@ -142,40 +188,39 @@ pub fn resolve(
     // An order that does not happen as written is Lib's own news: the opponent sees the chits
     // placed, never the hexes or counts Lib asked for (2.5).
     let mut skip: BTreeSet<HexId> = BTreeSet::new();
+    let ignored = |ctx: &mut Ctx, r: &HexRef, p: &Problem| {
+        ctx.log.private(
+            side,
+            format!("your latency order for {r} is ignored: {}", reason(p)),
+        );
+    };
     for r in &orders.skip {
-        match r.resolve(&state.data.map) {
-            Some(h) => {
+        match hex_problem(&state.data.map, r, FieldPath::root(), "18.2") {
+            Ok(h) => {
                 skip.insert(h);
             }
-            None => ctx.log.private(
-                side,
-                format!("your latency order for {r} is ignored: it is not a land hex (18.2)"),
-            ),
+            Err(p) => ignored(ctx, r, &p),
         }
     }
     let mut wanted: BTreeMap<HexId, usize> = BTreeMap::new();
     for (r, n) in &orders.counts {
-        match r.resolve(&state.data.map) {
-            Some(h) => {
+        match hex_problem(&state.data.map, r, FieldPath::root(), "18.2") {
+            // `check` refused a negative count (legal_count).
+            Ok(h) => {
                 wanted.insert(h, usize::try_from(*n).unwrap_or(0));
             }
-            None => ctx.log.private(
-                side,
-                format!("your latency order for {r} is ignored: it is not a land hex (18.2)"),
-            ),
+            Err(p) => ignored(ctx, r, &p),
         }
     }
-    let hexes = soldier_hexes(state);
     for h in wanted.keys().chain(skip.iter()) {
-        if !hexes.contains(h) {
+        if let Err(p) = legal_target(state, *h) {
             ctx.log.private(
                 side,
-                format!(
-                    "your latency order for hex {h} is skipped: no Lib soldier is there (18.2)"
-                ),
+                format!("your latency order for hex {h} is skipped: {}", reason(&p)),
             );
         }
     }
+    let hexes = soldier_hexes(state);
     let mut placed_total = 0;
     for h in hexes {
         let max = max_in(state, h);
@@ -236,7 +281,7 @@ pub fn resolve(
 }
 
 /// Commented YAML lines for the order skeleton (the legal choices now).
-pub fn template(state: &State, side: Side) -> String {
+pub fn template(state: &State, side: Side, c: &Choices) -> String {
     if side != Side::Lib {
         return String::new();
     }
@@ -245,11 +290,11 @@ pub fn template(state: &State, side: Side) -> String {
          # skip: [hex, ...] places none there; counts: {hex: n} places n (cut to the most allowed).\n\
          # Units still move before this phase: the most is counted again then (18.3-18.4).\n",
     );
-    let hexes = soldier_hexes(state);
+    let hexes = &c.latency;
     if hexes.is_empty() {
         out.push_str("#   no hex holds Lib soldiers now\n");
     }
-    for h in hexes {
+    for &(h, max) in hexes {
         let name = state
             .data
             .map
@@ -261,7 +306,7 @@ pub fn template(state: &State, side: Side) -> String {
             lib_soldiers(state, h),
             chits_in(state, h),
             state.data.map.chit_limit(h),
-            max_in(state, h)
+            max
         ));
     }
     out.push_str("# latency: {skip: [], counts: {}}\n");
@@ -579,13 +624,24 @@ mod tests {
     fn template_lists_hexes_with_lib_soldiers_and_their_maxima_18() {
         let mut s = cleared(57);
         put(&mut s, "SO", 4, 57, Side::Lib);
-        let t = template(&s, Side::Lib);
+        let t = template(
+            &s,
+            Side::Lib,
+            &crate::systems::dougram::steps::choices(&s, Side::Lib),
+        );
         assert!(t.lines().all(|l| l.starts_with('#')), "{t}");
         assert!(
             t.contains("hex 57: 4 soldier(s), 0 chit(s) there, limit 2: at most 2 now"),
             "{t}"
         );
-        assert!(template(&s, Side::Fed).is_empty());
+        assert!(
+            template(
+                &s,
+                Side::Fed,
+                &crate::systems::dougram::steps::choices(&s, Side::Fed)
+            )
+            .is_empty()
+        );
     }
 
     proptest! {

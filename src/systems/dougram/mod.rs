@@ -31,6 +31,8 @@ pub mod view;
 
 #[cfg(test)]
 mod fixtures;
+#[cfg(test)]
+mod legal_tests;
 
 use crate::kit::seats::Seat;
 use crate::protocol::dice::Dice;

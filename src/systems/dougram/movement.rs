@@ -9,10 +9,11 @@
 
 use super::cards::{Effect, Flag, PhaseName, SeaMove};
 use super::control;
-use super::ctx::Ctx;
+use super::ctx::{Ctx, reason};
 use super::data::{Class, HexId, HexRef, Hexside, Map, Side};
 use super::play;
 use super::state::{State, UnitAt};
+use super::steps::Choices;
 use crate::kit::seats::{Seat, TwoSeats};
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
@@ -127,7 +128,12 @@ pub struct MovementPolicy {
 }
 
 /// Problems with a policy, located under `at`.
-pub fn check_policy(state: &State, side: Side, p: &MovementPolicy, at: &FieldPath) -> Vec<Problem> {
+pub fn legal_movement_policy(
+    state: &State,
+    side: Side,
+    p: &MovementPolicy,
+    at: &FieldPath,
+) -> Vec<Problem> {
     let mut out = Vec::new();
     if side == Side::Fed && !p.overstack.is_default() {
         out.push(Problem::new(
@@ -145,6 +151,31 @@ pub fn check_policy(state: &State, side: Side, p: &MovementPolicy, at: &FieldPat
                 format!("unknown unit type {t:?}"),
                 "a type from games/dougram/counters.yaml, e.g. soldier or crab_gunner",
             ));
+        }
+    }
+    out
+}
+
+/// The movement policies `side` may send, one value each: each unit type to shed first, and
+/// each fix mode, where [`legal_movement_policy`] accepts it.
+pub fn movement_policy_choices(state: &State, side: Side) -> Vec<MovementPolicy> {
+    let mut out = Vec::new();
+    let mut candidates: Vec<OverstackPolicy> =
+        [OverstackMode::MoveThenEliminate, OverstackMode::Eliminate]
+            .into_iter()
+            .map(|mode| OverstackPolicy {
+                shed_first: Vec::new(),
+                mode,
+            })
+            .collect();
+    candidates.extend(state.data.counters.types.keys().map(|t| OverstackPolicy {
+        shed_first: vec![t.clone()],
+        mode: OverstackMode::default(),
+    }));
+    for overstack in candidates {
+        let p = MovementPolicy { overstack };
+        if legal_movement_policy(state, side, &p, &FieldPath::root()).is_empty() {
+            out.push(p);
         }
     }
     out
@@ -199,9 +230,109 @@ pub fn check_with(
     let mut out = Vec::new();
     let mode = Mode::Check { labels };
     for (i, m) in orders.moves.iter().enumerate() {
-        let j = judge(state, side, m, &at.at("moves").at(i), &mem, &mode);
+        let j = legal_move(state, side, m, &at.at("moves").at(i), &mem, &mode);
         mem.note(&j);
-        out.extend(j.bads.into_iter().map(|b| b.problem()));
+        out.extend(j.problems);
+    }
+    out
+}
+
+/// The moves `side` may make now, each on its own, as the phase would judge them on this state
+/// by [`legal_move`] (with control as it stands for 10.6 and 11.3; the phase judges them
+/// against control at its start): per unit on the map, in id order, a normal move to every hex
+/// it can reach (a shortest path), each sea move its side's cards in hand allow, and each
+/// transport. Several units of one hex may move together wherever each of them may.
+pub fn move_choices(state: &State, side: Side) -> Vec<Move> {
+    let labels = BTreeMap::new();
+    let mode = Mode::Live {
+        labels: &labels,
+        start: &state.control,
+    };
+    let mem = Memory::default();
+    let legal = |m: &Move| {
+        legal_move(state, side, m, &FieldPath::root(), &mem, &mode)
+            .problems
+            .is_empty()
+    };
+    let map = &state.data.map;
+    let cities: Vec<&str> = map
+        .places
+        .iter()
+        .filter(|p| p.city)
+        .map(|p| p.id.as_str())
+        .collect();
+    let sea_routes: Vec<(u32, &[String; 2])> = state
+        .cards
+        .get(side)
+        .hand
+        .cards()
+        .iter()
+        .filter_map(|no| {
+            state
+                .card(*no)
+                .and_then(|c| sea_effect(&c.effects).map(|e| (*no, e)))
+        })
+        .flat_map(|(no, e)| e.routes.iter().map(move |r| (no, r)))
+        .collect();
+    let mut out = Vec::new();
+    for (id, u) in &state.units {
+        let UnitAt::Hex(h) = u.at else { continue };
+        if u.side != side {
+            continue;
+        }
+        let units = vec![id.clone()];
+        let mut reached = BTreeSet::from([h]);
+        let mut paths: Vec<Vec<HexId>> = map.neighbours(h).into_iter().map(|n| vec![n]).collect();
+        for n in map.neighbours(h) {
+            paths.extend(map.neighbours(n).into_iter().map(|m| vec![n, m]));
+        }
+        for path in paths {
+            let end = path[path.len() - 1];
+            if reached.contains(&end) {
+                continue;
+            }
+            let m = Move {
+                units: units.clone(),
+                path,
+                ..Move::default()
+            };
+            if legal(&m) {
+                reached.insert(end);
+                out.push(m);
+            }
+        }
+        for (card, [a, b]) in &sea_routes {
+            for (from, to) in [(a, b), (b, a)] {
+                let m = Move {
+                    units: units.clone(),
+                    sea: Some(SeaOrder {
+                        card: Some(*card),
+                        from: Some(HexRef::Place(from.clone())),
+                        to: Some(HexRef::Place(to.clone())),
+                    }),
+                    ..Move::default()
+                };
+                if map.place(from).is_some_and(|p| p.hex == h) && legal(&m) {
+                    out.push(m);
+                }
+            }
+        }
+        if map.place_at(h).is_some_and(|p| p.city) {
+            let from = place_id(state, h);
+            for to in cities.iter().filter(|c| **c != from) {
+                let m = Move {
+                    units: units.clone(),
+                    transport: Some(TransportOrder {
+                        from: Some(HexRef::Place(from.clone())),
+                        to: Some(HexRef::Place(to.to_string())),
+                    }),
+                    ..Move::default()
+                };
+                if legal(&m) {
+                    out.push(m);
+                }
+            }
+        }
     }
     out
 }
@@ -222,22 +353,17 @@ pub fn resolve(
             labels: &labels,
             start: &start,
         };
-        let j = judge(state, side, m, &FieldPath::root(), &mem, &mode);
-        if let Some(b) = j.bads.first() {
-            let field = if b.at.0.is_empty() {
+        let j = legal_move(state, side, m, &FieldPath::root(), &mem, &mode);
+        if let Some(b) = j.problems.first() {
+            let field = if b.path.0.is_empty() {
                 String::new()
             } else {
-                format!(" at {}", b.at)
+                format!(" at {}", b.path)
             };
             // Private: the order may name cards in hand or plans that did not happen.
             ctx.log.private(
                 side,
-                format!(
-                    "your move {} is skipped{field}: {} ({})",
-                    i + 1,
-                    b.msg,
-                    b.rule
-                ),
+                format!("your move {} is skipped{field}: {}", i + 1, reason(b)),
             );
             continue;
         }
@@ -260,7 +386,7 @@ pub fn resolve(
 
 /// Commented YAML lines for the order skeleton (the legal choices now). Every line is a comment
 /// (`# ...`), to be indented under `movement:` by the caller.
-pub fn template(state: &State, side: Side) -> String {
+pub fn template(state: &State, side: Side, c: &Choices) -> String {
     let mut v: Vec<String> = Vec::new();
     v.push(format!(
         "# movement (8-11): moves run in the order listed; each unit makes one move a phase (8.2); {MP} MP each (9.1)"
@@ -294,6 +420,7 @@ pub fn template(state: &State, side: Side) -> String {
         v.push(format!("#   {h}{name}: {}{over}", list.join(", ")));
     }
     v.push("# a mountain hexside costs 1 MP more (9.3); no sea, no impassable hexside (9.6); entering a hex with enemy units ends the move (9.4)".into());
+    v.extend(choice_lines(state, &c.moves));
     if side == Side::Fed {
         v.push(
             "# Fed may pass hexes with at most 3 Lib units while card 29 is closed (9.5)".into(),
@@ -365,35 +492,70 @@ pub fn template(state: &State, side: Side) -> String {
     v.join("\n") + "\n"
 }
 
+/// The template's lines for the move choices: per start hex, where its units can end a
+/// normal move (through which hex), and where sea moves and transports take them now.
+fn choice_lines(state: &State, choices: &[Move]) -> Vec<String> {
+    let from = |m: &Move| {
+        m.units
+            .first()
+            .and_then(|id| state.units.get(id))
+            .and_then(|u| match u.at {
+                UnitAt::Hex(h) => Some(h),
+                _ => None,
+            })
+    };
+    let mut reach: BTreeMap<HexId, BTreeMap<HexId, Option<HexId>>> = BTreeMap::new();
+    // (start hex, what and from where) -> where to.
+    let mut other: BTreeMap<(HexId, String), BTreeSet<String>> = BTreeMap::new();
+    let name = |r: &Option<HexRef>| r.as_ref().map(|r| r.to_string()).unwrap_or_default();
+    for m in choices {
+        let Some(h) = from(m) else { continue };
+        if let [.., end] = m.path.as_slice() {
+            let via = (m.path.len() > 1).then(|| m.path[0]);
+            reach.entry(h).or_default().entry(*end).or_insert(via);
+        } else if let Some(sea) = &m.sea {
+            let how = format!(
+                "by sea (card {}, from {})",
+                sea.card.unwrap_or(0),
+                name(&sea.from)
+            );
+            other.entry((h, how)).or_default().insert(name(&sea.to));
+        } else if let Some(t) = &m.transport {
+            let how = format!("by transport (from {})", name(&t.from));
+            other.entry((h, how)).or_default().insert(name(&t.to));
+        }
+    }
+    let mut v = vec!["# where a normal move from each hex can end now (path: the hexes entered; via: the first of two):".to_string()];
+    if reach.is_empty() {
+        v.push("#   nowhere".into());
+    }
+    for (h, ends) in &reach {
+        let list: Vec<String> = ends
+            .iter()
+            .map(|(e, via)| match via {
+                Some(x) => format!("{e} (via {x})"),
+                None => e.to_string(),
+            })
+            .collect();
+        v.push(format!("#   from {h}: {}", list.join(", ")));
+    }
+    for ((h, how), to) in &other {
+        let to: Vec<&str> = to.iter().map(String::as_str).collect();
+        v.push(format!("#   from {h} {how}: to {}", to.join(", ")));
+    }
+    v
+}
+
 // ---------------------------------------------------------------------------------------------
 
 /// A broken rule found while judging a move.
-#[derive(Debug, Clone)]
-struct Bad {
-    at: FieldPath,
-    rule: &'static str,
-    msg: String,
-    ok: String,
-}
-
-impl Bad {
-    fn problem(self) -> Problem {
-        Problem::new(self.at, self.rule, self.msg, self.ok)
-    }
-}
-
-fn bad(at: FieldPath, rule: &'static str, msg: impl Into<String>, ok: impl Into<String>) -> Bad {
-    Bad {
-        at,
-        rule,
-        msg: msg.into(),
-        ok: ok.into(),
-    }
+fn bad(at: FieldPath, rule: &str, msg: impl Into<String>, ok: impl Into<String>) -> Problem {
+    Problem::new(at, rule, msg, ok)
 }
 
 /// How a move is judged: at check time, on the start state, rejecting only the certain; live,
 /// on the current state, with the control snapshot of the phase start.
-enum Mode<'a> {
+pub enum Mode<'a> {
     Check {
         labels: Option<&'a BTreeSet<String>>,
     },
@@ -411,7 +573,7 @@ impl Mode<'_> {
 
 /// What the moves so far in the phase used up.
 #[derive(Debug, Default)]
-struct Memory {
+pub struct Memory {
     /// Names and counter ids of units that moved (8.2).
     moved: BTreeSet<String>,
     transported: usize,
@@ -421,7 +583,8 @@ struct Memory {
 }
 
 impl Memory {
-    fn note(&mut self, j: &Judged) {
+    /// Adds what the judged move `j` uses up.
+    pub fn note(&mut self, j: &Judged) {
         for u in &j.units {
             self.moved.insert(u.name.clone());
             if let Some(id) = &u.id {
@@ -441,29 +604,35 @@ impl Memory {
     }
 }
 
+/// What kind of move it is (9, 10, 11).
 #[derive(Debug, Clone)]
-enum Kind {
+pub enum Kind {
     Normal(Vec<HexId>),
     Sea { card: u32, from: HexId, to: HexId },
     Transport { from: HexId, to: HexId },
 }
 
+/// One unit of a move.
 #[derive(Debug, Clone)]
-struct Mover {
-    name: String,
+pub struct Mover {
+    /// As the order names it.
+    pub name: String,
     /// Counter id; `None` for a label not yet known at check time.
-    id: Option<String>,
+    pub id: Option<String>,
     /// The hex it moves from, when certain.
-    loc: Option<HexId>,
-    merc: bool,
+    pub loc: Option<HexId>,
+    pub merc: bool,
 }
 
+/// A move as [`legal_move`] judged it.
 #[derive(Debug, Default)]
-struct Judged {
-    units: Vec<Mover>,
-    kind: Option<Kind>,
-    dest: Option<HexId>,
-    bads: Vec<Bad>,
+pub struct Judged {
+    pub units: Vec<Mover>,
+    pub kind: Option<Kind>,
+    /// Where the move ends, when certain.
+    pub dest: Option<HexId>,
+    /// Every problem with the move; none when it is legal.
+    pub problems: Vec<Problem>,
 }
 
 fn sea_effect(effects: &[Effect]) -> Option<&SeaMove> {
@@ -492,7 +661,7 @@ fn city_ends(
     ends: [&Option<HexRef>; 2],
     at: &FieldPath,
     (rule, what, accepted): (&'static str, &str, &str),
-    bads: &mut Vec<Bad>,
+    bads: &mut Vec<Problem>,
 ) -> Option<(HexId, HexId)> {
     let mut out = [None, None];
     for (k, (f, p)) in ["from", "to"].into_iter().zip(ends).enumerate() {
@@ -507,7 +676,7 @@ fn city_ends(
     Some((out[0]?, out[1]?))
 }
 
-fn city(state: &State, p: &HexRef, at: &FieldPath, rule: &'static str) -> Result<HexId, Bad> {
+fn city(state: &State, p: &HexRef, at: &FieldPath, rule: &'static str) -> Result<HexId, Problem> {
     let map = &state.data.map;
     let place = match p {
         HexRef::Place(s) => map
@@ -532,7 +701,8 @@ fn city(state: &State, p: &HexRef, at: &FieldPath, rule: &'static str) -> Result
     }
 }
 
-fn place_id(state: &State, h: HexId) -> String {
+/// How orders name hex `h`: its place id, else its number.
+pub fn place_id(state: &State, h: HexId) -> String {
     state
         .data
         .map
@@ -542,7 +712,7 @@ fn place_id(state: &State, h: HexId) -> String {
 }
 
 /// Whether `side` may enter `h` at all (23.1, A37: every means of entry).
-fn andy_bad(state: &State, side: Side, h: HexId, at: &FieldPath, mode: &Mode) -> Option<Bad> {
+fn andy_bad(state: &State, side: Side, h: HexId, at: &FieldPath, mode: &Mode) -> Option<Problem> {
     (side == Side::Fed
         && h == state.data.map.hex_of("andy")
         && !may_hold(state, side, &Flag::FedMayEnterAndy, mode))
@@ -564,7 +734,7 @@ fn movers(
     at: &FieldPath,
     mem: &Memory,
     mode: &Mode,
-    bads: &mut Vec<Bad>,
+    bads: &mut Vec<Problem>,
 ) -> Vec<Mover> {
     let defs = state.data.counters.counter_defs();
     let box_has_cba = state.units.keys().any(|id| {
@@ -722,8 +892,19 @@ fn movers(
     out
 }
 
-/// Judges one move against the rules; see [`Mode`].
-fn judge(state: &State, side: Side, m: &Move, at: &FieldPath, mem: &Memory, mode: &Mode) -> Judged {
+/// Whether one move is legal at a moment ([`Mode`]), after the moves before it in the phase
+/// (`mem`): 8.1-8.6, 9.1-9.6, 10.1-10.8, 11.2-11.9, 22.7, 23.1. `check` judges each move of
+/// the orders on the state at the start of the step, refusing only what is certain to be wrong
+/// when the move comes; the phase judges each as it comes and skips it if any problem is
+/// found.
+pub fn legal_move(
+    state: &State,
+    side: Side,
+    m: &Move,
+    at: &FieldPath,
+    mem: &Memory,
+    mode: &Mode,
+) -> Judged {
     let mut bads = Vec::new();
     let kinds = usize::from(!m.path.is_empty())
         + usize::from(m.sea.is_some())
@@ -740,7 +921,7 @@ fn judge(state: &State, side: Side, m: &Move, at: &FieldPath, mem: &Memory, mode
             "exactly one of path: [...], sea: {...}, transport: {...}",
         ));
         return Judged {
-            bads,
+            problems: bads,
             ..Judged::default()
         };
     }
@@ -855,7 +1036,7 @@ fn judge(state: &State, side: Side, m: &Move, at: &FieldPath, mem: &Memory, mode
         units,
         kind,
         dest,
-        bads,
+        problems: bads,
     }
 }
 
@@ -867,7 +1048,7 @@ fn normal(
     start: Option<HexId>,
     at: &FieldPath,
     mode: &Mode,
-    bads: &mut Vec<Bad>,
+    bads: &mut Vec<Problem>,
 ) {
     let map = &state.data.map;
     let gov = state.flag(&Flag::LibGovernment);
@@ -985,7 +1166,7 @@ fn sea(
     at: &FieldPath,
     mem: &Memory,
     mode: &Mode,
-    bads: &mut Vec<Bad>,
+    bads: &mut Vec<Problem>,
 ) -> Option<(u32, HexId, HexId)> {
     let n0 = bads.len();
     let Some(no) = s.card else {
@@ -1074,7 +1255,7 @@ fn transport(
     t: &TransportOrder,
     at: &FieldPath,
     mode: &Mode,
-    bads: &mut Vec<Bad>,
+    bads: &mut Vec<Problem>,
 ) -> Option<(HexId, HexId)> {
     let n0 = bads.len();
     if side == Side::Lib && !may_hold(state, side, &Flag::LibGovernment, mode) {
@@ -1858,7 +2039,7 @@ mod tests {
         run(&mut s, Side::Fed, "{}");
         assert_eq!(s.units_in(62, Side::Fed).len(), 6);
         assert_eq!(
-            check_policy(
+            legal_movement_policy(
                 &s,
                 Side::Fed,
                 &MovementPolicy {
@@ -1884,7 +2065,7 @@ mod tests {
                 mode: OverstackMode::MoveThenEliminate,
             },
         };
-        let probs = check_policy(&s, Side::Lib, &p, &FieldPath::root().at("movement"));
+        let probs = legal_movement_policy(&s, Side::Lib, &p, &FieldPath::root().at("movement"));
         assert_eq!(probs.len(), 1);
         assert_eq!(
             probs[0].path.to_string(),
@@ -2178,13 +2359,21 @@ mod tests {
         let mut s = blank(Side::Lib);
         give(&mut s, Side::Lib, 20);
         put(&mut s, &["SO01", "SO02"], Side::Lib, 58);
-        let t = template(&s, Side::Lib);
+        let t = template(
+            &s,
+            Side::Lib,
+            &crate::systems::dougram::steps::choices(&s, Side::Lib),
+        );
         assert!(t.lines().all(|l| l.starts_with('#')), "{t}");
         assert!(t.contains("58 spa: SO01 soldier, SO02 soldier"), "{t}");
         assert!(t.contains("card 20"), "{t}");
         assert!(t.contains("until card 29"), "{t}");
         assert!(t.contains("{units: [SO01], path: ["), "{t}");
-        let f = template(&blank(Side::Fed), Side::Fed);
+        let f = template(
+            &blank(Side::Fed),
+            Side::Fed,
+            &crate::systems::dougram::steps::choices(&blank(Side::Fed), Side::Fed),
+        );
         assert!(f.contains("(none)") && f.contains("23.1"), "{f}");
     }
 }

@@ -4,6 +4,7 @@
 //! played for their open flags or card draws.
 
 use super::arming::{self, ArmingOrders};
+use super::cardphase;
 use super::cards::PhaseName;
 use super::combat::{self, CombatOrders};
 use super::data::Side;
@@ -101,7 +102,7 @@ pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
             Side::listing(),
         )];
     };
-    let mut out = policy::check(state, side, &o.policies, &root.at("policies"));
+    let mut out = policy::legal_policies(state, side, &o.policies, &root.at("policies"));
     if state.finished.is_some() {
         out.push(Problem::new(
             root.clone(),
@@ -136,105 +137,20 @@ pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
         }
         return out;
     }
-    if let Some(c) = o.discard_to_six {
-        let at = root.at("discard_to_six");
-        if played_cards(o).contains(&c) {
-            out.push(Problem::new(
-                at,
-                "5.4",
-                format!("card {c} is discarded face down before any phase, so it cannot be played later in these orders"),
-                "discard another card, or do not play this one",
-            ));
-        } else if !*state.pending_discard.get(side) {
-            out.push(Problem::new(
-                at,
-                "5.4",
-                "no discard is due: the last card phase did not leave 7 cards",
-                "leave discard_to_six out",
-            ));
-        } else if !state.cards.get(side).hand.contains(&c) {
-            out.push(Problem::new(
-                at,
-                "5.4",
-                format!("card {c} is not in your hand"),
-                format!("one of {:?}", state.cards.get(side).hand.cards()),
-            ));
+    if let Some(c) = o.discard_to_six
+        && let Err(e) =
+            cardphase::legal_discard(state, side, c, &played_cards(o), &root.at("discard_to_six"))
+    {
+        out.push(e);
+    }
+    let mut listed = BTreeSet::new();
+    for (i, p) in o.play.iter().enumerate() {
+        if let Err(e) = legal_play(state, side, p, &listed, false, &root.at("play").at(i)) {
+            out.push(e);
         }
+        listed.insert(p.card);
     }
     let mine = phases(side);
-    let mut played = std::collections::HashSet::new();
-    for (i, p) in o.play.iter().enumerate() {
-        let first_time = played.insert(p.card);
-        let at = root.at("play").at(i);
-        let phase = p.phase_for(side);
-        if !mine.contains(&phase) {
-            out.push(Problem::new(
-                at.at("phase"),
-                "4.1",
-                format!("{} has no {} phase", side.name(), phase.name()),
-                mine.iter().map(|p| p.name()).collect::<Vec<_>>().join(", "),
-            ));
-            continue;
-        }
-        if !first_time {
-            out.push(Problem::new(
-                at.at("card"),
-                "2.10",
-                format!("card {} is played twice", p.card),
-                "each card once",
-            ));
-            continue;
-        }
-        let in_hand = state.cards.get(side).hand.contains(&p.card);
-        if p.optional && !in_hand {
-            match state.card(p.card) {
-                None => out.push(Problem::new(
-                    at.at("card"),
-                    "2.10",
-                    format!("there is no card {}", p.card),
-                    "a card number from games/dougram/cards.yaml",
-                )),
-                Some(c) if c.owner != side => out.push(Problem::new(
-                    at.at("card"),
-                    "2.10",
-                    format!("card {} belongs to {}", p.card, c.owner.name()),
-                    format!("one of {}'s cards", side.name()),
-                )),
-                Some(_) => {}
-            }
-            continue;
-        }
-        match play::may_play(state, side, p.card, phase, None) {
-            Err(r) => out.push(Problem::new(at.at("card"), r.rule, r.message, r.accepted)),
-            Ok(card) => {
-                if let Some(e) = card.effects.iter().find_map(|e| e.phase()) {
-                    out.push(Problem::new(
-                        at.at("card"),
-                        "2.13",
-                        format!(
-                            "card {} does its work in the {} phase; play it in that phase's orders",
-                            p.card,
-                            e.name()
-                        ),
-                        format!("orders.{}", phase_orders_field(e)),
-                    ));
-                }
-            }
-        }
-    }
-    let foreign = |name: &str, present: bool, out: &mut Vec<Problem>| {
-        if present {
-            out.push(Problem::new(
-                root.at(name),
-                "4.1",
-                format!("{} has no {name} phase", side.name()),
-                match side {
-                    Side::Lib => "arming, movement, combat, latency",
-                    Side::Fed => "replenishment, movement, combat, security",
-                },
-            ));
-        }
-    };
     // Labels that the arming and replenishment orders give to new units (digest 3.2): later
     // phases of the same file may name them.
     let labels: BTreeSet<String> = o
@@ -244,30 +160,36 @@ pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
         .flat_map(|a| a.labels.iter().cloned())
         .chain(o.replenishment.labels.values().cloned())
         .collect();
-    match side {
-        Side::Lib => {
-            foreign("replenishment", !is_default(&o.replenishment), &mut out);
-            foreign("security", !is_default(&o.security), &mut out);
-            out.extend(arming::check(state, side, &o.arming, &root.at("arming")));
-            out.extend(latency::check(state, side, &o.latency, &root.at("latency")));
-        }
-        Side::Fed => {
-            foreign("arming", !is_default(&o.arming), &mut out);
-            foreign("latency", !is_default(&o.latency), &mut out);
-            out.extend(replenish::check(
-                state,
-                side,
-                &o.replenishment,
-                &root.at("replenishment"),
-            ));
-            out.extend(security::check_with_labels(
-                state,
-                side,
-                &o.security,
-                &root.at("security"),
-                &labels,
+    // The parts only one side's player-turn has: each judged by its module in that side's
+    // orders, refused in the other's (4.1). `steps::choices` fills the same parts.
+    let parts = [
+        (PhaseName::Arming, !is_default(&o.arming)),
+        (PhaseName::Replenishment, !is_default(&o.replenishment)),
+        (PhaseName::Latency, !is_default(&o.latency)),
+        (PhaseName::Security, !is_default(&o.security)),
+    ];
+    for (phase, present) in parts {
+        if present && !mine.contains(&phase) {
+            let name = phase_orders_field(phase);
+            out.push(Problem::new(
+                root.at(name),
+                "4.1",
+                format!("{} has no {name} phase", side.name()),
+                mine.iter().map(|p| p.name()).collect::<Vec<_>>().join(", "),
             ));
         }
+    }
+    for (phase, _) in parts.into_iter().filter(|(p, _)| mine.contains(p)) {
+        let at = root.at(phase_orders_field(phase));
+        out.extend(match phase {
+            PhaseName::Arming => arming::check(state, side, &o.arming, &at),
+            PhaseName::Replenishment => replenish::check(state, side, &o.replenishment, &at),
+            PhaseName::Latency => latency::check(state, side, &o.latency, &at),
+            PhaseName::Security => {
+                security::check_with_labels(state, side, &o.security, &at, &labels)
+            }
+            _ => Vec::new(),
+        });
     }
     out.extend(movement::check_with(
         state,
@@ -280,8 +202,92 @@ pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
     out
 }
 
+/// Whether `side` may play card `p.card` at the start of its phase (`play:`): a phase of its
+/// player-turn (4.1), not listed before (`listed`), a card [`play::may_play`] accepts in that
+/// phase whose effects need no phase's own orders (2.13). At check time (`live` false) an
+/// optional play may name any card of the side's own, not yet in hand: it may be drawn during
+/// the step; when its phase comes (`live`), it must be in hand.
+pub fn legal_play(
+    state: &State,
+    side: Side,
+    p: &Play,
+    listed: &BTreeSet<u32>,
+    live: bool,
+    at: &FieldPath,
+) -> Result<(), Problem> {
+    let mine = phases(side);
+    let phase = p.phase_for(side);
+    if !mine.contains(&phase) {
+        return Err(Problem::new(
+            at.at("phase"),
+            "4.1",
+            format!("{} has no {} phase", side.name(), phase.name()),
+            mine.iter().map(|p| p.name()).collect::<Vec<_>>().join(", "),
+        ));
+    }
+    if listed.contains(&p.card) {
+        return Err(Problem::new(
+            at.at("card"),
+            "2.10",
+            format!("card {} is played twice", p.card),
+            "each card once",
+        ));
+    }
+    if !live && p.optional && !state.cards.get(side).hand.contains(&p.card) {
+        return match state.card(p.card) {
+            None => Err(Problem::new(
+                at.at("card"),
+                "2.10",
+                format!("there is no card {}", p.card),
+                "a card number from games/dougram/cards.yaml",
+            )),
+            Some(c) if c.owner != side => Err(Problem::new(
+                at.at("card"),
+                "2.10",
+                format!("card {} belongs to {}", p.card, c.owner.name()),
+                format!("one of {}'s cards", side.name()),
+            )),
+            Some(_) => Ok(()),
+        };
+    }
+    let card = play::may_play(state, side, p.card, phase, None).map_err(|r| r.at(at.at("card")))?;
+    if let Some(e) = card.effects.iter().find_map(|e| e.phase()) {
+        return Err(Problem::new(
+            at.at("card"),
+            "2.13",
+            format!(
+                "card {} does its work in the {} phase; play it in that phase's orders",
+                p.card,
+                e.name()
+            ),
+            format!("orders.{}", phase_orders_field(e)),
+        ));
+    }
+    Ok(())
+}
+
+/// The plays [`legal_play`] accepts now: each card of `side`'s hand in each phase of its
+/// player-turn where it may be played.
+pub fn play_choices(state: &State, side: Side) -> Vec<Play> {
+    let mut out = Vec::new();
+    let none = BTreeSet::new();
+    for no in state.cards.get(side).hand.cards() {
+        for phase in phases(side) {
+            let p = Play {
+                card: *no,
+                phase: Some(phase),
+                optional: false,
+            };
+            if legal_play(state, side, &p, &none, false, &FieldPath::root()).is_ok() {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
 /// Every card these orders play for certain (optional plays excluded).
-fn played_cards(o: &Orders) -> BTreeSet<u32> {
+pub fn played_cards(o: &Orders) -> BTreeSet<u32> {
     let combat = o.combat.combats.iter().flat_map(|d| {
         [&d.w1, &d.w2, &d.capture, &d.cba, &d.ap, &d.melee]
             .into_iter()

@@ -10,6 +10,9 @@ use super::data::{HexId, Side};
 use super::state::{ChitAt, State, Unit, UnitAt};
 use crate::kit::deck::Face;
 use crate::kit::seats::Seat;
+use crate::systems::Problem;
+use crate::yaml::FieldPath;
+use std::collections::BTreeSet;
 
 /// Why a card may not be played: the rule it breaks and what would be accepted.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -91,6 +94,87 @@ pub fn may_play(
         }
     }
     Ok(card)
+}
+
+impl Refusal {
+    /// The refusal as a problem of the order item at `at`.
+    pub fn at(self, at: FieldPath) -> Problem {
+        Problem::new(at, self.rule, self.message, self.accepted)
+    }
+}
+
+/// Whether `side` may play card `no` as an item of a phase's own `play:` list (arming,
+/// replenishment) at this moment: 2.10-2.13 as [`may_play`] judges them, and the card's
+/// effects work in `phase` (2.13). `check` judges the list at the start of the step, the phase
+/// again when it plays each card.
+pub fn legal_phase_play<'s>(
+    state: &'s State,
+    side: Side,
+    no: u32,
+    phase: PhaseName,
+    at: &FieldPath,
+) -> Result<&'s Card, Problem> {
+    let card = may_play(state, side, no, phase, None).map_err(|r| r.at(at.clone()))?;
+    if let Some(other) = card
+        .effects
+        .iter()
+        .filter_map(|e| e.phase())
+        .find(|ph| *ph != phase)
+    {
+        return Err(Problem::new(
+            at.clone(),
+            "2.13",
+            format!(
+                "card {no} acts in the {} phase, not the {} phase",
+                other.name(),
+                phase.name()
+            ),
+            format!("play it under the {} phase's orders", other.name()),
+        ));
+    }
+    Ok(card)
+}
+
+/// Problems with a phase's `play:` list (under `at`): each card by [`legal_phase_play`], and
+/// each card once (2.10).
+pub fn legal_phase_plays(
+    state: &State,
+    side: Side,
+    plays: &[u32],
+    phase: PhaseName,
+    at: &FieldPath,
+) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let mut seen = BTreeSet::new();
+    for (i, no) in plays.iter().enumerate() {
+        let p = at.at(i);
+        if !seen.insert(*no) {
+            out.push(Problem::new(
+                p,
+                "2.10",
+                format!("card {no} is listed twice"),
+                "each card once",
+            ));
+            continue;
+        }
+        if let Err(e) = legal_phase_play(state, side, *no, phase, &p) {
+            out.push(e);
+        }
+    }
+    out
+}
+
+/// The cards of `side`'s hand that [`legal_phase_play`] accepts in `phase` now, in hand order.
+pub fn phase_play_choices(state: &State, side: Side, phase: PhaseName) -> Vec<u32> {
+    state
+        .cards
+        .get(side)
+        .hand
+        .cards()
+        .iter()
+        .copied()
+        .filter(|no| legal_phase_play(state, side, *no, phase, &FieldPath::root()).is_ok())
+        .collect()
 }
 
 /// The order field that plays cards at a combat step (12.9).

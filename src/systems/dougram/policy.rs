@@ -40,38 +40,107 @@ pub struct PolicyPatch {
     pub sixth_army: Option<Vec<String>>,
 }
 
-/// Problems with an update, located under `at`.
-pub fn check(state: &State, side: Side, u: &PolicyPatch, at: &FieldPath) -> Vec<Problem> {
+/// Problems with a policy patch, located under `at`: each part judged by the legal_* function
+/// of the module that owns its rule. The step merges a patch as sent (steps::resolve): it
+/// relies on `check` having refused every problem here, and what reads the policies later
+/// reads them as valid.
+pub fn legal_policies(state: &State, side: Side, u: &PolicyPatch, at: &FieldPath) -> Vec<Problem> {
     let mut out = Vec::new();
     if let Some(p) = &u.card {
-        out.extend(cardphase::check_policy(state, side, p, &at.at("card")));
+        out.extend(cardphase::legal_card_policy(state, side, p, &at.at("card")));
     }
     if let Some(p) = &u.combat {
-        out.extend(combat::check_policy(state, side, p, &at.at("combat")));
+        out.extend(combat::legal_combat_policy(
+            state,
+            side,
+            p,
+            &at.at("combat"),
+        ));
     }
     if let Some(p) = &u.movement {
-        out.extend(movement::check_policy(state, side, p, &at.at("movement")));
+        out.extend(movement::legal_movement_policy(
+            state,
+            side,
+            p,
+            &at.at("movement"),
+        ));
     }
     if let Some(list) = &u.sixth_army {
-        let defs = state.data.counters.counter_defs();
-        for (i, t) in list.iter().enumerate() {
-            if side != Side::Fed {
-                out.push(Problem::new(
-                    at.at("sixth_army"),
-                    "24.2",
-                    "only Fed places 6th Army units",
-                    "leave sixth_army out",
-                ));
-                break;
-            }
-            if !defs.values().any(|d| d.sixth_army && d.front.kind == *t) {
-                out.push(Problem::new(
-                    at.at("sixth_army").at(i),
-                    "24.3",
-                    format!("no 6th Army counter has type {t:?}"),
-                    "a type of a counter line with sixth_army: true in counters.yaml",
-                ));
-            }
+        out.extend(legal_sixth_army(state, side, list, &at.at("sixth_army")));
+    }
+    out
+}
+
+/// Problems with a 6th Army placement order (24.2, 24.3, 7.11): Fed's, unit types of 6th Army
+/// counters.
+pub fn legal_sixth_army(
+    state: &State,
+    side: Side,
+    list: &[String],
+    at: &FieldPath,
+) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let defs = state.data.counters.counter_defs();
+    for (i, t) in list.iter().enumerate() {
+        if side != Side::Fed {
+            out.push(Problem::new(
+                at.clone(),
+                "24.2",
+                "only Fed places 6th Army units",
+                "leave sixth_army out",
+            ));
+            break;
+        }
+        if !defs.values().any(|d| d.sixth_army && d.front.kind == *t) {
+            out.push(Problem::new(
+                at.at(i),
+                "24.3",
+                format!("no 6th Army counter has type {t:?}"),
+                "a type of a counter line with sixth_army: true in counters.yaml",
+            ));
+        }
+    }
+    out
+}
+
+/// The policy patches `side` may send in any step, one part and one value each: every value
+/// of the card, combat and movement policies their modules list (`*_policy_choices`), and every
+/// 6th Army type, each as a list of one, where [`legal_sixth_army`] accepts it.
+pub fn policy_choices(state: &State, side: Side) -> Vec<PolicyPatch> {
+    let mut out: Vec<PolicyPatch> = Vec::new();
+    for c in cardphase::card_policy_choices(state, side) {
+        out.push(PolicyPatch {
+            card: Some(c),
+            ..PolicyPatch::default()
+        });
+    }
+    for c in combat::combat_policy_choices(state, side) {
+        out.push(PolicyPatch {
+            combat: Some(c),
+            ..PolicyPatch::default()
+        });
+    }
+    for m in movement::movement_policy_choices(state, side) {
+        out.push(PolicyPatch {
+            movement: Some(m),
+            ..PolicyPatch::default()
+        });
+    }
+    let types: std::collections::BTreeSet<String> = state
+        .data
+        .counters
+        .counter_defs()
+        .into_values()
+        .filter(|d| d.sixth_army)
+        .map(|d| d.front.kind)
+        .collect();
+    for t in types {
+        let list = vec![t];
+        if legal_sixth_army(state, side, &list, &FieldPath::root()).is_empty() {
+            out.push(PolicyPatch {
+                sixth_army: Some(list),
+                ..PolicyPatch::default()
+            });
         }
     }
     out

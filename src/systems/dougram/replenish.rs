@@ -6,13 +6,14 @@
 //! fortress (22.2-22.6) -> Earth reinforcements (7.11, default A11). Control is checked after
 //! each change (3.3.3).
 
-use super::arming::{check_label, check_plays, flags_of_played, hex_name, stock_counter};
+use super::arming::{check_label, flags_of_played, hex_name, stock_counter};
 use super::cards::{Flag, PhaseName};
 use super::control;
-use super::ctx::Ctx;
+use super::ctx::{Ctx, reason};
 use super::data::{Class, HexId, HexRef, Side};
 use super::play;
 use super::state::{ChitAt, State, Unit, UnitAt};
+use super::steps::Choices;
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
 use serde::{Deserialize, Serialize};
@@ -182,7 +183,409 @@ fn fortress_spot_refusal(state: &State, h: HexId) -> Option<(&'static str, Strin
     None
 }
 
-/// Problems with `orders`, located under `at`, judged on the state at the start of the step.
+/// Whether the box will hold a CBA when the 7.10 order comes, as far as the state at the
+/// start of the step says: a CBA other than a Hasty, or a Hasty that 17.8 keeps there or
+/// replaces with a Round Facer (A12). `check` passes this to [`legal_to_box`]; the phase
+/// passes what the box holds once 17.8 has run.
+pub fn box_will_hold_cba(state: &State) -> bool {
+    let in_box = box_units(state);
+    let non_hasty = in_box
+        .iter()
+        .any(|id| state.class_of(id) == Some(Class::Cba) && kind_of(state, id) != Some(HASTY));
+    let hasty_stays = in_box.iter().any(|id| kind_of(state, id) == Some(HASTY))
+        && (state.flag(&Flag::Deploy(HASTY.to_string()))
+            || stock_counter(state, Side::Fed, CONVERT_ALWAYS, &BTreeSet::new()).is_some());
+    non_hasty || hasty_stays
+}
+
+/// Whether Fed may move `name` into the box now (7.10, 17.6, A10): a regular Fed CBA on the
+/// map, and the box holds no CBA (`box_holds_cba`, see [`box_will_hold_cba`]). Returns the
+/// hex it leaves.
+pub fn legal_to_box(
+    state: &State,
+    name: &str,
+    box_holds_cba: bool,
+    at: &FieldPath,
+) -> Result<HexId, Problem> {
+    let accepted =
+        "a regular Fed CBA on the map (not the fortress, a mercenary, mackerel or cochma_spl)";
+    let problem = |msg: String, acc: &str| Problem::new(at.clone(), "7.10", msg, acc);
+    match state.units.get(name) {
+        None => Err(problem(format!("there is no unit {name}"), accepted)),
+        Some(u) if u.side != Side::Fed => Err(problem(
+            format!("{name} is not a Fed unit on the map"),
+            accepted,
+        )),
+        Some(u) => match u.at {
+            UnitAt::Hex(_) if !boxable(state, name) => Err(problem(
+                format!("{name} may not go to the box (17.6, A10)"),
+                accepted,
+            )),
+            UnitAt::Hex(_) if box_holds_cba => Err(problem(
+                "the box holds a CBA at the start of the phase".into(),
+                "leave to_box out",
+            )),
+            UnitAt::Hex(h) => Ok(h),
+            _ => Err(problem(
+                format!("{name} is not a Fed unit on the map"),
+                accepted,
+            )),
+        },
+    }
+}
+
+/// The Fed units [`legal_to_box`] accepts at the start of the step, in id order.
+pub fn to_box_choices(state: &State) -> Vec<String> {
+    let full = box_will_hold_cba(state);
+    state
+        .units
+        .keys()
+        .filter(|id| legal_to_box(state, id, full, &FieldPath::root()).is_ok())
+        .cloned()
+        .collect()
+}
+
+/// Whether the conversion `c` is legal now (7.7-7.9, A9), or every problem with it: `unit` a
+/// CBA in the box (or `arrives` there by the 7.10 order before it) that is no 6th Army counter,
+/// `to` another CBA type that is a conversion target (`extra`: flags of cards played before)
+/// with a counter in the stock. Returns the unit's counter and the new one. Between `check` and
+/// the conversion, 17.8 may send a Hasty to the stock and take the last Round Facer, and the
+/// 7.10 order may be skipped.
+pub fn legal_convert(
+    state: &State,
+    c: &Convert,
+    arrives: bool,
+    extra: &[Flag],
+    at: &FieldPath,
+) -> Result<(String, String), Vec<Problem>> {
+    let mut out = Vec::new();
+    let accepted = "a CBA in the Replenishment box that is no 6th Army counter";
+    let in_box = state
+        .units
+        .get(&c.unit)
+        .is_some_and(|u| u.at == UnitAt::ReplenishmentBox);
+    let src_ok = if !in_box && !arrives {
+        out.push(Problem::new(
+            at.at("unit"),
+            "7.7",
+            "it is not in the Replenishment box",
+            accepted,
+        ));
+        false
+    } else if state.class_of(&c.unit) != Some(Class::Cba) {
+        out.push(Problem::new(
+            at.at("unit"),
+            "7.7",
+            format!("{} is not a CBA", c.unit),
+            accepted,
+        ));
+        false
+    } else if is_sixth(state, &c.unit) {
+        out.push(Problem::new(
+            at.at("unit"),
+            "7.9",
+            format!("{} is a 6th Army counter", c.unit),
+            accepted,
+        ));
+        false
+    } else {
+        true
+    };
+    let targets = "round_facer, or a type with an open deploy card";
+    let new = match state.data.counters.types.get(&c.to) {
+        None => {
+            out.push(Problem::new(
+                at.at("to"),
+                "7.7",
+                format!("there is no unit type {:?}", c.to),
+                targets,
+            ));
+            None
+        }
+        Some(t) if t.class != Class::Cba => {
+            out.push(Problem::new(
+                at.at("to"),
+                "7.7",
+                format!("{} is not a CBA type", c.to),
+                targets,
+            ));
+            None
+        }
+        Some(_) if !convertible_to(state, &c.to, extra) => {
+            out.push(Problem::new(
+                at.at("to"),
+                "7.8",
+                format!("{} is not a conversion target yet (A9)", c.to),
+                targets,
+            ));
+            None
+        }
+        Some(_) => match stock_counter(state, Side::Fed, &c.to, &BTreeSet::new()) {
+            None => {
+                out.push(Problem::new(
+                    at.at("to"),
+                    "7.7",
+                    format!("no {} counter is in the stock", c.to),
+                    targets,
+                ));
+                None
+            }
+            new => new,
+        },
+    };
+    match new {
+        Some(_) if src_ok && kind_of(state, &c.unit) == Some(c.to.as_str()) => {
+            out.push(Problem::new(
+                at.at("to"),
+                "7.7",
+                format!("{} is a {} already", c.unit, c.to),
+                "another CBA type",
+            ));
+            Err(out)
+        }
+        Some(new) if src_ok => Ok((c.unit.clone(), new)),
+        _ => Err(out),
+    }
+}
+
+/// The conversions [`legal_convert`] accepts now: every CBA in the box to every CBA type.
+pub fn convert_choices(state: &State) -> Vec<Convert> {
+    let mut out = Vec::new();
+    for unit in box_units(state) {
+        for (to, t) in &state.data.counters.types {
+            let c = Convert {
+                unit: unit.clone(),
+                to: to.clone(),
+            };
+            if t.class == Class::Cba
+                && legal_convert(state, &c, false, &[], &FieldPath::root()).is_ok()
+            {
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+/// Whether unit `id`, named `name` in the orders, may leave the box now as a unit of `class`
+/// (7.2-7.4): listed once (`named`: the names before it), in the box (or `arrives` there by an
+/// earlier order of the phase), of that class, and a CBA of type `kind` (its type after the
+/// conversion) replenishable (7.3; `extra`: flags of cards played before).
+#[allow(clippy::too_many_arguments)]
+pub fn legal_box_unit(
+    state: &State,
+    name: &str,
+    id: &str,
+    kind: Option<&str>,
+    class: Class,
+    arrives: bool,
+    extra: &[Flag],
+    named: &mut BTreeSet<String>,
+    at: &FieldPath,
+) -> Result<(), Problem> {
+    let (what, other) = match class {
+        Class::Soldier => ("soldier", "CBAs under cbas"),
+        Class::Cba => ("CBA", "soldiers under soldiers"),
+    };
+    let in_box = state
+        .units
+        .get(id)
+        .is_some_and(|u| u.at == UnitAt::ReplenishmentBox);
+    if !named.insert(name.to_string()) {
+        Err(Problem::new(
+            at.clone(),
+            "7.2",
+            format!("{name} is named twice"),
+            "each unit once",
+        ))
+    } else if !in_box && !arrives {
+        Err(Problem::new(
+            at.clone(),
+            "7.4",
+            "it is not in the Replenishment box",
+            format!("a {what} in the box"),
+        ))
+    } else if state.class_of(id) != Some(class) {
+        Err(Problem::new(
+            at.clone(),
+            "7.2",
+            format!("{name} is not a {what}"),
+            format!("a {what} in the box (list {other})"),
+        ))
+    } else if let Some(k) = kind.filter(|k| class == Class::Cba && !replenishable(state, k, extra))
+    {
+        Err(Problem::new(
+            at.clone(),
+            "7.3",
+            format!("{k} has no open deployment card"),
+            "crab_gunner, round_facer, or a type with an open deploy card",
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// Where units of `class` from the box go (7.6: Cardinal for soldiers, North Pole Port for
+/// CBAs), or why none may go now: Lib controls it. Not judged by `check`: control may change
+/// before the phase (24.2 placements, 3.3.3).
+pub fn legal_destination(state: &State, class: Class) -> Result<HexId, Problem> {
+    let (place, field) = match class {
+        Class::Soldier => (SOLDIERS_TO, "soldiers"),
+        Class::Cba => (CBAS_TO, "cbas"),
+    };
+    let hex = state.data.map.hex_of(place);
+    if state.control.get(place) == Some(&Side::Lib) {
+        return Err(Problem::new(
+            FieldPath::root().at(field),
+            "7.6",
+            format!("Lib controls {}", hex_name(state, hex)),
+            "none this phase",
+        ));
+    }
+    Ok(hex)
+}
+
+/// The box units of `class` that [`legal_box_unit`] and [`legal_destination`] accept now, each
+/// on its own, in id order.
+pub fn box_unit_choices(state: &State, class: Class) -> Vec<String> {
+    if legal_destination(state, class).is_err() {
+        return Vec::new();
+    }
+    box_units(state)
+        .into_iter()
+        .filter(|id| {
+            legal_box_unit(
+                state,
+                id,
+                id,
+                kind_of(state, id),
+                class,
+                false,
+                &[],
+                &mut BTreeSet::new(),
+                &FieldPath::root(),
+            )
+            .is_ok()
+        })
+        .collect()
+}
+
+/// What a legal fortress order does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FortressAct {
+    /// The fortress (its counter) goes to this hex (22.2-22.4).
+    Place(HexId),
+    /// The fortress leaves this hex for the stock (22.5).
+    Remove(HexId),
+}
+
+/// Whether the fortress order `f` is legal now (22.1-22.6, 22.10, 23.1). Between `check` and
+/// the order, the 7.10 order may take the last Fed unit out of the hex it names.
+pub fn legal_fortress(
+    state: &State,
+    f: &FortressOrder,
+    at: &FieldPath,
+) -> Result<FortressAct, Problem> {
+    let where_now = fortress_id(state)
+        .as_ref()
+        .and_then(|id| state.units.get(id))
+        .map(|u| u.at.clone());
+    let spot = "a non-city hex with a Fed unit and no Lib unit";
+    if f.place.is_some() && f.remove {
+        return Err(Problem::new(
+            at.clone(),
+            "22.6",
+            "the fortress is placed and removed in one phase",
+            "either {place: <hex>} or {remove: true}",
+        ));
+    }
+    if !f.acts() {
+        return Err(Problem::new(
+            at.clone(),
+            "22.2",
+            "the fortress order does nothing",
+            "{place: <hex>} or {remove: true}, or leave fortress out",
+        ));
+    }
+    if !state.flag(&Flag::LibGovernment) {
+        return Err(Problem::new(
+            at.clone(),
+            "22.1",
+            "Fed may use the fortress only while the Lib government card is open",
+            "leave fortress out",
+        ));
+    }
+    if matches!(where_now, None | Some(UnitAt::Removed)) {
+        return Err(Problem::new(
+            at.clone(),
+            "22.10",
+            "the fortress was destroyed",
+            "leave fortress out",
+        ));
+    }
+    match (&f.place, where_now) {
+        (None, Some(UnitAt::Hex(h))) => Ok(FortressAct::Remove(h)),
+        (None, _) => Err(Problem::new(
+            at.at("remove"),
+            "22.5",
+            "the fortress is not on the map",
+            "{place: <hex>}",
+        )),
+        (Some(_), Some(UnitAt::Hex(h))) => Err(Problem::new(
+            at.at("place"),
+            "22.3",
+            format!("the fortress is on the map already, in hex {h}"),
+            "{remove: true}, then place it in a later phase (22.6)",
+        )),
+        (Some(r), _) => {
+            let Some(h) = r.resolve(&state.data.map) else {
+                return Err(Problem::new(
+                    at.at("place"),
+                    "22.3",
+                    format!("{r} is not a land hex on the map"),
+                    spot,
+                ));
+            };
+            match fortress_spot_refusal(state, h) {
+                Some((rule, msg)) => Err(Problem::new(at.at("place"), rule, msg, spot)),
+                None => Ok(FortressAct::Place(h)),
+            }
+        }
+    }
+}
+
+/// The fortress orders [`legal_fortress`] accepts now: a removal, or a placement per hex.
+pub fn fortress_choices(state: &State) -> Vec<FortressOrder> {
+    let remove = FortressOrder {
+        place: None,
+        remove: true,
+    };
+    let mut out = Vec::new();
+    if legal_fortress(state, &remove, &FieldPath::root()).is_ok() {
+        out.push(remove);
+    }
+    let hexes: BTreeSet<HexId> = state
+        .units
+        .values()
+        .filter_map(|u| match u.at {
+            UnitAt::Hex(h) if u.side == Side::Fed => Some(h),
+            _ => None,
+        })
+        .collect();
+    for h in hexes {
+        let f = FortressOrder {
+            place: Some(HexRef::Hex(h)),
+            remove: false,
+        };
+        if legal_fortress(state, &f, &FieldPath::root()).is_ok() {
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// Problems with `orders`, located under `at`, judged on the state at the start of the step:
+/// each item by its legal_* function.
 pub fn check(
     state: &State,
     side: Side,
@@ -201,7 +604,7 @@ pub fn check(
         }
         return out;
     }
-    out.extend(check_plays(
+    out.extend(play::legal_phase_plays(
         state,
         side,
         &orders.play,
@@ -209,138 +612,21 @@ pub fn check(
         &at.at("play"),
     ));
     let extra = flags_of_played(state, &orders.play);
-    let in_box: BTreeSet<String> = box_units(state).into_iter().collect();
     // 7.10
     let mut to_box: Option<&str> = None;
     if let Some(name) = &orders.to_box {
-        let p = at.at("to_box");
-        let accepted =
-            "a regular Fed CBA on the map (not the fortress, a mercenary, mackerel or cochma_spl)";
-        match state.units.get(name) {
-            None => out.push(Problem::new(
-                p,
-                "7.10",
-                format!("there is no unit {name}"),
-                accepted,
-            )),
-            Some(u) if u.side != Side::Fed || !matches!(u.at, UnitAt::Hex(_)) => {
-                out.push(Problem::new(
-                    p,
-                    "7.10",
-                    format!("{name} is not a Fed unit on the map"),
-                    accepted,
-                ))
-            }
-            Some(_) if !boxable(state, name) => out.push(Problem::new(
-                p,
-                "7.10",
-                format!("{name} may not go to the box (17.6, A10)"),
-                accepted,
-            )),
-            Some(_) => {
-                let non_hasty = in_box.iter().any(|id| {
-                    state.class_of(id) == Some(Class::Cba) && kind_of(state, id) != Some(HASTY)
-                });
-                // A Hasty leaves the box at phase start only while 61 is closed and no Round
-                // Facer is left to replace it (17.8, A12); otherwise a CBA is there for certain.
-                let hasty_stays = in_box.iter().any(|id| kind_of(state, id) == Some(HASTY))
-                    && (state.flag(&Flag::Deploy(HASTY.to_string()))
-                        || stock_counter(state, Side::Fed, CONVERT_ALWAYS, &BTreeSet::new())
-                            .is_some());
-                if non_hasty || hasty_stays {
-                    out.push(Problem::new(
-                        p,
-                        "7.10",
-                        "the box holds a CBA at the start of the phase",
-                        "leave to_box out",
-                    ));
-                } else {
-                    to_box = Some(name);
-                }
-            }
+        match legal_to_box(state, name, box_will_hold_cba(state), &at.at("to_box")) {
+            Ok(_) => to_box = Some(name),
+            Err(e) => out.push(e),
         }
     }
     // 7.7-7.9
     let mut converted: Option<(&str, &str)> = None;
     if let Some(c) = &orders.convert {
-        let p = at.at("convert");
-        let accepted = "a CBA in the Replenishment box that is no 6th Army counter";
-        let src_ok = if !in_box.contains(&c.unit) && to_box != Some(c.unit.as_str()) {
-            out.push(Problem::new(
-                p.at("unit"),
-                "7.7",
-                format!("{:?} is not in the Replenishment box", c.unit),
-                accepted,
-            ));
-            false
-        } else if state.class_of(&c.unit) != Some(Class::Cba) {
-            out.push(Problem::new(
-                p.at("unit"),
-                "7.7",
-                format!("{} is not a CBA", c.unit),
-                accepted,
-            ));
-            false
-        } else if is_sixth(state, &c.unit) {
-            out.push(Problem::new(
-                p.at("unit"),
-                "7.9",
-                format!("{} is a 6th Army counter", c.unit),
-                accepted,
-            ));
-            false
-        } else {
-            true
-        };
-        let targets = "round_facer, or a type with an open deploy card";
-        let to_ok = match state.data.counters.types.get(&c.to) {
-            None => {
-                out.push(Problem::new(
-                    p.at("to"),
-                    "7.7",
-                    format!("there is no unit type {:?}", c.to),
-                    targets,
-                ));
-                false
-            }
-            Some(t) if t.class != Class::Cba => {
-                out.push(Problem::new(
-                    p.at("to"),
-                    "7.7",
-                    format!("{} is not a CBA type", c.to),
-                    targets,
-                ));
-                false
-            }
-            Some(_) if !convertible_to(state, &c.to, &extra) => {
-                out.push(Problem::new(
-                    p.at("to"),
-                    "7.8",
-                    format!("{} is not a conversion target yet (A9)", c.to),
-                    targets,
-                ));
-                false
-            }
-            Some(_) if stock_counter(state, Side::Fed, &c.to, &BTreeSet::new()).is_none() => {
-                out.push(Problem::new(
-                    p.at("to"),
-                    "7.7",
-                    format!("no {} counter is in the stock", c.to),
-                    targets,
-                ));
-                false
-            }
-            Some(_) => true,
-        };
-        if src_ok && to_ok && kind_of(state, &c.unit) == Some(c.to.as_str()) {
-            out.push(Problem::new(
-                p.at("to"),
-                "7.7",
-                format!("{} is a {} already", c.unit, c.to),
-                "another CBA type",
-            ));
-        } else if src_ok && to_ok {
-            converted = Some((c.unit.as_str(), c.to.as_str()));
+        let arrives = to_box == Some(c.unit.as_str());
+        match legal_convert(state, c, arrives, &extra, &at.at("convert")) {
+            Ok(_) => converted = Some((c.unit.as_str(), c.to.as_str())),
+            Err(e) => out.extend(e),
         }
     }
     // 7.2-7.6, 22.2
@@ -354,16 +640,19 @@ pub fn check(
         ));
     }
     for (i, name) in orders.soldiers.iter().enumerate() {
-        let p = at.at("soldiers").at(i);
-        out.extend(box_unit_problem(
+        if let Err(e) = legal_box_unit(
             state,
             name,
+            name,
+            kind_of(state, name),
             Class::Soldier,
             false,
-            &in_box,
+            &extra,
             &mut named,
-            p,
-        ));
+            &at.at("soldiers").at(i),
+        ) {
+            out.push(e);
+        }
     }
     let fort = orders.fortress.as_ref().filter(|f| f.acts());
     let cap = if fort.is_some() {
@@ -384,32 +673,24 @@ pub fn check(
         ));
     }
     for (i, name) in orders.cbas.iter().enumerate() {
-        let p = at.at("cbas").at(i);
         let kind = match converted {
             Some((src, to)) if src == name => Some(to),
             _ => kind_of(state, name),
         };
         let arrives = to_box == Some(name.as_str())
             || orders.convert.as_ref().is_some_and(|c| c.unit == *name);
-        if let Some(problem) = box_unit_problem(
+        if let Err(e) = legal_box_unit(
             state,
             name,
+            name,
+            kind,
             Class::Cba,
             arrives,
-            &in_box,
+            &extra,
             &mut named,
-            p.clone(),
+            &at.at("cbas").at(i),
         ) {
-            out.push(problem);
-        } else if let Some(k) = kind
-            && !replenishable(state, k, &extra)
-        {
-            out.push(Problem::new(
-                p,
-                "7.3",
-                format!("{k} has no open deployment card"),
-                "crab_gunner, round_facer, or a type with an open deploy card",
-            ));
+            out.push(e);
         }
     }
     for key in orders.labels.keys() {
@@ -430,77 +711,10 @@ pub fn check(
         }
     }
     // 22
-    if let Some(f) = &orders.fortress {
-        let p = at.at("fortress");
-        let fid = fortress_id(state);
-        let where_now = fid
-            .as_ref()
-            .and_then(|id| state.units.get(id))
-            .map(|u| &u.at);
-        if f.place.is_some() && f.remove {
-            out.push(Problem::new(
-                p.clone(),
-                "22.6",
-                "the fortress is placed and removed in one phase",
-                "either {place: <hex>} or {remove: true}",
-            ));
-        } else if !f.acts() {
-            out.push(Problem::new(
-                p.clone(),
-                "22.2",
-                "the fortress order does nothing",
-                "{place: <hex>} or {remove: true}, or leave fortress out",
-            ));
-        } else if !state.flag(&Flag::LibGovernment) {
-            out.push(Problem::new(
-                p.clone(),
-                "22.1",
-                "Fed may use the fortress only while the Lib government card is open",
-                "leave fortress out",
-            ));
-        } else if matches!(where_now, None | Some(UnitAt::Removed)) {
-            out.push(Problem::new(
-                p.clone(),
-                "22.10",
-                "the fortress was destroyed",
-                "leave fortress out",
-            ));
-        } else if f.remove && !matches!(where_now, Some(UnitAt::Hex(_))) {
-            out.push(Problem::new(
-                p.at("remove"),
-                "22.5",
-                "the fortress is not on the map",
-                "{place: <hex>}",
-            ));
-        } else if let Some(r) = &f.place {
-            if let Some(UnitAt::Hex(h)) = where_now {
-                out.push(Problem::new(
-                    p.at("place"),
-                    "22.3",
-                    format!("the fortress is on the map already, in hex {h}"),
-                    "{remove: true}, then place it in a later phase (22.6)",
-                ));
-            } else {
-                match r.resolve(&state.data.map) {
-                    None => out.push(Problem::new(
-                        p.at("place"),
-                        "22.3",
-                        format!("{r} is not a land hex on the map"),
-                        "a non-city hex with a Fed unit and no Lib unit",
-                    )),
-                    Some(h) => {
-                        if let Some((rule, msg)) = fortress_spot_refusal(state, h) {
-                            out.push(Problem::new(
-                                p.at("place"),
-                                rule,
-                                msg,
-                                "a non-city hex with a Fed unit and no Lib unit",
-                            ));
-                        }
-                    }
-                }
-            }
-        }
+    if let Some(f) = &orders.fortress
+        && let Err(e) = legal_fortress(state, f, &at.at("fortress"))
+    {
+        out.push(e);
     }
     out
 }
@@ -531,48 +745,8 @@ pub fn hasty_swap(state: &mut State, ctx: &mut Ctx) {
     }
 }
 
-/// What is wrong with naming `name` to leave the box as a unit of `class` (7.2, 7.4), if
-/// anything; `arrives` when an earlier order of the phase puts it in the box.
-fn box_unit_problem(
-    state: &State,
-    name: &str,
-    class: Class,
-    arrives: bool,
-    in_box: &BTreeSet<String>,
-    named: &mut BTreeSet<String>,
-    p: FieldPath,
-) -> Option<Problem> {
-    let (what, other) = match class {
-        Class::Soldier => ("soldier", "CBAs under cbas"),
-        Class::Cba => ("CBA", "soldiers under soldiers"),
-    };
-    if !named.insert(name.to_string()) {
-        Some(Problem::new(
-            p,
-            "7.2",
-            format!("{name} is named twice"),
-            "each unit once",
-        ))
-    } else if !in_box.contains(name) && !arrives {
-        Some(Problem::new(
-            p,
-            "7.4",
-            format!("{name} is not in the Replenishment box"),
-            format!("a {what} in the box"),
-        ))
-    } else if state.class_of(name) != Some(class) {
-        Some(Problem::new(
-            p,
-            "7.2",
-            format!("{name} is not a {what}"),
-            format!("a {what} in the box (list {other})"),
-        ))
-    } else {
-        None
-    }
-}
-
-/// Runs the phase for the phasing `side`.
+/// Runs the phase for the phasing `side`. Each item is judged by its legal_* function as it
+/// comes; the label map relies on `check` (labels name placed units, each label once).
 pub fn resolve(
     state: &mut State,
     side: Side,
@@ -588,11 +762,12 @@ pub fn resolve(
     // 3.3.3: control as it stands now, whatever changed since the last check.
     control::check(state, "start of the replenishment phase", ctx);
     for no in &orders.play {
-        if let Err(r) = play::may_play(state, side, *no, PhaseName::Replenishment, None) {
+        let at = FieldPath::root();
+        if let Err(p) = play::legal_phase_play(state, side, *no, PhaseName::Replenishment, &at) {
             // Private: the opponent must not learn which card was meant (2.10).
             ctx.log.private(
                 side,
-                format!("your card {no} is not played: {} ({})", r.message, r.rule),
+                format!("your card {no} is not played: {}", reason(&p)),
             );
             continue;
         }
@@ -613,15 +788,14 @@ pub fn resolve(
             _ => ctx.unit(state, name),
         }
     };
-    // 7.2, 7.6: soldiers to Cardinal.
+    // 7.2, 7.6: soldiers to Cardinal, CBAs to North Pole Port.
+    let mut named = BTreeSet::new();
     place_class(
         state,
-        &orders.soldiers,
-        Class::Soldier,
-        MAX_SOLDIERS,
-        SOLDIERS_TO,
+        (&orders.soldiers, Class::Soldier, MAX_SOLDIERS),
         &orders.labels,
         &id_of,
+        &mut named,
         ctx,
     );
     let fort = orders.fortress.as_ref().filter(|f| f.acts());
@@ -632,12 +806,10 @@ pub fn resolve(
     };
     place_class(
         state,
-        &orders.cbas,
-        Class::Cba,
-        cap,
-        CBAS_TO,
+        (&orders.cbas, Class::Cba, cap),
         &orders.labels,
         &id_of,
+        &mut named,
         ctx,
     );
     if let Some(f) = fort {
@@ -647,89 +819,43 @@ pub fn resolve(
     Ok(())
 }
 
-/// 7.10 on the live state.
+/// 7.10, judged by [`legal_to_box`] after 17.8.
 fn to_box(state: &mut State, name: &str, had_cba: bool, ctx: &mut Ctx) {
-    // Skips are Fed's own news: the opponent learns what happened, not what was ordered.
-    let skip = |ctx: &mut Ctx, why: String| {
-        ctx.log.private(
-            Side::Fed,
-            format!("your move of {name} to the box is skipped: {why}"),
-        );
+    let h = match legal_to_box(state, name, had_cba, &FieldPath::root()) {
+        Ok(h) => h,
+        // Skips are Fed's own news: the opponent learns what happened, not what was ordered.
+        Err(p) => {
+            return ctx.log.private(
+                Side::Fed,
+                format!("your move of {name} to the box is skipped: {}", reason(&p)),
+            );
+        }
     };
-    if had_cba {
-        return skip(
-            ctx,
-            "the box holds a CBA at the start of the phase (7.10)".into(),
-        );
-    }
-    let Some(id) = ctx.unit(state, name) else {
-        return skip(ctx, "no such unit (7.10)".into());
-    };
-    let Some(u) = state.units.get(&id) else {
-        return skip(ctx, "no such unit (7.10)".into());
-    };
-    let UnitAt::Hex(h) = u.at else {
-        return skip(ctx, "it is not on the map (7.10)".into());
-    };
-    if u.side != Side::Fed || !boxable(state, &id) {
-        return skip(ctx, "it is not a regular Fed CBA (7.10, 17.6, A10)".into());
-    }
-    put(state, &id, UnitAt::ReplenishmentBox);
+    put(state, name, UnitAt::ReplenishmentBox);
     ctx.log.public(format!(
-        "fed moves {id} from {} to the Replenishment box (7.10)",
+        "fed moves {name} from {} to the Replenishment box (7.10)",
         hex_name(state, h)
     ));
     control::check(state, "after a unit left the map", ctx);
 }
 
-/// 7.7-7.9 on the live state; returns the new counter.
+/// 7.7-7.9, judged by [`legal_convert`] as it comes; returns the new counter.
 fn convert(state: &mut State, c: &Convert, ctx: &mut Ctx) -> Option<String> {
-    // Skips are Fed's own news: the opponent learns what happened, not what was ordered.
-    let skip = |ctx: &mut Ctx, why: String| {
-        ctx.log.private(
-            Side::Fed,
-            format!(
-                "your conversion of {} to {} is skipped: {why}",
-                c.unit, c.to
-            ),
-        );
-    };
-    let Some(id) = ctx.unit(state, &c.unit) else {
-        skip(ctx, "no such unit (7.7)".into());
-        return None;
-    };
-    if state.units.get(&id).map(|u| &u.at) != Some(&UnitAt::ReplenishmentBox) {
-        skip(ctx, "it is not in the Replenishment box (7.7)".into());
-        return None;
-    }
-    if state.class_of(&id) != Some(Class::Cba) {
-        skip(ctx, "it is not a CBA (7.7)".into());
-        return None;
-    }
-    if is_sixth(state, &id) {
-        skip(ctx, "it is a 6th Army counter (7.9)".into());
-        return None;
-    }
-    let target_cba = state
-        .data
-        .counters
-        .types
-        .get(&c.to)
-        .is_some_and(|t| t.class == Class::Cba);
-    if !target_cba || !convertible_to(state, &c.to, &[]) {
-        skip(
-            ctx,
-            "the target is not round_facer or an open deploy type (7.8, A9)".into(),
-        );
-        return None;
-    }
-    if kind_of(state, &id) == Some(c.to.as_str()) {
-        skip(ctx, "it is that type already (7.7)".into());
-        return None;
-    }
-    let Some(new) = stock_counter(state, Side::Fed, &c.to, &BTreeSet::new()) else {
-        skip(ctx, format!("no {} counter is in the stock (7.7)", c.to));
-        return None;
+    let (id, new) = match legal_convert(state, c, false, &[], &FieldPath::root()) {
+        Ok(v) => v,
+        Err(p) => {
+            // Skips are Fed's own news: the opponent learns what happened, not what was ordered.
+            ctx.log.private(
+                Side::Fed,
+                format!(
+                    "your conversion of {} to {} is skipped: {}",
+                    c.unit,
+                    c.to,
+                    p.first().map(reason).unwrap_or_default()
+                ),
+            );
+            return None;
+        }
     };
     let old_kind = kind_of(state, &id).unwrap_or("?").to_string();
     state.to_stock(&id);
@@ -741,16 +867,15 @@ fn convert(state: &mut State, c: &Convert, ctx: &mut Ctx) -> Option<String> {
     Some(new)
 }
 
-/// 7.2-7.6 for one class, on the live state.
-#[allow(clippy::too_many_arguments)]
+/// 7.2-7.6 for one class: [`legal_destination`] for the class, then each unit judged by
+/// [`legal_box_unit`] as it comes; at most `cap` are placed (`check` refuses more names, 7.2,
+/// 22.2).
 fn place_class(
     state: &mut State,
-    names: &[String],
-    class: Class,
-    cap: usize,
-    place: &str,
+    (names, class, cap): (&[String], Class, usize),
     labels: &BTreeMap<String, String>,
     id_of: &dyn Fn(&State, &Ctx, &str) -> Option<String>,
+    named: &mut BTreeSet<String>,
     ctx: &mut Ctx,
 ) {
     if names.is_empty() {
@@ -760,18 +885,16 @@ fn place_class(
         Class::Soldier => "soldier",
         Class::Cba => "CBA",
     };
-    let hex = state.data.map.hex_of(place);
-    if state.control.get(place) == Some(&Side::Lib) {
-        // Private: the names listed are an order that did not happen.
-        ctx.log.private(
-            Side::Fed,
-            format!(
-                "your {what} replenishment is skipped: Lib controls {} (7.6)",
-                hex_name(state, hex)
-            ),
-        );
-        return;
-    }
+    let hex = match legal_destination(state, class) {
+        Ok(h) => h,
+        Err(p) => {
+            // Private: the names listed are an order that did not happen.
+            return ctx.log.private(
+                Side::Fed,
+                format!("your {what} replenishment is skipped: {}", reason(&p)),
+            );
+        }
+    };
     let mut placed = 0;
     for name in names {
         // Skips are Fed's own news: the opponent learns what happened, not what was ordered.
@@ -792,17 +915,11 @@ fn place_class(
             skip(ctx, "no such unit (7.4)".into());
             continue;
         };
-        if state.units.get(&id).map(|u| &u.at) != Some(&UnitAt::ReplenishmentBox) {
-            skip(ctx, "it is not in the Replenishment box (7.4)".into());
-            continue;
-        }
-        if state.class_of(&id) != Some(class) {
-            skip(ctx, format!("it is not a {what} (7.2)"));
-            continue;
-        }
         let kind = kind_of(state, &id).unwrap_or("?").to_string();
-        if class == Class::Cba && !replenishable(state, &kind, &[]) {
-            skip(ctx, format!("{kind} has no open deployment card (7.3)"));
+        let at = FieldPath::root();
+        if let Err(p) = legal_box_unit(state, name, &id, Some(&kind), class, false, &[], named, &at)
+        {
+            skip(ctx, reason(&p));
             continue;
         }
         put(state, &id, UnitAt::Hex(hex));
@@ -820,50 +937,36 @@ fn place_class(
     }
 }
 
-/// 22.1-22.6, 22.10 on the live state.
+/// 22.1-22.6, 22.10, judged by [`legal_fortress`] as it comes.
 fn fortress(state: &mut State, f: &FortressOrder, ctx: &mut Ctx) {
-    // Skips are Fed's own news: the opponent learns what happened, not what was ordered.
-    let skip = |ctx: &mut Ctx, why: String| {
-        ctx.log
-            .private(Side::Fed, format!("your fortress order is skipped: {why}"));
+    let act = match legal_fortress(state, f, &FieldPath::root()) {
+        Ok(act) => act,
+        Err(p) => {
+            // Skips are Fed's own news: the opponent learns what happened, not what was ordered.
+            return ctx.log.private(
+                Side::Fed,
+                format!("your fortress order is skipped: {}", reason(&p)),
+            );
+        }
     };
-    if f.place.is_some() && f.remove {
-        return skip(ctx, "place and remove in one phase (22.6)".into());
-    }
-    if !state.flag(&Flag::LibGovernment) {
-        return skip(ctx, "the Lib government card is not open (22.1)".into());
-    }
     let Some(id) = fortress_id(state) else {
-        return skip(ctx, "there is no fortress counter (22.10)".into());
+        return;
     };
-    let now = state.units.get(&id).map(|u| u.at.clone());
-    if matches!(now, None | Some(UnitAt::Removed)) {
-        return skip(ctx, "the fortress was destroyed (22.10)".into());
-    }
-    if f.remove {
-        let Some(UnitAt::Hex(h)) = now else {
-            return skip(ctx, "the fortress is not on the map (22.5)".into());
-        };
-        state.to_stock(&id);
-        ctx.log.public(format!(
-            "fed removes the fortress {id} from {} to the stock (22.5)",
-            hex_name(state, h)
-        ));
-    } else if let Some(r) = &f.place {
-        if now != Some(UnitAt::Stock) {
-            return skip(ctx, "the fortress is not in the stock (22.3)".into());
+    match act {
+        FortressAct::Remove(h) => {
+            state.to_stock(&id);
+            ctx.log.public(format!(
+                "fed removes the fortress {id} from {} to the stock (22.5)",
+                hex_name(state, h)
+            ));
         }
-        let Some(h) = r.resolve(&state.data.map) else {
-            return skip(ctx, format!("{r} is not a land hex on the map (22.3)"));
-        };
-        if let Some((rule, msg)) = fortress_spot_refusal(state, h) {
-            return skip(ctx, format!("{msg} ({rule})"));
+        FortressAct::Place(h) => {
+            put(state, &id, UnitAt::Hex(h));
+            ctx.log.public(format!(
+                "fed places the fortress {id} in {} (22.2-22.4)",
+                hex_name(state, h)
+            ));
         }
-        put(state, &id, UnitAt::Hex(h));
-        ctx.log.public(format!(
-            "fed places the fortress {id} in {} (22.2-22.4)",
-            hex_name(state, h)
-        ));
     }
     control::check(state, "after the fortress order", ctx);
 }
@@ -910,7 +1013,7 @@ pub fn earth_reinforcements(state: &mut State, ctx: &mut Ctx) {
 }
 
 /// Commented YAML lines for the order skeleton (the legal choices now).
-pub fn template(state: &State, side: Side) -> String {
+pub fn template(state: &State, side: Side, c: &Choices) -> String {
     if side != Side::Fed {
         return String::new();
     }
@@ -940,30 +1043,39 @@ pub fn template(state: &State, side: Side) -> String {
         })
         .collect();
     out.push(format!("#   Replenishment box: {}", list(contents)));
-    let cards: Vec<String> = state.cards[Side::Fed]
-        .hand
-        .cards()
-        .iter()
-        .filter(|n| play::may_play(state, side, **n, PhaseName::Replenishment, None).is_ok())
-        .map(|n| n.to_string())
-        .collect();
+    let cards: Vec<String> = c.replenishment_play.iter().map(|n| n.to_string()).collect();
     out.push(format!(
         "#   cards you may play now (play:): {}",
         list(cards)
     ));
-    if box_has_cba(state) {
+    if box_will_hold_cba(state) {
         out.push("#   to_box: not possible, the box holds a CBA (7.10)".to_string());
     } else {
-        let cands: Vec<String> = state
-            .units
-            .iter()
-            .filter(|(id, u)| {
-                u.side == Side::Fed && matches!(u.at, UnitAt::Hex(_)) && boxable(state, id)
-            })
-            .map(|(id, _)| id.clone())
-            .collect();
-        out.push(format!("#   to_box candidates (7.10): {}", list(cands)));
+        out.push(format!(
+            "#   to_box candidates (7.10): {}",
+            list(c.to_box.clone())
+        ));
     }
+    for (class, field, ids) in [
+        (Class::Soldier, "soldiers", &c.soldiers),
+        (Class::Cba, "cbas", &c.cbas),
+    ] {
+        if legal_destination(state, class).is_ok() {
+            out.push(format!(
+                "#   {field} you may name now (7.2-7.4): {}",
+                list(ids.clone())
+            ));
+        }
+    }
+    let conversions: Vec<String> = c
+        .convert
+        .iter()
+        .map(|c| format!("{} -> {}", c.unit, c.to))
+        .collect();
+    out.push(format!(
+        "#   conversions you may order now (7.7-7.9): {}",
+        list(conversions)
+    ));
     let cba_types: Vec<&String> = state
         .data
         .counters
@@ -993,10 +1105,12 @@ pub fn template(state: &State, side: Side) -> String {
         })
         .collect();
     out.push(format!("#   conversion targets (7.8): {}", list(targets)));
-    for (place, what) in [(SOLDIERS_TO, "soldiers"), (CBAS_TO, "CBAs")] {
-        if state.control.get(place) == Some(&Side::Lib) {
+    for (class, what) in [(Class::Soldier, "soldiers"), (Class::Cba, "CBAs")] {
+        if let Err(p) = legal_destination(state, class) {
             out.push(format!(
-                "#   {what}: none this phase, Lib controls {place} (7.6)"
+                "#   {what}: none this phase, {} ({})",
+                p.message,
+                p.rule.unwrap_or_default()
             ));
         }
     }
@@ -1011,6 +1125,17 @@ pub fn template(state: &State, side: Side) -> String {
         }
     };
     out.push(format!("#   fortress: {fstate}"));
+    let spots: Vec<String> = c
+        .fortress
+        .iter()
+        .filter_map(|f| f.place.as_ref().map(|r| r.to_string()))
+        .collect();
+    if !spots.is_empty() {
+        out.push(format!(
+            "#   fortress hexes now (22.3-22.4, 23.1): {}",
+            spots.join(", ")
+        ));
+    }
     if state.flag(&Flag::SixthArmyActive) {
         out.push(
             "#   Earth reinforcements come after the replenishment (7.11); order them with policies.sixth_army"
@@ -1801,11 +1926,22 @@ mod tests {
     fn the_template_shows_box_types_and_fortress() {
         let (mut s, _) = fortress_state();
         boxed(&mut s, "CG", 1);
-        let text = template(&s, Side::Fed);
+        let text = template(
+            &s,
+            Side::Fed,
+            &crate::systems::dougram::steps::choices(&s, Side::Fed),
+        );
         assert!(text.lines().all(|l| l.starts_with('#')));
         assert!(text.contains("Replenishment box: CG"));
         assert!(text.contains("crab_gunner, round_facer"));
         assert!(text.contains("fortress: in the stock"));
-        assert!(template(&s, Side::Lib).is_empty());
+        assert!(
+            template(
+                &s,
+                Side::Lib,
+                &crate::systems::dougram::steps::choices(&s, Side::Lib)
+            )
+            .is_empty()
+        );
     }
 }

@@ -8,12 +8,13 @@
 //! default split: groups of 6 first, the rest as one group, never more groups than chits.
 
 use super::cards::{After, Card, Effect, Flag, PhaseName};
-use super::ctx::Ctx;
+use super::ctx::{Ctx, reason};
 use super::data::{HexId, Side};
 use super::data::{HexRef, hex_problem};
 use super::latency::chits_in;
 use super::play;
 use super::state::{ChitAt, State, UnitAt};
+use super::steps::Choices;
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
 use serde::{Deserialize, Serialize};
@@ -74,17 +75,151 @@ pub fn default_split(soldiers: &[String], chits: usize) -> Vec<Vec<String>> {
 
 /// Hexes with latent chits and Fed units able to check, in id order.
 pub fn eligible_hexes(state: &State) -> Vec<HexId> {
-    let hexes: BTreeSet<HexId> = state
-        .chits
-        .values()
-        .filter_map(|c| match c.at {
-            ChitAt::Hex(h) => Some(h),
-            _ => None,
-        })
-        .collect();
-    hexes
+    super::latency::chit_hexes(state)
         .into_iter()
         .filter(|h| !eligible(state, *h).is_empty())
+        .collect()
+}
+
+/// Whether Fed may play card `no` as an enabler now (19.3): [`play::may_play`] in the
+/// security phase, and the card enables checks.
+pub fn legal_enabler(state: &State, side: Side, no: u32, at: &FieldPath) -> Result<(), Problem> {
+    match play::may_play(state, side, no, PhaseName::Security, None) {
+        Err(r) => Err(r.at(at.clone())),
+        Ok(card) if !enables(card) => Err(Problem::new(
+            at.clone(),
+            "19.3",
+            format!("card {no} does not enable security checks"),
+            "a card with the security_checks effect (36, 37) or card 50",
+        )),
+        Ok(_) => Ok(()),
+    }
+}
+
+/// The cards of Fed's hand [`legal_enabler`] accepts now, in hand order.
+pub fn enabler_choices(state: &State) -> Vec<u32> {
+    state.cards[Side::Fed]
+        .hand
+        .cards()
+        .iter()
+        .copied()
+        .filter(|no| legal_enabler(state, Side::Fed, *no, &FieldPath::root()).is_ok())
+        .collect()
+}
+
+/// When a group member is judged.
+pub enum Moment<'a> {
+    /// By `check`, on the state the orders were written for: units still move and fight
+    /// before the phase, so a member is refused only if it can never be a Fed soldier;
+    /// `labels` name units that earlier orders of the file create, judged in the phase.
+    Check(&'a BTreeSet<String>),
+    /// In the phase, on the state as it is: the labels of this step's new units.
+    Live(&'a BTreeMap<String, String>),
+}
+
+/// Whether the unit named `name` may check in hex `h` as a member of a group (19.4, 19.5,
+/// 19.8, A30): each soldier in at most one group (`used`: the members so far, by name at check
+/// time and by counter in the phase, where a label and a counter id may name one unit). In the
+/// phase it returns the counter.
+pub fn legal_member(
+    state: &State,
+    name: &str,
+    h: HexId,
+    moment: &Moment,
+    used: &mut BTreeMap<String, FieldPath>,
+    at: &FieldPath,
+) -> Result<Option<String>, Problem> {
+    match moment {
+        Moment::Check(labels) => {
+            if let Some(first) = used.get(name) {
+                return Err(Problem::new(
+                    at.clone(),
+                    "19.8",
+                    format!("{name} is already in the group at {first}"),
+                    "each soldier in at most one group (A30)",
+                ));
+            }
+            used.insert(name.to_string(), at.clone());
+            if labels.contains(name) {
+                return Ok(None);
+            }
+            match fed_face(state, name) {
+                None if !state.units.contains_key(name) => Err(Problem::new(
+                    at.clone(),
+                    "19.4",
+                    format!("there is no unit {name}"),
+                    "a Fed soldier's counter id, or a label created earlier in these orders",
+                )),
+                None => Err(Problem::new(
+                    at.clone(),
+                    "19.4",
+                    format!("{name} is never a Fed unit"),
+                    "a Fed soldier's counter id",
+                )),
+                Some(t) if t != CHECK_TYPE => Err(Problem::new(
+                    at.clone(),
+                    "19.5",
+                    format!("{name} is a {t}; only soldiers make security checks"),
+                    "Fed soldiers (no Garcia Squad, no CBA)",
+                )),
+                Some(_) => Ok(None),
+            }
+        }
+        Moment::Live(labels) => {
+            let problem = |rule: &str, msg: String| {
+                Problem::new(at.clone(), rule, msg, format!("a Fed soldier in hex {h}"))
+            };
+            let id = labels
+                .get(name)
+                .cloned()
+                .or_else(|| state.units.contains_key(name).then(|| name.to_string()));
+            let Some(id) = id else {
+                return Err(problem("19.4", format!("there is no unit {name}")));
+            };
+            let here = state
+                .units
+                .get(&id)
+                .is_some_and(|u| u.side == Side::Fed && u.at == UnitAt::Hex(h));
+            if !here {
+                Err(problem(
+                    "19.4",
+                    format!("{name} is not a Fed unit in hex {h}"),
+                ))
+            } else if state.unit_type(&id) != Some(CHECK_TYPE) {
+                Err(problem(
+                    "19.5",
+                    format!("{name} is not a soldier able to check"),
+                ))
+            } else if used.insert(id.clone(), at.clone()).is_some() {
+                Err(problem(
+                    "19.8, A30",
+                    format!("{name} is already in a group"),
+                ))
+            } else {
+                Ok(Some(id))
+            }
+        }
+    }
+}
+
+/// Per hex where checks are possible now (19.4), the Fed soldiers [`legal_member`] accepts
+/// there in the phase as it would be now, in id order.
+pub fn member_choices(state: &State) -> BTreeMap<HexId, Vec<String>> {
+    let none = BTreeMap::new();
+    eligible_hexes(state)
+        .into_iter()
+        .map(|h| {
+            let ok: Vec<String> = eligible(state, h)
+                .into_iter()
+                .filter(|id| {
+                    let mut used = BTreeMap::new();
+                    let at = FieldPath::root();
+                    legal_member(state, id, h, &Moment::Live(&none), &mut used, &at).is_ok()
+                })
+                .collect();
+            (h, ok)
+        })
+        .filter(|(_, v)| !v.is_empty())
         .collect()
 }
 
@@ -95,7 +230,8 @@ pub fn check(state: &State, side: Side, orders: &SecurityOrders, at: &FieldPath)
 }
 
 /// [`check`], accepting also the unit labels that earlier orders of the same file create
-/// (replenishment); those are judged at resolve time.
+/// (replenishment); those are judged at resolve time. Each item is judged by its legal_*
+/// function.
 pub fn check_with_labels(
     state: &State,
     side: Side,
@@ -127,23 +263,20 @@ pub fn check_with_labels(
             ));
             continue;
         }
-        match play::may_play(state, side, *no, PhaseName::Security, None) {
-            Err(r) => out.push(Problem::new(p, r.rule, r.message, r.accepted)),
-            Ok(card) if !enables(card) => out.push(Problem::new(
-                p,
-                "19.3",
-                format!("card {no} does not enable security checks"),
-                "a card with the security_checks effect (36, 37) or card 50",
-            )),
-            Ok(_) => {}
+        if let Err(e) = legal_enabler(state, side, *no, &p) {
+            out.push(e);
         }
     }
     let mut hexes: BTreeMap<HexId, String> = BTreeMap::new();
-    let mut units: BTreeMap<String, FieldPath> = BTreeMap::new();
+    let mut used: BTreeMap<String, FieldPath> = BTreeMap::new();
+    let moment = Moment::Check(labels);
     for (r, groups) in &orders.groups {
         let hp = at.at("groups").at(r.to_string().as_str());
-        match hex_problem(&state.data.map, r, hp.clone(), "19.4") {
-            Err(e) => out.push(e),
+        let hex = match hex_problem(&state.data.map, r, hp.clone(), "19.4") {
+            Err(e) => {
+                out.push(e);
+                None
+            }
             Ok(h) => {
                 if let Some(first) = hexes.get(&h) {
                     out.push(Problem::new(
@@ -155,8 +288,9 @@ pub fn check_with_labels(
                 } else {
                     hexes.insert(h, r.to_string());
                 }
+                Some(h)
             }
-        }
+        };
         for (j, g) in groups.iter().enumerate() {
             let gp = hp.at(j);
             if g.is_empty() {
@@ -168,40 +302,10 @@ pub fn check_with_labels(
                 ));
             }
             for (k, name) in g.iter().enumerate() {
-                let up = gp.at(k);
-                if let Some(first) = units.get(name) {
-                    out.push(Problem::new(
-                        up.clone(),
-                        "19.8",
-                        format!("{name} is already in the group at {first}"),
-                        "each soldier in at most one group (A30)",
-                    ));
-                    continue;
-                }
-                units.insert(name.clone(), up.clone());
-                if labels.contains(name) {
-                    continue;
-                }
-                match fed_face(state, name) {
-                    None if !state.units.contains_key(name) => out.push(Problem::new(
-                        up,
-                        "19.4",
-                        format!("there is no unit {name}"),
-                        "a Fed soldier's counter id, or a label created earlier in these orders",
-                    )),
-                    None => out.push(Problem::new(
-                        up,
-                        "19.4",
-                        format!("{name} is never a Fed unit"),
-                        "a Fed soldier's counter id",
-                    )),
-                    Some(t) if t != CHECK_TYPE => out.push(Problem::new(
-                        up,
-                        "19.5",
-                        format!("{name} is a {t}; only soldiers make security checks"),
-                        "Fed soldiers (no Garcia Squad, no CBA)",
-                    )),
-                    Some(_) => {}
+                // At check time the hex plays no part: units move before the phase.
+                let h = hex.unwrap_or_default();
+                if let Err(e) = legal_member(state, name, h, &moment, &mut used, &gp.at(k)) {
+                    out.push(e);
                 }
             }
         }
@@ -223,25 +327,17 @@ pub fn resolve(
     let mut enablers: Vec<String> = Vec::new();
     let mut played = BTreeSet::new();
     for no in &orders.cards {
+        // `check` refuses a card listed twice (2.10); the phase plays it once.
         if !played.insert(*no) {
             continue;
         }
         // Refusals are Fed's own news: they name a card still in its hand (2.10).
-        match play::may_play(state, side, *no, PhaseName::Security, None) {
-            Err(r) => ctx.log.private(
+        match legal_enabler(state, side, *no, &FieldPath::root()) {
+            Err(p) => ctx.log.private(
                 side,
-                format!(
-                    "your security card {no} is not played: {} ({})",
-                    r.message, r.rule
-                ),
+                format!("your security card {no} is not played: {}", reason(&p)),
             ),
-            Ok(card) if !enables(card) => ctx.log.private(
-                side,
-                format!(
-                    "your security card {no} is not played: it does not enable security checks (19.3)"
-                ),
-            ),
-            Ok(_) => {
+            Ok(()) => {
                 play::play(state, side, *no, ctx)?;
                 enablers.push(format!("card {no}"));
             }
@@ -278,7 +374,7 @@ pub fn resolve(
     let skip = |ctx: &mut Ctx, why: String| ctx.log.private(side, format!("your {why}"));
     // 19.8: explicit groups, judged on the live state.
     let mut explicit: BTreeMap<HexId, Vec<Vec<String>>> = BTreeMap::new();
-    let mut used: BTreeSet<String> = BTreeSet::new();
+    let mut used: BTreeMap<String, FieldPath> = BTreeMap::new();
     for (r, groups) in &orders.groups {
         let Some(h) = r.resolve(&state.data.map) else {
             skip(
@@ -298,30 +394,16 @@ pub fn resolve(
         for g in groups {
             let mut members = Vec::new();
             for name in g {
-                let why = match ctx.unit(state, name) {
-                    None => Some(format!("there is no unit {name} (19.4)")),
-                    Some(id) => {
-                        let here = state
-                            .units
-                            .get(&id)
-                            .is_some_and(|u| u.side == Side::Fed && u.at == UnitAt::Hex(h));
-                        if !here {
-                            Some(format!("{name} is not a Fed unit in hex {h} (19.4)"))
-                        } else if state.unit_type(&id) != Some(CHECK_TYPE) {
-                            Some(format!("{name} is not a soldier able to check (19.5)"))
-                        } else if !used.insert(id.clone()) {
-                            Some(format!("{name} is already in a group (19.8, A30)"))
-                        } else {
-                            members.push(id);
-                            None
-                        }
-                    }
-                };
-                if let Some(why) = why {
-                    skip(
+                let at = FieldPath::root();
+                match legal_member(state, name, h, &Moment::Live(&ctx.labels), &mut used, &at) {
+                    Ok(id) => members.extend(id),
+                    Err(p) => skip(
                         ctx,
-                        format!("security group in hex {h} leaves out {name}: {why}"),
-                    );
+                        format!(
+                            "security group in hex {h} leaves out {name}: {}",
+                            reason(&p)
+                        ),
+                    ),
                 }
             }
             if members.is_empty() {
@@ -429,7 +511,7 @@ fn remove_one(state: &mut State, h: HexId, label: &str, ctx: &mut Ctx) {
 }
 
 /// Commented YAML lines for the order skeleton (the legal choices now).
-pub fn template(state: &State, side: Side) -> String {
+pub fn template(state: &State, side: Side, c: &Choices) -> String {
     if side != Side::Fed {
         return String::new();
     }
@@ -446,17 +528,7 @@ pub fn template(state: &State, side: Side) -> String {
         })
         .map(|n| n.to_string())
         .collect();
-    let hand: Vec<String> = state.cards[Side::Fed]
-        .hand
-        .cards()
-        .iter()
-        .filter(|n| {
-            state.card(**n).is_some_and(|c| {
-                enables(c) && matches!(c.when.phase, PhaseName::Security | PhaseName::Any)
-            })
-        })
-        .map(|n| n.to_string())
-        .collect();
+    let hand: Vec<String> = c.security_cards.iter().map(|n| n.to_string()).collect();
     out.push_str(&format!(
         "#   open enablers: {}\n#   enabling cards in hand: {}\n",
         if open.is_empty() {
@@ -473,17 +545,16 @@ pub fn template(state: &State, side: Side) -> String {
     out.push_str(
         "# Hexes with latent chits and Fed soldiers able to check (19.4-19.5; units may still move):\n",
     );
-    let hexes = eligible_hexes(state);
+    let hexes = &c.security_members;
     if hexes.is_empty() {
         out.push_str("#   none now\n");
     }
-    for h in hexes {
-        let e = eligible(state, h);
+    for (h, e) in hexes {
         out.push_str(&format!(
             "#   hex {h}: {} soldier(s) ({}), {} latent chit(s)\n",
             e.len(),
             e.join(", "),
-            chits_in(state, h)
+            chits_in(state, *h)
         ));
     }
     out.push_str(
@@ -930,7 +1001,11 @@ mod tests {
         assert!(o.groups.contains_key(&HexRef::Place("spa".into())));
         let mut s = arranged(2);
         put(&mut s, "SO", 3, 57, Side::Fed);
-        let t = template(&s, Side::Fed);
+        let t = template(
+            &s,
+            Side::Fed,
+            &crate::systems::dougram::steps::choices(&s, Side::Fed),
+        );
         assert!(t.lines().all(|l| l.starts_with('#')), "{t}");
         assert!(
             t.lines()
@@ -939,6 +1014,13 @@ mod tests {
         );
         assert!(t.contains("hex 57: 3 soldier(s)"), "{t}");
         assert!(t.contains("2 latent chit(s)"), "{t}");
-        assert!(template(&s, Side::Lib).is_empty());
+        assert!(
+            template(
+                &s,
+                Side::Lib,
+                &crate::systems::dougram::steps::choices(&s, Side::Lib)
+            )
+            .is_empty()
+        );
     }
 }

@@ -2,18 +2,24 @@
 //! player-turn (4.1) followed by the opponent's card phase (5), so every player sees its new
 //! hand before it writes orders. Two submissions per turn.
 
+use super::arming::Arm;
 use super::cardphase;
-use super::cards::PhaseName;
-use super::ctx::Ctx;
+use super::cards::{PhaseName, StepName};
+use super::combat::Declared;
+use super::ctx::{Ctx, reason};
 use super::data::Side;
+use super::data::{Class, HexId, HexRef};
+use super::movement::Move;
 use super::orders::{Orders, Play};
+use super::replenish::{Convert, FortressOrder};
 use super::state::{State, Step};
 use super::{arming, combat, latency, movement, play, replenish, security, setup, victory};
 use crate::kit::policies;
 use crate::kit::seats::Seat;
 use crate::protocol::dice::Dice;
 use crate::systems::Resolution;
-use std::collections::BTreeMap;
+use crate::yaml::FieldPath;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Resolves the open step with the orders of every side it waits for.
 pub fn resolve(
@@ -27,6 +33,8 @@ pub fn resolve(
     let mut s = state.clone();
     let mut ctx = Ctx::new(dice);
     let get = |side: Side| orders.get(side.name()).cloned().unwrap_or_default();
+    // A patch is merged as sent: `check` refused every problem with it
+    // (policy::legal_policies), and what reads the policies later relies on that.
     for &side in Side::ALL {
         if let Some(o) = orders.get(side.name()) {
             policies::merge(s.policies.get_mut(side), &o.policies)?;
@@ -103,27 +111,198 @@ fn player_turn(s: &mut State, side: Side, o: &Orders, ctx: &mut Ctx) -> Result<(
 
 /// Plays the cards listed for `phase`; a card no longer playable is skipped with a reason.
 fn play_at(s: &mut State, side: Side, plays: &[Play], phase: PhaseName, ctx: &mut Ctx) {
-    for p in plays.iter().filter(|p| p.phase_for(side) == phase) {
-        match play::may_play(s, side, p.card, phase, None) {
-            Ok(_) => {
+    let mut listed = BTreeSet::new();
+    for p in plays {
+        let judged = (p.phase_for(side) == phase)
+            .then(|| super::orders::legal_play(s, side, p, &listed, true, &FieldPath::root()));
+        // Every play counts as listed, whatever its phase, as in `check`.
+        listed.insert(p.card);
+        let Some(judged) = judged else { continue };
+        match judged {
+            Ok(()) => {
                 if let Err(e) = play::play(s, side, p.card, ctx) {
                     ctx.log
                         .private(side, format!("card {} is not played: {e}", p.card));
                 }
             }
             // Private: the opponent must not learn which card was meant.
-            Err(r) => ctx.log.private(
+            Err(e) => ctx.log.private(
                 side,
                 format!(
-                    "{} does not play card {}: {} ({})",
+                    "{} does not play card {}: {}",
                     side.name(),
                     p.card,
-                    r.message,
-                    r.rule
+                    reason(&e)
                 ),
             ),
         }
     }
+}
+
+/// The legal items of `side`'s part of the current step, each legal on its own at the start of
+/// the step, as `check` judges it and, where the phase judges it again when it comes, as the
+/// phase would judge it on this state: what the template lists and a bot picks from. Each list
+/// comes from the choices function of the module that owns the item's rule, which asks the
+/// item's legal_* function (tests: dougram::legal_tests). Items sent together are judged in
+/// their order, each at its moment: an earlier move or arming changes what a later one may do
+/// (movement::Memory, arming::legal_arm's labels), and the phase skips what has become illegal.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Choices {
+    /// 5.4: the card to discard when 7 are in hand.
+    pub discard_to_six: Vec<u32>,
+    /// 2.13, 4.1: cards played at the start of a phase for their open flags or draws.
+    pub play: Vec<Play>,
+    /// Lib, 6.3.2: cards played in the arming phase.
+    pub arming_play: Vec<u32>,
+    /// Lib, 21.3.
+    pub repair: Vec<String>,
+    /// Lib, 6.4-6.9: per hex with latent chits, all of them for one unit of each armable type.
+    pub arm: Vec<Arm>,
+    /// Fed, 7: cards played in the replenishment phase.
+    pub replenishment_play: Vec<u32>,
+    /// Fed, 7.10.
+    pub to_box: Vec<String>,
+    /// Fed, 7.7-7.9.
+    pub convert: Vec<Convert>,
+    /// Fed, 7.2-7.6: soldiers and CBAs of the box.
+    pub soldiers: Vec<String>,
+    pub cbas: Vec<String>,
+    /// Fed, 22.
+    pub fortress: Vec<FortressOrder>,
+    /// 8-11: one move per unit and end hex, sea route or transport.
+    pub moves: Vec<Move>,
+    /// 12.2-12.6: hexes with units of both sides, with a fight group where it applies.
+    pub combats: Vec<Declared>,
+    /// 12.9: cards of the hand and the combat step they are played at.
+    pub combat_cards: Vec<(StepName, u32)>,
+    /// Lib, 18: hexes with Lib soldiers and the most chits each may take now.
+    pub latency: Vec<(HexId, usize)>,
+    /// Fed, 19.3.
+    pub security_cards: Vec<u32>,
+    /// Fed, 19.4-19.8: per hex where checks are possible, the soldiers that may check there.
+    pub security_members: BTreeMap<HexId, Vec<String>>,
+}
+
+impl Choices {
+    /// Every choice as an order of its own; a combat card rides on the first declared combat,
+    /// a latency choice is each count from 0 to the most, and a security group is each soldier
+    /// alone.
+    pub fn orders(&self) -> Vec<Orders> {
+        let mut out = Vec::new();
+        let mut put = |f: &dyn Fn(&mut Orders)| {
+            let mut o = Orders::default();
+            f(&mut o);
+            out.push(o);
+        };
+        for c in &self.discard_to_six {
+            put(&|o| o.discard_to_six = Some(*c));
+        }
+        for p in &self.play {
+            put(&|o| o.play = vec![p.clone()]);
+        }
+        for c in &self.arming_play {
+            put(&|o| o.arming.play = vec![*c]);
+        }
+        for id in &self.repair {
+            put(&|o| o.arming.repair = vec![id.clone()]);
+        }
+        for a in &self.arm {
+            put(&|o| o.arming.arm = vec![a.clone()]);
+        }
+        for c in &self.replenishment_play {
+            put(&|o| o.replenishment.play = vec![*c]);
+        }
+        for id in &self.to_box {
+            put(&|o| o.replenishment.to_box = Some(id.clone()));
+        }
+        for c in &self.convert {
+            put(&|o| o.replenishment.convert = Some(c.clone()));
+        }
+        for id in &self.soldiers {
+            put(&|o| o.replenishment.soldiers = vec![id.clone()]);
+        }
+        for id in &self.cbas {
+            put(&|o| o.replenishment.cbas = vec![id.clone()]);
+        }
+        for f in &self.fortress {
+            put(&|o| o.replenishment.fortress = Some(f.clone()));
+        }
+        for m in &self.moves {
+            put(&|o| o.movement.moves = vec![m.clone()]);
+        }
+        for d in &self.combats {
+            put(&|o| o.combat.combats = vec![d.clone()]);
+        }
+        if let Some(first) = self.combats.first() {
+            for (step, no) in &self.combat_cards {
+                let mut d = Declared {
+                    fight_group: None,
+                    ..first.clone()
+                };
+                d.cards_mut(*step).push(*no);
+                put(&|o| o.combat.combats = vec![d.clone()]);
+            }
+        }
+        for (h, max) in &self.latency {
+            put(&|o| o.latency.skip = vec![HexRef::Hex(*h)]);
+            for n in 0..=*max {
+                put(&|o| {
+                    o.latency.counts = [(HexRef::Hex(*h), n as i64)].into();
+                });
+            }
+        }
+        for c in &self.security_cards {
+            put(&|o| o.security.cards = vec![*c]);
+        }
+        for (h, ids) in &self.security_members {
+            for id in ids {
+                put(&|o| {
+                    o.security.groups = [(HexRef::Hex(*h), vec![vec![id.clone()]])].into();
+                });
+            }
+        }
+        out
+    }
+}
+
+/// The legal items of `side`'s part of the current step (nothing when it is not `side`'s
+/// player-turn: then it sends policies only, `policy::policy_choices`). The parts are those of
+/// the side's phases (`orders::phases`), as `check` judges them.
+pub fn choices(state: &State, side: Side) -> Choices {
+    if state.finished.is_some() || state.phasing() != Some(side) {
+        return Choices::default();
+    }
+    let mine = super::orders::phases(side);
+    let has = |p: PhaseName| mine.contains(&p);
+    let mut c = Choices {
+        discard_to_six: cardphase::discard_choices(state, side),
+        play: super::orders::play_choices(state, side),
+        moves: movement::move_choices(state, side),
+        combats: combat::declare_choices(state, side),
+        combat_cards: combat::combat_card_choices(state, side),
+        ..Choices::default()
+    };
+    if has(PhaseName::Arming) {
+        c.arming_play = play::phase_play_choices(state, side, PhaseName::Arming);
+        c.repair = arming::repair_choices(state);
+        c.arm = arming::arm_choices(state);
+    }
+    if has(PhaseName::Replenishment) {
+        c.replenishment_play = play::phase_play_choices(state, side, PhaseName::Replenishment);
+        c.to_box = replenish::to_box_choices(state);
+        c.convert = replenish::convert_choices(state);
+        c.soldiers = replenish::box_unit_choices(state, Class::Soldier);
+        c.cbas = replenish::box_unit_choices(state, Class::Cba);
+        c.fortress = replenish::fortress_choices(state);
+    }
+    if has(PhaseName::Latency) {
+        c.latency = latency::latency_choices(state);
+    }
+    if has(PhaseName::Security) {
+        c.security_cards = security::enabler_choices(state);
+        c.security_members = security::member_choices(state);
+    }
+    c
 }
 
 #[cfg(test)]

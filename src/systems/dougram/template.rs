@@ -1,8 +1,13 @@
 //! Order skeletons: the `orders:` block for the open step, with the legal choices as comments.
+//!
+//! Every choice listed comes from `steps::choices` (cards, units, hexes, moves, combats), whose
+//! lists come from the legal_* function of each item's rule, never from a copy of a rule:
+//! `check` accepts each on its own (dougram::legal_tests).
 
 use super::data::Side;
 use super::orders::phases;
 use super::state::{State, Step};
+use super::steps::{self, Choices};
 use super::{arming, combat, latency, movement, replenish, security};
 use crate::kit::seats::Seat;
 
@@ -22,7 +27,7 @@ fn indent(text: &str) -> String {
         .collect()
 }
 
-fn card_lines(state: &State, side: Side) -> String {
+fn card_lines(state: &State, side: Side, c: &Choices) -> String {
     let mut out = String::new();
     let hand = &state.cards.get(side).hand;
     if hand.is_empty() {
@@ -47,11 +52,26 @@ fn card_lines(state: &State, side: Side) -> String {
         out.push_str(
             "# cards that only open or draw: play: [{card: N, phase: movement}] (default: first phase)\n",
         );
+        let plays: Vec<String> = c
+            .play
+            .iter()
+            .map(|p| format!("{} ({})", p.card, p.phase_for(side).name()))
+            .collect();
+        out.push_str(&format!(
+            "#   you may play so now: {}\n",
+            if plays.is_empty() {
+                "none".to_string()
+            } else {
+                plays.join(", ")
+            }
+        ));
     }
-    if *state.pending_discard.get(side) {
-        out.push_str(
-            "# you hold 7 cards: discard_to_six: CARD (5.4); else your card policy decides\n",
-        );
+    if !c.discard_to_six.is_empty() {
+        let cards: Vec<String> = c.discard_to_six.iter().map(|n| n.to_string()).collect();
+        out.push_str(&format!(
+            "# you hold 7 cards: discard_to_six: CARD (5.4), one of {}; else your card policy decides\n",
+            cards.join(", ")
+        ));
     }
     out
 }
@@ -92,19 +112,20 @@ pub fn template(state: &State, side_name: &str) -> String {
                     .collect::<Vec<_>>()
                     .join(", ")
             ));
-            body.push_str(&card_lines(state, side));
+            let c = steps::choices(state, side);
+            body.push_str(&card_lines(state, side, &c));
             let parts = match side {
                 Side::Lib => [
-                    arming::template(state, side),
-                    movement::template(state, side),
-                    combat::template(state, side),
-                    latency::template(state, side),
+                    arming::template(state, side, &c),
+                    movement::template(state, side, &c),
+                    combat::template(state, side, &c),
+                    latency::template(state, side, &c),
                 ],
                 Side::Fed => [
-                    replenish::template(state, side),
-                    movement::template(state, side),
-                    combat::template(state, side),
-                    security::template(state, side),
+                    replenish::template(state, side, &c),
+                    movement::template(state, side, &c),
+                    combat::template(state, side, &c),
+                    security::template(state, side, &c),
                 ],
             };
             for p in parts {
