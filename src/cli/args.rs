@@ -89,6 +89,10 @@ pub enum Command {
     Odds(Odds),
     /// Play a scripted game of a system in a temporary directory and verify it.
     Demo(Demo),
+    /// Play whole games bot against bot (no files) and report wins per side, game length, how
+    /// games ended, errors and how many games reached each rule of the book. Exit 1 when any
+    /// game had an error (a refused bot order, a failed step, a game that does not end).
+    Simulate(Simulate),
 }
 
 #[derive(Args)]
@@ -441,6 +445,24 @@ pub struct Demo {
     /// Keep the game in this directory instead of a temporary one.
     #[arg(long)]
     pub keep: Option<PathBuf>,
+}
+
+#[derive(Args)]
+pub struct Simulate {
+    /// The system to play.
+    pub system: String,
+    /// The scenario (default: the system's first).
+    #[arg(long)]
+    pub scenario: Option<String>,
+    /// How many games.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub games: u32,
+    /// Seeds the dice and the bots: the same seed plays the same games.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print one JSON object (games, wins, turns, endings, errors, rule_reach...).
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Subcommand)]

@@ -59,5 +59,6 @@ fn run(command: Command) -> Result<i32, Error> {
         Command::Dice(a) => cmd::dice::run(a),
         Command::Odds(a) => cmd::odds::run(a),
         Command::Demo(a) => cmd::demo::run(a),
+        Command::Simulate(a) => cmd::simulate::run(a),
     }
 }

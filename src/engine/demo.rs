@@ -37,11 +37,28 @@ pub fn order_document(game: &Game, side: &str, body: &str) -> Result<String, Err
         .open_step()
         .ok_or_else(|| Error::Fail("the game is over".into()))?;
     let entropy = Hash32::random().map_err(|e| Error::Fail(e.to_string()))?;
-    let mut doc = format!(
-        "pbem: {ORDER_FORMAT}\ngame: {}\nstep: {}\nside: {side}\nbasis: {}\nentropy: {entropy}\nversion: 1\n",
-        game.config.id,
+    Ok(order_text(
+        &game.config.id,
         step.step,
-        game.head()
+        side,
+        &game.head(),
+        &entropy,
+        body,
+    ))
+}
+
+/// An order document (version 1) with this header and `body` (YAML of the `orders:` block,
+/// comments allowed) indented under `orders:`.
+pub fn order_text(
+    game_id: &str,
+    step: u64,
+    side: &str,
+    basis: &Hash32,
+    entropy: &Hash32,
+    body: &str,
+) -> String {
+    let mut doc = format!(
+        "pbem: {ORDER_FORMAT}\ngame: {game_id}\nstep: {step}\nside: {side}\nbasis: {basis}\nentropy: {entropy}\nversion: 1\n"
     );
     let body = body.trim_end();
     let meaningful = body
@@ -55,7 +72,7 @@ pub fn order_document(game: &Game, side: &str, body: &str) -> Result<String, Err
             doc.push_str(&format!("  {line}\n").replace("  \n", "\n"));
         }
     }
-    Ok(doc)
+    doc
 }
 
 /// Plays the script; writes progress to `out`. Keeps the game in `keep` when given.

@@ -18,6 +18,7 @@ pub mod ops;
 pub mod order;
 pub mod process;
 pub mod schedule;
+pub mod simulate;
 pub mod start;
 pub mod status;
 pub mod step;

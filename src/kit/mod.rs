@@ -2,12 +2,14 @@
 //! labelled hexes, cups, and component data shared by the states of a game.
 
 pub mod board;
+pub mod bot;
 pub mod cup;
 pub mod deck;
 pub mod events;
 pub mod hex;
 pub mod leak;
 pub mod policies;
+pub mod reach;
 pub mod seats;
 pub mod shared;
 

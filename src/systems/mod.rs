@@ -11,6 +11,7 @@ pub mod kummen;
 use crate::kit::events::Log;
 use crate::kit::seats::Seat;
 use crate::protocol::dice::Dice;
+use crate::protocol::hash::Hash32;
 use crate::yaml::{self, FieldPath, Rejection};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -43,6 +44,10 @@ pub struct Outcome {
     pub winner: Option<String>,
     pub summary: String,
     pub scores: BTreeMap<String, i64>,
+    /// The rule that ended the game (e.g. "14.1.2"): `pbem simulate` counts endings by it.
+    pub rule: String,
+    /// The game turn it ended on (the book's turn, not the step number).
+    pub turn: u32,
 }
 
 /// An order that breaks a rule, located by its field path in the order document.
@@ -374,6 +379,15 @@ pub trait Rules: Send + Sync + 'static {
     fn render(&self, view: &Self::View) -> String;
     /// The `orders:` block of an order skeleton for `side`, with the legal choices as comments.
     fn template(&self, state: &Self::State, side: &str) -> String;
+    /// A bot's orders for `side` at the current step, from what `side` may know of `state` and
+    /// `seed` alone (the step's bot seed, derived from committed inputs: docs/dice.md, "Bot
+    /// orders"). Two properties every system's tests check: `check` accepts them, and they do
+    /// not change when another side's hidden facts are permuted (so the bot reads nothing its
+    /// side may not see). Built from the system's legal choices (kit::bot).
+    fn bot(&self, state: &Self::State, side: &str, seed: &Hash32) -> Self::Orders;
+    /// The system's documentation (docs/<system>.md), whose `## Rule coverage` table lists the
+    /// book's leaf rules ([`crate::kit::reach::leaf_rules`]).
+    fn coverage_doc(&self) -> &'static str;
     /// Exact chances a player may ask for (`pbem odds`), from what `reader` may know; `state` is
     /// absent when the question names plain numbers rather than a game's units.
     fn odds(
@@ -447,6 +461,16 @@ pub trait System: Send + Sync {
     ) -> Result<Resolution<String>, String>;
     fn view(&self, data: &GameData, state: &str, reader: &Reader) -> Result<RenderedView, String>;
     fn template(&self, data: &GameData, state: &str, side: &str) -> Result<String, String>;
+    /// A bot's orders for `side` ([`Rules::bot`]), as the YAML of an `orders:` block.
+    fn bot_orders(
+        &self,
+        data: &GameData,
+        state: &str,
+        side: &str,
+        seed: &Hash32,
+    ) -> Result<String, String>;
+    /// The leaf rules of the book with behaviour, in table order ([`Rules::coverage_doc`]).
+    fn leaf_rules(&self) -> Vec<String>;
     fn odds(
         &self,
         game: Option<(&GameData, &str)>,
@@ -595,6 +619,19 @@ impl<R: Rules> System for R {
             &*read_state(self, data, state)?,
             side,
         ))
+    }
+    fn bot_orders(
+        &self,
+        data: &GameData,
+        state: &str,
+        side: &str,
+        seed: &Hash32,
+    ) -> Result<String, String> {
+        let state = read_state(self, data, state)?;
+        yaml::encode(&Rules::bot(self, &state, side, seed))
+    }
+    fn leaf_rules(&self) -> Vec<String> {
+        crate::kit::reach::leaf_rules(Rules::coverage_doc(self))
     }
     fn odds(
         &self,

@@ -17,6 +17,7 @@ pub mod report;
 pub mod schedule;
 pub mod send;
 pub mod sign;
+pub mod simulate;
 pub mod status;
 pub mod submit;
 pub mod template;

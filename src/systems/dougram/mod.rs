@@ -7,6 +7,7 @@
 //! Each phase has its own module; [`steps`] runs them in the order of 4.1.
 
 pub mod arming;
+pub mod bot;
 pub mod cardphase;
 pub mod cards;
 pub mod combat;
@@ -36,6 +37,7 @@ mod legal_tests;
 
 use crate::kit::seats::Seat;
 use crate::protocol::dice::Dice;
+use crate::protocol::hash::Hash32;
 use crate::systems::{DataFile, DataSource, Outcome, Phase, Problem, Reader, Resolution, Rules};
 use data::Side;
 use orders::Orders;
@@ -133,6 +135,8 @@ impl Rules for Dougram {
                 winner: Some(f.winner.name().to_string()),
                 summary: format!("{} wins: {} ({})", f.winner.name(), f.reason, f.rule),
                 scores,
+                rule: f.rule.clone(),
+                turn: state.turn,
             });
         }
         let t = state.turn;
@@ -183,6 +187,17 @@ impl Rules for Dougram {
 
     fn template(&self, state: &State, side: &str) -> String {
         template::template(state, side)
+    }
+
+    fn bot(&self, state: &State, side: &str, seed: &Hash32) -> Orders {
+        match data::Side::parse(side) {
+            Some(side) => bot::orders(state, side, seed),
+            None => Orders::default(),
+        }
+    }
+
+    fn coverage_doc(&self) -> &'static str {
+        include_str!("../../../docs/dougram.md")
     }
 
     fn odds(

@@ -122,6 +122,18 @@ pub fn finish(state: &mut State, dice: &mut Dice, log: &mut Log, by_offensive: b
     state.step = Step::Over;
 }
 
+/// The rule that ended a finished game: a home base taken (14.1.1) or the general offensive
+/// (14.1.2), read from the state as `finish` judged it.
+pub fn ending_rule(state: &State) -> &'static str {
+    let palace = state.map.hex_of(data::PALACE);
+    let ex10 = state.map.hex_of(data::EX10);
+    if state.control_of(palace) == Control::Mercenary || state.control_of(ex10) == Control::Beeler {
+        "14.1.1"
+    } else {
+        "14.1.2"
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::setup;

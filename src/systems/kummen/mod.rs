@@ -6,6 +6,7 @@
 //! and survey), B2 (beeler reaction, heli triggers, second combat, turn end and the next turn's
 //! reinforcement). Step 1 is setup: both sides may send standing policies.
 
+pub mod bot;
 pub mod combat;
 pub mod control;
 pub mod data;
@@ -122,6 +123,8 @@ impl Rules for Kummen {
                 winner: e.winner.map(|s| s.name().to_string()),
                 summary: e.summary.clone(),
                 scores,
+                rule: end::ending_rule(state).to_string(),
+                turn: state.turn,
             });
         }
         let (title, sides) = view::step_title(state);
@@ -158,6 +161,17 @@ impl Rules for Kummen {
 
     fn template(&self, state: &State, side: &str) -> String {
         template::template(state, side)
+    }
+
+    fn bot(&self, state: &State, side: &str, seed: &Hash32) -> Orders {
+        match data::Side::parse(side) {
+            Some(side) => bot::orders(state, side, seed),
+            None => Orders::default(),
+        }
+    }
+
+    fn coverage_doc(&self) -> &'static str {
+        include_str!("../../../docs/kummen.md")
     }
 
     fn odds(

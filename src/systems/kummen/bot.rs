@@ -1,0 +1,124 @@
+//! kummen's bot: a player that heads for the enemy home base (14.1.1) while keeping a guard at
+//! its own, surveys where it can (8) and reacts toward the enemy (7.3). It picks from
+//! `steps::choices` (what the template lists) and keeps an item only if `steps::check` accepts
+//! the orders with it (kit::bot::compose), so it never sends a refused order. It reads its own
+//! units, the map and the public facts only: the other side's hidden units are never asked for.
+
+use super::data::Side;
+use super::orders::{Action, Orders};
+use super::state::State;
+use super::steps;
+use crate::kit::bot::{BotRng, compose};
+use crate::kit::hex::Hex;
+use crate::kit::seats::{Seat, TwoSeats};
+use crate::protocol::hash::Hash32;
+use std::collections::BTreeSet;
+
+/// Per unit, the bot weighs at most this many of its destinations (the best by heuristic), so
+/// composing costs a bounded number of checks whatever the unit's reach.
+const DESTINATIONS_PER_UNIT: usize = 3;
+/// Chance (percent) that a unit in its own home base stays as a guard.
+const GUARD_PERCENT: u64 = 35;
+
+pub fn orders(state: &State, side: Side, seed: &Hash32) -> Orders {
+    let mut rng = BotRng::new(seed, side.name());
+    let choices = steps::choices(state, side);
+    let goal = state.map.home(side.other());
+    let home = state.map.home(side);
+    let dist = |h: Hex| state.map.grid.distance(h, goal) as i64;
+    let from = |name: &str| state.find_own(side, name).and_then(|id| state.hex_of(&id));
+    let mut candidates: Vec<(i64, Orders)> = Vec::new();
+    let mut per_unit: Vec<(String, i64, Orders)> = Vec::new();
+    for item in choices.orders() {
+        let score = if let Some(a) = item.actions.first() {
+            match a {
+                Action { mv: Some(m), .. } => {
+                    let (Some(start), Some(&end)) = (from(&m.unit), m.path.last()) else {
+                        continue;
+                    };
+                    let gain = dist(start) - dist(end);
+                    if start == home && rng.chance(GUARD_PERCENT) {
+                        continue;
+                    }
+                    let score = gain * 10 + rng.jitter(10);
+                    per_unit.push((m.unit.clone(), score, item));
+                    continue;
+                }
+                Action { heli: Some(h), .. } => {
+                    let (Some(start), Some(&end)) = (from(&h.heli), h.path.last()) else {
+                        continue;
+                    };
+                    (dist(start) - dist(end)) * 8 + rng.jitter(10)
+                }
+                // Face-up units fight; hiding keeps them safe at home only.
+                Action {
+                    flip_up: Some(_), ..
+                } => rng.jitter(20) - 10,
+                Action { hide: Some(_), .. } => rng.jitter(10) - 8,
+                _ => continue,
+            }
+        } else if let Some(m) = item.react.first() {
+            let (Some(start), Some(&end)) = (from(&m.unit), m.path.last()) else {
+                continue;
+            };
+            (dist(start) - dist(end)) * 6 + rng.jitter(10) - 5
+        } else if !item.survey.is_empty() {
+            40 + rng.jitter(10)
+        } else if !item.reveal.is_empty() {
+            rng.jitter(10) - 5
+        } else if !item.hide_at_start.is_empty() {
+            rng.jitter(10) - 3
+        } else {
+            continue;
+        };
+        if score > 0 {
+            candidates.push((score, item));
+        }
+    }
+    // The best few destinations of each unit, the worthwhile ones only.
+    per_unit.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+    let mut taken: Vec<(String, usize)> = Vec::new();
+    for (unit, score, item) in per_unit {
+        let n = match taken.iter_mut().find(|(u, _)| *u == unit) {
+            Some((_, n)) => n,
+            None => {
+                taken.push((unit.clone(), 0));
+                &mut taken.last_mut().expect("just pushed").1
+            }
+        };
+        if *n < DESTINATIONS_PER_UNIT && score > 0 {
+            *n += 1;
+            candidates.push((score, item));
+        }
+    }
+    compose(
+        Orders::default(),
+        candidates,
+        usize::MAX,
+        merge,
+        |o| moves_each_unit_once(o) && steps::check(state, side.name(), o).is_empty(),
+    )
+}
+
+/// Puts the items of `item` after those of `into`.
+fn merge(into: &mut Orders, item: &Orders) {
+    into.hide_at_start
+        .extend(item.hide_at_start.iter().cloned());
+    into.actions.extend(item.actions.iter().cloned());
+    into.survey.extend(item.survey.iter().cloned());
+    into.reveal.extend(item.reveal.iter().cloned());
+    into.react.extend(item.react.iter().cloned());
+}
+
+/// The bot moves a unit at most once a step: a second destination for the same unit is an
+/// alternative, not a continuation.
+fn moves_each_unit_once(o: &Orders) -> bool {
+    let mut seen = BTreeSet::new();
+    let moved = o.actions.iter().filter_map(|a| {
+        a.mv.as_ref()
+            .map(|m| m.unit.as_str())
+            .or(a.heli.as_ref().map(|h| h.heli.as_str()))
+    });
+    let reacted = o.react.iter().map(|m| m.unit.as_str());
+    moved.chain(reacted).all(|u| seen.insert(u))
+}
