@@ -70,13 +70,9 @@ pub fn orders(state: &State, side: Side, seed: &Hash32) -> Orders {
             candidates.push((10 + score / 10, item));
         }
     }
-    compose(
-        Orders::default(),
-        candidates,
-        usize::MAX,
-        merge,
-        |o| moves_each_unit_once(o) && orders::check(state, side.name(), o).is_empty(),
-    )
+    compose(Orders::default(), candidates, usize::MAX, merge, |o| {
+        moves_each_unit_once(o) && orders::check(state, side.name(), o).is_empty()
+    })
 }
 
 /// Puts the items of `item` after those of `into` (a single-valued item only where `into` has

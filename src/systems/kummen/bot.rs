@@ -1,5 +1,5 @@
-//! kummen's bot: a player that heads for the enemy home base (14.1.1) while keeping a guard at
-//! its own, surveys where it can (8) and reacts toward the enemy (7.3). It picks from
+//! kummen's bot: a player that heads for the enemy home base (14.1.1) while keeping as many
+//! guards at its own as enemy units are near it (at least two), surveys where it can (8) and reacts toward the enemy (7.3). It picks from
 //! `steps::choices` (what the template lists) and keeps an item only if `steps::check` accepts
 //! the orders with it (kit::bot::compose), so it never sends a refused order. It reads its own
 //! units, the map and the public facts only: the other side's hidden units are never asked for.
@@ -17,8 +17,10 @@ use std::collections::BTreeSet;
 /// Per unit, the bot weighs at most this many of its destinations (the best by heuristic), so
 /// composing costs a bounded number of checks whatever the unit's reach.
 const DESTINATIONS_PER_UNIT: usize = 3;
-/// Chance (percent) that a unit in its own home base stays as a guard.
-const GUARD_PERCENT: u64 = 35;
+/// Enemy units within this distance of the home base count as a threat to it.
+const THREAT_RANGE: u32 = 4;
+/// The fewest units the bot keeps in its home base while it has them.
+const MIN_GUARDS: usize = 2;
 
 pub fn orders(state: &State, side: Side, seed: &Hash32) -> Orders {
     let mut rng = BotRng::new(seed, side.name());
@@ -26,7 +28,39 @@ pub fn orders(state: &State, side: Side, seed: &Hash32) -> Orders {
     let goal = state.map.home(side.other());
     let home = state.map.home(side);
     let dist = |h: Hex| state.map.grid.distance(h, goal) as i64;
+    let home_dist = |h: Hex| state.map.grid.distance(h, home) as i64;
     let from = |name: &str| state.find_own(side, name).and_then(|id| state.hex_of(&id));
+    // The home base keeps as many guards as enemy units are near it (where units stand and
+    // whose they are is public, face-down or not), at least MIN_GUARDS.
+    let threat = state
+        .units
+        .keys()
+        .filter(|id| {
+            state.side_of(id) == Some(side.other())
+                && state
+                    .hex_of(id)
+                    .is_some_and(|h| state.map.grid.distance(h, home) <= THREAT_RANGE)
+        })
+        .count();
+    let mut at_home: Vec<String> = state
+        .units
+        .keys()
+        .filter(|id| state.side_of(id) == Some(side) && !state.is_heli(id))
+        .filter(|id| state.hex_of(id) == Some(home))
+        .cloned()
+        .collect();
+    // Which of them stay is the bot's random choice.
+    for i in (1..at_home.len()).rev() {
+        at_home.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    let needed = threat.max(MIN_GUARDS);
+    let guards: BTreeSet<String> = at_home.iter().take(needed).cloned().collect();
+    let short = needed.saturating_sub(at_home.len());
+    let is_guard = |name: &str| {
+        state
+            .find_own(side, name)
+            .is_some_and(|id| guards.contains(&id))
+    };
     let mut candidates: Vec<(i64, Orders)> = Vec::new();
     let mut per_unit: Vec<(String, i64, Orders)> = Vec::new();
     for item in choices.orders() {
@@ -36,10 +70,15 @@ pub fn orders(state: &State, side: Side, seed: &Hash32) -> Orders {
                     let (Some(start), Some(&end)) = (from(&m.unit), m.path.last()) else {
                         continue;
                     };
-                    let gain = dist(start) - dist(end);
-                    if start == home && rng.chance(GUARD_PERCENT) {
+                    if is_guard(&m.unit) {
                         continue;
                     }
+                    // Short of guards: units come home, the nearest first.
+                    let gain = if short > 0 {
+                        (home_dist(start) - home_dist(end)) * 2 - home_dist(start) / 3
+                    } else {
+                        dist(start) - dist(end)
+                    };
                     let score = gain * 10 + rng.jitter(10);
                     per_unit.push((m.unit.clone(), score, item));
                     continue;
@@ -91,13 +130,9 @@ pub fn orders(state: &State, side: Side, seed: &Hash32) -> Orders {
             candidates.push((score, item));
         }
     }
-    compose(
-        Orders::default(),
-        candidates,
-        usize::MAX,
-        merge,
-        |o| moves_each_unit_once(o) && steps::check(state, side.name(), o).is_empty(),
-    )
+    compose(Orders::default(), candidates, usize::MAX, merge, |o| {
+        moves_each_unit_once(o) && steps::check(state, side.name(), o).is_empty()
+    })
 }
 
 /// Puts the items of `item` after those of `into`.
