@@ -6,7 +6,7 @@ use super::new::{NewGame, create};
 use super::order::{self, ORDER_FORMAT};
 use super::verify::{self, Options};
 use super::{Error, process, views};
-use crate::protocol::hash::Hash32;
+use crate::protocol::hash::{Hash32, Transcript};
 use crate::protocol::keys::SecretKey;
 use std::io::Write;
 use std::path::Path;
@@ -75,7 +75,11 @@ pub fn order_text(
     doc
 }
 
-/// Plays the script; writes progress to `out`. Keeps the game in `keep` when given.
+/// A demo game that has not ended after this many steps is a defect (kummen ends by turn 11,
+/// three steps a turn).
+const DEMO_STEP_LIMIT: u64 = 400;
+
+/// Plays the script, then the bots to the end; writes progress to `out`. Keeps the game in `keep` when given.
 pub fn run(system: &str, keep: Option<&Path>, out: &mut dyn Write) -> Result<(), Error> {
     let w = |out: &mut dyn Write, s: String| {
         out.write_all(s.as_bytes())
@@ -132,11 +136,25 @@ pub fn run(system: &str, keep: Option<&Path>, out: &mut dyn Write) -> Result<(),
         let Some(step) = game.open_step().cloned() else {
             break;
         };
+        if step.step > DEMO_STEP_LIMIT {
+            return Err(Error::Fail(format!(
+                "the demo game did not end in {DEMO_STEP_LIMIT} steps"
+            )));
+        }
+        // Past the end of the script, the system's bot plays each side (Rules::bot), seeded by
+        // the journal head, so the demo plays on to the book's victory rules.
+        let bot_seed = Transcript::new("pbem-demo-bot-v1")
+            .hash(&game.head())
+            .finish();
         for side in &step.waiting_for {
-            // Past the end of the script, each side sends empty orders: its standing policies
-            // decide, as they would for a player who has nothing to change.
-            let body = scripted(system, step.step, side).unwrap_or("{}");
-            let doc = order_document(&game, side, body)?;
+            let body = match scripted(system, step.step, side) {
+                Some(text) => text.to_string(),
+                None => game
+                    .system
+                    .bot_orders(game.data()?, &game.state()?, side, &bot_seed)
+                    .map_err(Error::Fail)?,
+            };
+            let doc = order_document(&game, side, &body)?;
             let key = &keys
                 .iter()
                 .find(|(s, _)| s == side)
