@@ -195,12 +195,16 @@ impl Writer {
 
     /// `serialize_str`: a string value, plain, quoted or as a block scalar.
     fn string(&mut self, v: &str) {
-        let block = if v.contains('\n') {
+        let scan = scalar::Scan::of(v);
+        // Printable ASCII has no line break, and up to this length it is never folded.
+        let block = if scan.printable_ascii() && v.len() <= FOLD_WIDTH {
+            None
+        } else if v.contains('\n') {
             (scalar::is_block_scalar_content_safe(v) && !v.is_empty()).then_some(Block::Literal)
         } else if v.len() > FOLD_WIDTH {
             let probe = v.trim_end_matches(' ');
             (!probe.is_empty()
-                && scalar::is_plain_value_safe(probe, false)
+                && scalar::is_plain_value_safe(probe, false, scalar::Scan::of(probe))
                 && v.chars().count() > FOLD_WIDTH)
                 .then_some(Block::Folded)
         } else {
@@ -220,7 +224,7 @@ impl Writer {
                     self.out.push('\'');
                     self.out.push_str(v);
                     self.out.push('\'');
-                } else if scalar::is_plain_value_safe(v, false) {
+                } else if scalar::is_plain_value_safe(v, false, scan) {
                     self.out.push_str(v);
                 } else {
                     scalar::push_double_quoted(v, &mut self.out);

@@ -11,37 +11,53 @@
 
 use std::fmt::Write;
 
-/// Whether a string of printable ASCII contains `:`, `: `, ` #` (a comment start), or a flow
-/// indicator (`,[]{}`): what the original rules learn from separate character walks.
-struct Ascii {
-    colon: bool,
-    colon_space: bool,
-    comment: bool,
-    flow: bool,
-}
+/// What one pass over a string's bytes tells the plain-scalar rules, as flags of [`CLASS`].
+/// The original rules walk a string's characters once for controls, once for flow indicators,
+/// once for `: ` and once for ` #`; this pass decides all of them for a string of printable
+/// ASCII (nearly every string pbem writes), where no character needs escaping and
+/// `char::is_whitespace` holds for the space alone. Other strings take the original walks.
+#[derive(Clone, Copy)]
+pub(super) struct Scan(u8);
 
-/// `Some` when every byte of `s` is printable ASCII (0x20..=0x7E), the only case the fast
-/// scan decides; then no character needs escaping and `char::is_whitespace` is the space alone.
-fn scan_ascii(s: &str) -> Option<Ascii> {
-    let mut scan = Ascii {
-        colon: false,
-        colon_space: false,
-        comment: false,
-        flow: false,
-    };
-    let mut prev = 0u8;
-    for &b in s.as_bytes() {
-        match b {
-            b':' => scan.colon = true,
-            b' ' if prev == b':' => scan.colon_space = true,
-            b'#' if prev == b' ' => scan.comment = true,
-            b',' | b'[' | b']' | b'{' | b'}' => scan.flow = true,
-            0x20..=0x7E => {}
-            _ => return None,
-        }
-        prev = b;
+/// A byte outside printable ASCII (0x20..=0x7E): a control, a line break or part of a
+/// multi-byte character.
+const OTHER: u8 = 1;
+const COLON: u8 = 2;
+const HASH: u8 = 4;
+const SPACE: u8 = 8;
+/// `,[]{}`: structural in flow collections, whose rules keys follow.
+const FLOW: u8 = 16;
+
+/// The flags of each byte value.
+static CLASS: [u8; 256] = {
+    let mut class = [OTHER; 256];
+    let mut b = 0x20;
+    while b <= 0x7E {
+        class[b] = match b as u8 {
+            b':' => COLON,
+            b'#' => HASH,
+            b' ' => SPACE,
+            b',' | b'[' | b']' | b'{' | b'}' => FLOW,
+            _ => 0,
+        };
+        b += 1;
     }
-    Some(scan)
+    class
+};
+
+impl Scan {
+    pub(super) fn of(s: &str) -> Scan {
+        Scan(s.bytes().fold(0, |flags, b| flags | CLASS[usize::from(b)]))
+    }
+
+    /// Every byte is printable ASCII.
+    pub(super) fn printable_ascii(self) -> bool {
+        self.0 & OTHER == 0
+    }
+
+    fn any(self, flags: u8) -> bool {
+        self.0 & flags != 0
+    }
 }
 
 /// Numeric syntax without constructing a value (serde-saphyr's `is_numeric`).
@@ -225,14 +241,32 @@ fn is_yaml11_timestamp(mut s: &str) -> bool {
 
 /// YAML 1.1 booleans, the "Norway problem" (serde-saphyr's `parse_yaml11_bool`, as a test).
 fn is_yaml11_bool(s: &str) -> bool {
-    let t = s.trim_matches([' ', '\t', '\r', '\n']);
-    ["true", "yes", "y", "on", "false", "no", "n", "off"]
-        .iter()
-        .any(|b| t.eq_ignore_ascii_case(b))
+    const TRIMMED: [char; 4] = [' ', '\t', '\r', '\n'];
+    let edge = |b: Option<&u8>| b.is_some_and(|&b| TRIMMED.contains(&char::from(b)));
+    let bytes = s.as_bytes();
+    // Trimming changes nothing when neither end is trimmed, the common case.
+    let t = if edge(bytes.first()) || edge(bytes.last()) {
+        s.trim_matches(TRIMMED)
+    } else {
+        s
+    };
+    t.len() <= 5
+        && ["true", "yes", "y", "on", "false", "no", "n", "off"]
+            .iter()
+            .any(|b| t.eq_ignore_ascii_case(b))
 }
 
 /// Whether implicit scalar resolution can change a string's type or reject it.
 fn is_ambiguous(s: &str, yaml_12: bool) -> bool {
+    let bytes = s.as_bytes();
+    // Starting with a letter, a string can only be one of the words below, none longer than
+    // five letters (a YAML 1.1 boolean after trimming: hence the last byte's test).
+    if bytes.len() > 5
+        && bytes[0].is_ascii_alphabetic()
+        && !matches!(bytes[bytes.len() - 1], b' ' | b'\t' | b'\r' | b'\n')
+    {
+        return false;
+    }
     s.is_empty()
         || s == "~"
         || s.eq_ignore_ascii_case("null")
@@ -277,8 +311,9 @@ fn starts_with_indicator(first: u8) -> bool {
     )
 }
 
-/// Whether `s` may be written as a plain mapping key (serde-saphyr's `is_plain_safe`).
-fn is_plain_key_safe(s: &str) -> bool {
+/// Whether `s` may be written as a plain mapping key (serde-saphyr's `is_plain_safe`);
+/// `scan` is [`Scan::of`] `s`.
+fn is_plain_key_safe(s: &str, scan: Scan) -> bool {
     if is_ambiguous(s, true) || s == "<<" || starts_with_document_marker(s) {
         return false;
     }
@@ -297,15 +332,17 @@ fn is_plain_key_safe(s: &str) -> bool {
         b if starts_with_indicator(b) => return false,
         _ => {}
     }
-    match scan_ascii(s) {
-        Some(a) => !a.colon && !a.comment,
-        None => !contains_any_or_is_control(s, &[':']) && !has_comment_start(s),
+    if scan.printable_ascii() {
+        !scan.any(COLON) && !(scan.any(HASH) && scan.any(SPACE) && s.contains(" #"))
+    } else {
+        !contains_any_or_is_control(s, &[':']) && !has_comment_start(s)
     }
 }
 
 /// Whether `s` may be written as a plain value (serde-saphyr's `is_plain_value_safe`, YAML
-/// 1.1 compatible); `in_flow` for the stricter rules of flow collections, which keys follow.
-pub(super) fn is_plain_value_safe(s: &str, in_flow: bool) -> bool {
+/// 1.1 compatible); `in_flow` for the stricter rules of flow collections, which keys follow;
+/// `scan` is [`Scan::of`] `s`.
+pub(super) fn is_plain_value_safe(s: &str, in_flow: bool, scan: Scan) -> bool {
     if is_ambiguous(s, false) || starts_with_document_marker(s) {
         return false;
     }
@@ -321,21 +358,21 @@ pub(super) fn is_plain_value_safe(s: &str, in_flow: bool) -> bool {
         [b, ..] if starts_with_indicator(*b) => return false,
         _ => {}
     }
-    match scan_ascii(s) {
-        // Printable ASCII without edge whitespace: `trim` changes nothing, no character is a
-        // control, and only a space can precede a comment's `#`.
-        Some(a) => !a.colon_space && !s.ends_with(':') && !a.comment && !(in_flow && a.flow),
-        None => {
-            if s.contains(": ") || s.trim().ends_with(':') {
-                return false;
-            }
-            let flow: &[char] = if in_flow {
-                &[',', '[', ']', '{', '}']
-            } else {
-                &[]
-            };
-            !contains_any_or_is_control(s, flow) && !has_comment_start(s)
+    if scan.printable_ascii() {
+        // No edge whitespace (tested above), so `trim` would change nothing.
+        !(scan.any(COLON) && (s.ends_with(':') || s.contains(": ")))
+            && !(scan.any(HASH) && scan.any(SPACE) && s.contains(" #"))
+            && !(in_flow && scan.any(FLOW))
+    } else {
+        if s.contains(": ") || s.trim().ends_with(':') {
+            return false;
         }
+        let flow: &[char] = if in_flow {
+            &[',', '[', ']', '{', '}']
+        } else {
+            &[]
+        };
+        !contains_any_or_is_control(s, flow) && !has_comment_start(s)
     }
 }
 
@@ -414,7 +451,8 @@ pub(super) fn push_double_quoted(s: &str, out: &mut String) {
 /// Appends `s` as a mapping key: plain when both the key and the flow-value rules allow it,
 /// else double-quoted (serde-saphyr's `KeyScalarSink::serialize_str`).
 pub(super) fn push_key(s: &str, out: &mut String) {
-    if is_plain_key_safe(s) && is_plain_value_safe(s, true) {
+    let scan = Scan::of(s);
+    if is_plain_key_safe(s, scan) && is_plain_value_safe(s, true, scan) {
         out.push_str(s);
     } else {
         push_double_quoted(s, out);
