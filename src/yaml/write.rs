@@ -89,7 +89,14 @@ struct Writer {
     current_map_depth: Option<usize>,
     /// `current_map_key_column`: that mapping's key column, when it was opened after a dash.
     current_map_key_column: Option<usize>,
+    /// Whether each `&'static str` key met is plain, by its address (a slot is its address,
+    /// its length, the answer): struct field and variant names recur in every element of a
+    /// sequence, and the same address always holds the same text.
+    static_keys: [(usize, usize, bool); STATIC_KEY_SLOTS],
 }
+
+/// Slots of [`Writer::static_keys`]; more names than this only cost a recheck.
+const STATIC_KEY_SLOTS: usize = 64;
 
 impl Default for Writer {
     fn default() -> Writer {
@@ -102,8 +109,18 @@ impl Default for Writer {
             after_dash_depth: None,
             current_map_depth: None,
             current_map_key_column: None,
+            static_keys: [(0, 0, false); STATIC_KEY_SLOTS],
         }
     }
+}
+
+/// A key's written text must be short enough for the implicit `key:` form; serde-saphyr
+/// writes a longer one as `? key`, which is not reproduced.
+fn simple_key(text: &str) -> Result {
+    if text.len() > SIMPLE_KEY_MAX_LEN && text.chars().count() > SIMPLE_KEY_MAX_LEN {
+        return Err(Unhandled);
+    }
+    Ok(())
 }
 
 /// Appends `n` spaces.
@@ -173,24 +190,28 @@ impl Writer {
         self.newline();
     }
 
-    /// `write_key_scalar`: an enum variant's name written as a key.
-    fn key_str(&mut self, s: &str) -> Result {
-        if s.len() > SIMPLE_KEY_MAX_LEN && s.chars().count() > SIMPLE_KEY_MAX_LEN {
-            return Err(Unhandled);
-        }
-        scalar::push_key(s, &mut self.out);
-        Ok(())
+    /// A struct field's or an enum variant's name as a key (serde-saphyr's `write_key_scalar`
+    /// for variants), then checks it is a simple key.
+    fn static_key(&mut self, key: &'static str) -> Result {
+        let addr = key.as_ptr() as usize;
+        let slot = &mut self.static_keys[(addr ^ (addr >> 6) ^ key.len()) % STATIC_KEY_SLOTS];
+        let plain = if slot.0 == addr && slot.1 == key.len() {
+            slot.2
+        } else {
+            let plain = scalar::key_is_plain(key);
+            *slot = (addr, key.len(), plain);
+            plain
+        };
+        let start = self.out.len();
+        scalar::push_key_as(key, plain, &mut self.out);
+        simple_key(&self.out[start..])
     }
 
     /// Appends a key written by `key`'s `Serialize`, then checks it is a simple key.
     fn key<K: ?Sized + Serialize>(&mut self, key: &K) -> Result {
         let start = self.out.len();
         key.serialize(KeyWriter(&mut self.out))?;
-        let text = &self.out[start..];
-        if text.len() > SIMPLE_KEY_MAX_LEN && text.chars().count() > SIMPLE_KEY_MAX_LEN {
-            return Err(Unhandled);
-        }
-        Ok(())
+        simple_key(&self.out[start..])
     }
 
     /// `serialize_str`: a string value, plain, quoted or as a block scalar.
@@ -392,7 +413,7 @@ impl Writer {
     }
 
     /// The `Variant:` line of a tuple or struct variant, and the depth of its contents.
-    fn variant_label(&mut self, variant: &str) -> Result<usize> {
+    fn variant_label(&mut self, variant: &'static str) -> Result<usize> {
         if self.pending_space {
             // As a mapping value: the label goes on the next line, under the key.
             self.pending_space = false;
@@ -401,14 +422,14 @@ impl Writer {
             }
             let base = self.current_map_depth.unwrap_or(0) + 1;
             self.indent(base);
-            self.key_str(variant)?;
+            self.static_key(variant)?;
             self.out.push_str(":\n");
             self.at_line_start = true;
             self.pending_inline_map = false;
             return Ok(base + 1);
         }
         self.indent(0);
-        self.key_str(variant)?;
+        self.static_key(variant)?;
         self.out.push_str(":\n");
         self.at_line_start = true;
         let mut depth = 1;
@@ -529,7 +550,9 @@ struct MapWriter<'a> {
 }
 
 impl MapWriter<'_> {
-    fn key<K: ?Sized + Serialize>(&mut self, key: &K) -> Result {
+    /// What comes before a key: the line break of a mapping that was waiting on its key's
+    /// line, the indentation.
+    fn before_key(&mut self) {
         let w = &mut *self.w;
         if std::mem::take(&mut self.inline_value_start) {
             w.pending_space = false;
@@ -544,10 +567,26 @@ impl MapWriter<'_> {
         w.last_value_was_block = false;
         // `write_simple_key`; with two-space steps the aligned column is the depth's.
         w.indent(self.depth);
-        w.key(key)?;
-        w.out.push(':');
-        w.pending_space = true;
-        w.at_line_start = false;
+    }
+
+    /// After a key: its colon, the space left for a scalar value.
+    fn after_key(&mut self) {
+        self.w.out.push(':');
+        self.w.pending_space = true;
+        self.w.at_line_start = false;
+    }
+
+    fn key<K: ?Sized + Serialize>(&mut self, key: &K) -> Result {
+        self.before_key();
+        self.w.key(key)?;
+        self.after_key();
+        Ok(())
+    }
+
+    fn field_key(&mut self, key: &'static str) -> Result {
+        self.before_key();
+        self.w.static_key(key)?;
+        self.after_key();
         Ok(())
     }
 
@@ -600,7 +639,7 @@ impl ser::SerializeStruct for MapWriter<'_> {
     type Ok = ();
     type Error = Unhandled;
     fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result {
-        self.key(key)?;
+        self.field_key(key)?;
         self.value(value)
     }
     fn end(self) -> Result {
@@ -622,7 +661,7 @@ impl ser::SerializeStructVariant for VariantWriter<'_> {
         let w = &mut *self.w;
         // Unlike a mapping's keys, these do not clear the dash and block-sibling flags.
         w.indent(self.depth);
-        w.key_str(key)?;
+        w.static_key(key)?;
         w.out.push(':');
         w.pending_space = true;
         w.at_line_start = false;
@@ -777,7 +816,7 @@ impl<'a> ser::Serializer for &'a mut Writer {
             }
             let depth = self.current_map_depth.unwrap_or(0) + 1;
             self.indent(depth);
-            self.key_str(variant)?;
+            self.static_key(variant)?;
             self.out.push(':');
             self.pending_space = true;
             self.at_line_start = false;
@@ -790,7 +829,7 @@ impl<'a> ser::Serializer for &'a mut Writer {
             return Ok(());
         }
         self.indent(0);
-        self.key_str(variant)?;
+        self.static_key(variant)?;
         self.out.push(':');
         self.pending_space = true;
         self.at_line_start = false;

@@ -259,13 +259,24 @@ fn is_yaml11_bool(s: &str) -> bool {
 /// Whether implicit scalar resolution can change a string's type or reject it.
 fn is_ambiguous(s: &str, yaml_12: bool) -> bool {
     let bytes = s.as_bytes();
-    // Starting with a letter, a string can only be one of the words below, none longer than
-    // five letters (a YAML 1.1 boolean after trimming: hence the last byte's test).
-    if bytes.len() > 5
-        && bytes[0].is_ascii_alphabetic()
-        && !matches!(bytes[bytes.len() - 1], b' ' | b'\t' | b'\r' | b'\n')
+    // A string that starts with a letter and ends in no character a YAML 1.1 boolean is
+    // trimmed of is no number, timestamp or `<<`: it is ambiguous only as one of the words
+    // (compared as the chain below compares them, ignoring ASCII case).
+    if let [first, .., last] | [first @ last] = bytes
+        && first.is_ascii_alphabetic()
+        && !matches!(last, b' ' | b'\t' | b'\r' | b'\n')
     {
-        return false;
+        let mut lower = [0u8; 5];
+        let Some(lower) = lower.get_mut(..bytes.len()) else {
+            return false;
+        };
+        lower.copy_from_slice(bytes);
+        lower.make_ascii_lowercase();
+        return match &*lower {
+            b"null" | b"true" | b"false" | b"nan" | b"inf" => true,
+            b"y" | b"yes" | b"n" | b"no" | b"on" | b"off" => !yaml_12,
+            _ => false,
+        };
     }
     s.is_empty()
         || s == "~"
@@ -451,8 +462,18 @@ pub(super) fn push_double_quoted(s: &str, out: &mut String) {
 /// Appends `s` as a mapping key: plain when both the key and the flow-value rules allow it,
 /// else double-quoted (serde-saphyr's `KeyScalarSink::serialize_str`).
 pub(super) fn push_key(s: &str, out: &mut String) {
+    push_key_as(s, key_is_plain(s), out);
+}
+
+/// Whether the key `s` is written plain.
+pub(super) fn key_is_plain(s: &str) -> bool {
     let scan = Scan::of(s);
-    if is_plain_key_safe(s, scan) && is_plain_value_safe(s, true, scan) {
+    is_plain_key_safe(s, scan) && is_plain_value_safe(s, true, scan)
+}
+
+/// Appends the key `s`, plain or double-quoted as [`key_is_plain`] said.
+pub(super) fn push_key_as(s: &str, plain: bool, out: &mut String) {
+    if plain {
         out.push_str(s);
     } else {
         push_double_quoted(s, out);
