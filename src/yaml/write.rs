@@ -351,12 +351,11 @@ impl Writer {
         } else {
             0
         };
-        let depth = if after_dash {
-            base + 1
-        } else if was_inline_value && self.current_map_depth.is_none() {
+        // Compact: a sequence under a key has its dashes at the key's column; one after a dash
+        // or a variant's label at the root goes one step in.
+        let depth = if after_dash || (was_inline_value && self.current_map_depth.is_none()) {
             base + 1
         } else {
-            // Compact: a sequence under a key has its dashes at the key's column.
             base
         };
         SeqWriter {

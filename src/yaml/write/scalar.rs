@@ -334,17 +334,15 @@ fn is_plain_key_safe(s: &str, scan: Scan) -> bool {
     {
         return false;
     }
-    match bytes[0] {
-        b'-' | b'?' => {
-            if bytes.len() == 1 || bytes[1].is_ascii_whitespace() {
-                return false;
-            }
-        }
-        b if starts_with_indicator(b) => return false,
+    match bytes {
+        [b'-' | b'?'] => return false,
+        [b'-' | b'?', b1, ..] if b1.is_ascii_whitespace() => return false,
+        [b, ..] if starts_with_indicator(*b) => return false,
         _ => {}
     }
     if scan.printable_ascii() {
-        !scan.any(COLON) && !(scan.any(HASH) && scan.any(SPACE) && s.contains(" #"))
+        let comment = scan.any(HASH) && scan.any(SPACE) && s.contains(" #");
+        !(scan.any(COLON) || comment)
     } else {
         !contains_any_or_is_control(s, &[':']) && !has_comment_start(s)
     }
