@@ -419,34 +419,51 @@ fn has_comment_start(s: &str) -> bool {
     })
 }
 
-/// Appends `s` as a double-quoted scalar's content (without the quotes).
+/// Appends `s` as a double-quoted scalar's content (without the quotes). Runs of printable
+/// ASCII other than `\` and `"` are copied as they are; every other character takes
+/// serde-saphyr's `escape_double_quoted`.
 pub(super) fn escape_double_quoted(s: &str, out: &mut String) {
-    for ch in s.chars() {
-        match ch {
-            '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
-            '\0' => out.push_str("\\0"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            '\u{b}' => out.push_str("\\v"),
-            '\u{c}' => out.push_str("\\f"),
-            '\r' => out.push_str("\\r"),
-            '\u{1b}' => out.push_str("\\e"),
-            '\u{FEFF}' => out.push_str("\\uFEFF"),
-            '\u{0085}' => out.push_str("\\N"),
-            '\u{2028}' => out.push_str("\\L"),
-            '\u{2029}' => out.push_str("\\P"),
-            c if (c as u32) <= 0xFF && (c.is_control() || (0x7F..=0x9F).contains(&(c as u32))) => {
-                // Writing to a String cannot fail.
-                let _ = write!(out, "\\x{:02X}", c as u32);
-            }
-            c if (c as u32) <= 0xFFFF && needs_escaping(c) => {
-                let _ = write!(out, "\\u{:04X}", c as u32);
-            }
-            c => out.push(c),
+    let mut rest = s;
+    while !rest.is_empty() {
+        let run = rest
+            .bytes()
+            .position(|b| !matches!(b, 0x20..=0x7E) || b == b'\\' || b == b'"')
+            .unwrap_or(rest.len());
+        out.push_str(&rest[..run]);
+        rest = &rest[run..];
+        let mut chars = rest.chars();
+        if let Some(ch) = chars.next() {
+            escape_char(ch, out);
+            rest = chars.as_str();
         }
+    }
+}
+
+fn escape_char(ch: char, out: &mut String) {
+    match ch {
+        '\\' => out.push_str("\\\\"),
+        '"' => out.push_str("\\\""),
+        '\0' => out.push_str("\\0"),
+        '\u{7}' => out.push_str("\\a"),
+        '\u{8}' => out.push_str("\\b"),
+        '\t' => out.push_str("\\t"),
+        '\n' => out.push_str("\\n"),
+        '\u{b}' => out.push_str("\\v"),
+        '\u{c}' => out.push_str("\\f"),
+        '\r' => out.push_str("\\r"),
+        '\u{1b}' => out.push_str("\\e"),
+        '\u{FEFF}' => out.push_str("\\uFEFF"),
+        '\u{0085}' => out.push_str("\\N"),
+        '\u{2028}' => out.push_str("\\L"),
+        '\u{2029}' => out.push_str("\\P"),
+        c if (c as u32) <= 0xFF && (c.is_control() || (0x7F..=0x9F).contains(&(c as u32))) => {
+            // Writing to a String cannot fail.
+            let _ = write!(out, "\\x{:02X}", c as u32);
+        }
+        c if (c as u32) <= 0xFFFF && needs_escaping(c) => {
+            let _ = write!(out, "\\u{:04X}", c as u32);
+        }
+        c => out.push(c),
     }
 }
 

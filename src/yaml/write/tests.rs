@@ -322,6 +322,14 @@ fn control_characters_are_escaped_in_double_quotes() {
 }
 
 #[test]
+fn quoted_strings_escape_only_backslashes_quotes_and_controls() {
+    assert_eq!(
+        both(&"turn 7: a \\ \"b\" \u{e9}\u{1F600}\u{2029}c"),
+        "\"turn 7: a \\\\ \\\"b\\\" \u{e9}\u{1F600}\\Pc\"\n"
+    );
+}
+
+#[test]
 fn multi_line_strings_are_literal_block_scalars_with_their_chomping() {
     assert_eq!(both(&"a\nb"), "|-\n  a\n  b\n");
     assert_eq!(both(&"a\nb\n"), "|\n  a\n  b\n");
