@@ -9,6 +9,7 @@
 
 mod plain;
 mod walk;
+mod write;
 
 pub use walk::locate_all;
 
@@ -365,8 +366,25 @@ pub fn data_problems(
 
 /// Serialises `T` as YAML for storage or hashing. Our types hold only maps with ordered keys,
 /// so equal values always give equal bytes. A failure is an error, never a placeholder text.
+///
+/// The bytes are serde-saphyr's (games written before are hashed and signed as it wrote them),
+/// written by pbem's own writer ([`write`]), which costs a fraction of serde-saphyr's; what that
+/// writer does not reproduce is written by serde-saphyr. Debug builds write every document both
+/// ways and panic on any difference, which makes every test a check of the writer.
 pub fn encode<T: Serialize>(value: &T) -> Result<String, String> {
-    serde_saphyr::to_string(value).map_err(|e| format!("cannot write YAML: {e}"))
+    let ours = write::to_string(value);
+    #[cfg(debug_assertions)]
+    if let Some(text) = &ours {
+        let theirs = serde_saphyr::to_string(value).unwrap_or_else(|e| format!("error: {e}"));
+        assert!(
+            &theirs == text,
+            "pbem's YAML writer differs from serde-saphyr\n--- pbem:\n{text}--- serde-saphyr:\n{theirs}"
+        );
+    }
+    match ours {
+        Some(text) => Ok(text),
+        None => serde_saphyr::to_string(value).map_err(|e| format!("cannot write YAML: {e}")),
+    }
 }
 
 /// Serialises `T` as YAML for display only (templates, messages): a failure shows as a comment.
