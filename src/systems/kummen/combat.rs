@@ -366,6 +366,18 @@ pub(super) enum Flow {
     End,
 }
 
+/// What a retreat (9.11.9) did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Retreated {
+    /// Nothing moved: no legal hex (9.11.8).
+    No,
+    /// Every unit of the side left the hex.
+    All,
+    /// The others left, but Proto One, which may not leave the palace (5.9.3), stays and fights
+    /// on (9.11.8): the combat goes on.
+    ProtoOneStays,
+}
+
 impl CombatPhase<'_> {
     /// Runs the whole phase: 9.1, 9.3, every combat hex in the phase player's order (9.4), then
     /// the end of the phase (2.3.1, 9.13, 9.10.4).
@@ -525,9 +537,11 @@ impl CombatPhase<'_> {
         let mut sd_round = 0;
         // Units each side has lost in this combat (D9 `lost_ge`).
         let mut lost: PerSide<u32> = PerSide::default();
-        // 9.12: the controller's base attack, once, before round 1.
+        // 9.12: the controller's base attack, before round 1. 9.12.2: once only, so a hex
+        // fought again in this phase (A12, `visit` > 1) gets none.
         let base = self.state.map.base_at(hex).cloned();
-        if let Some(b) = &base
+        if visit == 1
+            && let Some(b) = &base
             && let Some(ba) = b.base_attack
             && let Some(owner) = self.state.control_of(hex).side()
         {
@@ -568,7 +582,8 @@ impl CombatPhase<'_> {
             note(self.state, &mut took_part);
             if round > MAX_ROUNDS {
                 self.log.public(format!(
-                    "{tag}: {MAX_ROUNDS} rounds fought: the combat ends as a standoff (A13)"
+                    "{tag}: {MAX_ROUNDS} rounds fought: the combat ends as a standoff ({})",
+                    super::ruling("9.7", "A13", "at most 50 rounds")
                 ));
                 break;
             }
@@ -587,12 +602,17 @@ impl CombatPhase<'_> {
             // A13: if nobody can hit at all, the phase player must retreat, else the other.
             if aims.iter().all(|(a, t)| hit(self.state, a, t) < 2) {
                 self.log.public(format!(
-                    "{tag}/r{round}: no unit can destroy its target (A13)"
+                    "{tag}/r{round}: no unit can destroy its target: a side retreats ({})",
+                    super::ruling("9.7", "A13", "a combat nobody can win must end")
                 ));
                 let pp = self.phase_player;
-                if !self.retreat(hex, pp, &tag) && !self.retreat(hex, pp.other(), &tag) {
-                    self.log
-                        .public(format!("{tag}: neither side can retreat: standoff (A13)"));
+                if self.retreat(hex, pp, &tag) == Retreated::No
+                    && self.retreat(hex, pp.other(), &tag) == Retreated::No
+                {
+                    self.log.public(format!(
+                        "{tag}: neither side can retreat: standoff ({})",
+                        super::ruling("9.7", "A13", "a combat nobody can win must end")
+                    ));
                 }
                 break;
             }
@@ -601,6 +621,11 @@ impl CombatPhase<'_> {
             for (a, t) in &aims {
                 let label = format!("{tag}/r{round}/atk/{a}");
                 let n = hit(self.state, a, t);
+                if n < 2 {
+                    // 9.9.3: 2D is never below 2, so this attack cannot succeed; it is neither
+                    // rolled nor shown (each roll has its own label, so the others are unchanged).
+                    continue;
+                }
                 let roll = self.dice.two_d6(&label);
                 let ok = i64::from(roll) <= n;
                 let text = format!(
@@ -659,11 +684,11 @@ impl CombatPhase<'_> {
             "{tag}: the {} side has only face-down units left: forced retreat (9.11.3)",
             loser.name()
         ));
-        if self.retreat(hex, loser, tag) {
+        if self.retreat(hex, loser, tag) == Retreated::All {
             return Flow::End;
         }
-        // 9.11.12 (A42): a PS forced to retreat with no legal hex leaves the combat; the others
-        // follow 9.11.8.
+        // 9.11.12 (A42): a PS forced to retreat with no legal hex leaves the combat; the others,
+        // and Proto One which may not leave the palace (5.9.3), follow 9.11.8.
         self.ps_go_home(hex, loser, tag);
         if self.state.face_down_in(hex, loser).is_empty() {
             self.log.public(format!(
@@ -679,13 +704,17 @@ impl CombatPhase<'_> {
 
     /// 9.11.12 (A42): every PS of `side` in `hex` (either face) that was forced to retreat and
     /// has no legal hex leaves the combat at once and returns face-up to the palace at the end of
-    /// the phase; it is not destroyed (no VP, 10.2).
+    /// the phase; it is not destroyed (no VP, 10.2). Not Proto One: 5.9.3 only forbids its
+    /// moving, so it stays in the palace and fights on (9.11.8); 9.11.12 sends a PS *back* to
+    /// the palace, which is where Proto One already is.
     fn ps_go_home(&mut self, hex: Hex, side: Side, tag: &str) {
         let ps: Vec<String> = self
             .state
             .side_units_in(hex, side)
             .into_iter()
-            .filter(|u| self.state.counters.is_ps(u))
+            .filter(|u| {
+                self.state.counters.is_ps(u) && self.state.role_of(u) != Some(Role::ProtoOne)
+            })
             .collect();
         for p in ps {
             let name = self.state.public_name(&p);
@@ -726,7 +755,14 @@ impl CombatPhase<'_> {
         for side in [pp, pp.other()] {
             let own = self.state.active_face_up(hex, side);
             let enemy = self.state.active_face_up(hex, side.other());
-            if own.is_empty() || enemy.is_empty() {
+            // 9.11.1: the phase player chooses first, even when the other side has only
+            // face-down units left and so must retreat (9.11.3): if the phase player retreats,
+            // the other side cannot (9.11.2).
+            let other_forced = side == pp
+                && !own.is_empty()
+                && enemy.is_empty()
+                && !self.state.face_down_in(hex, side.other()).is_empty();
+            if (own.is_empty() || enemy.is_empty()) && !other_forced {
                 return Flow::Fight; // handled by `fronts` (forced retreat or end)
             }
             if side == Side::Beeler && own.iter().all(|u| self.state.counters.is_ps(u)) {
@@ -750,11 +786,14 @@ impl CombatPhase<'_> {
                     }
                 ));
                 if forced {
-                    if self.retreat(hex, side, tag) {
-                        return Flow::End;
+                    match self.retreat(hex, side, tag) {
+                        Retreated::All => return Flow::End,
+                        // 9.11.2: whoever decides second cannot retreat now; Proto One fights on.
+                        Retreated::ProtoOneStays => return Flow::Fight,
+                        Retreated::No => {}
                     }
                     // 9.11.12 (A42): PS that cannot retreat leave the combat and go home at the
-                    // end of the phase; other units follow 9.11.8.
+                    // end of the phase; other units (and Proto One, 5.9.3) follow 9.11.8.
                     self.ps_go_home(hex, side, tag);
                     self.flip_all(hex, side, tag, "9.11.8");
                     continue;
@@ -768,47 +807,54 @@ impl CombatPhase<'_> {
                 enemy: &enemy,
             };
             if tactics::wants_retreat(self.state, &rule, &facts) {
-                if self.retreat(hex, side, tag) {
-                    return Flow::End; // 9.11.2: the other side cannot retreat now
+                match self.retreat(hex, side, tag) {
+                    Retreated::All => return Flow::End, // 9.11.2: the other side cannot retreat now
+                    Retreated::ProtoOneStays => return Flow::Fight, // 9.11.2, and 9.11.8
+                    Retreated::No => self.log.public(format!(
+                        "{tag}: the {} side would retreat but has no legal hex: it fights on (9.11.8)",
+                        side.name()
+                    )),
                 }
-                self.log.public(format!(
-                    "{tag}: the {} side would retreat but has no legal hex: it fights on (9.11.8)",
-                    side.name()
-                ));
+            }
+            if other_forced {
+                // The other side's forced retreat (9.11.3) follows at the start of the next
+                // round (`fronts`).
+                return Flow::Fight;
             }
         }
         Flow::Fight
     }
 
     /// Moves all of `side`'s units out of `hex` (9.11.9) to the legal hexes ranked by its
-    /// `retreat_to` policy there (D10): all to the best hex (`together`), or in turn to each
-    /// legal hex (`spread`); Strike Dog keeps to its zone (`stages::zone_retreat`). False if
-    /// there is no legal hex.
-    pub(super) fn retreat(&mut self, hex: Hex, side: Side, tag: &str) -> bool {
+    /// `retreat_to` policy there (D10): all to the best hex (`together`), in turn to each legal
+    /// hex (`spread`), or group by group (`groups`); Strike Dog keeps to its zone
+    /// (`stages::zone_retreat`). Proto One stays (5.9.3).
+    pub(super) fn retreat(&mut self, hex: Hex, side: Side, tag: &str) -> Retreated {
         let units = self.state.side_units_in(hex, side);
         let (helis, ground): (Vec<String>, Vec<String>) =
             units.into_iter().partition(|u| self.state.is_heli(u));
         let dests = retreat_hexes(self.state, side, hex);
-        // Proto One never leaves the palace (5.9.3, A15): it has no retreat hex. Alone it cannot
-        // retreat at all; with other units that can, it leaves the combat like a PS with nowhere
-        // to go and is back in the palace at the end of the phase (9.11.12, A42).
+        // 5.9.3: Proto One may not move out of the palace, so it has no retreat hex; the book
+        // says nothing more, and a unit with no retreat hex fights on (9.11.8). So the others
+        // may retreat (9.11.9 lets them split) and Proto One stays and fights on; alone it
+        // cannot retreat at all.
         let (stuck, ground): (Vec<String>, Vec<String>) = ground
             .into_iter()
             .partition(|u| self.state.role_of(u) == Some(Role::ProtoOne));
         if !stuck.is_empty() && ground.is_empty() && helis.is_empty() {
-            return false;
+            return Retreated::No;
         }
         if dests.is_empty() && !ground.is_empty() {
-            return false;
+            return Retreated::No;
         }
         // 12.10, 12.12: Strike Dog retreats only within 3 hexes of the palace.
         let Some(ground) = stages::zone_retreat(self.state, self.log, tag, ground, &dests) else {
-            return false;
+            return Retreated::No;
         };
         for p in &stuck {
-            self.state.set_off_map(p, Place::Returning, true);
+            let name = self.state.public_name(p);
             self.log.public(format!(
-                "{tag}: {p} cannot leave the palace: it leaves the combat and is back in the palace at the end of the phase (5.9.3, 9.11.12, A15)"
+                "{tag}: {name} may not leave the palace (5.9.3): it stays and fights on (9.11.8)"
             ));
         }
         let ex10 = self.state.map.home(Side::Mercenary);
@@ -866,7 +912,11 @@ impl CombatPhase<'_> {
             }
             self.log.public(ev);
         }
-        true
+        if stuck.is_empty() {
+            Retreated::All
+        } else {
+            Retreated::ProtoOneStays
+        }
     }
 
     /// 9.12: the controller fires `count` attacks of strength `attack` at the enemy's face-up
@@ -877,6 +927,10 @@ impl CombatPhase<'_> {
         for (k, t) in plan.iter().enumerate() {
             let label = format!("{tag}/base/a{}/{t}", k + 1);
             let need = i64::from(attack) - i64::from(self.state.values(t).defense);
+            if need < 2 {
+                // 9.9.3: an attack that cannot succeed is neither rolled nor shown.
+                continue;
+            }
             let roll = self.dice.two_d6(&label);
             let ok = i64::from(roll) <= need;
             let text = format!(
@@ -938,7 +992,7 @@ impl CombatPhase<'_> {
                     }
                     Some(Role::Kiriko) => {
                         self.state.set_off_map(dead, Place::Removed, true);
-                        "removed from the game (A17)"
+                        "removed from the game (12.10; ruling A17: Kiriko destroyed is removed, docs/kummen.md \"Decisions on ambiguities\")"
                     }
                     None => {
                         self.state.set_off_map(dead, Place::Cup, false);

@@ -2,7 +2,9 @@
 //! the checks of policy values with their field paths. States are built with the fixtures; where
 //! dice could matter the units are chosen so that no roll changes the outcome asserted.
 
-use super::combat::{CombatPhase, Flow, Group, base_attack_plan, pair, retreat_hexes, targets};
+use super::combat::{
+    CombatPhase, Flow, Group, Retreated, base_attack_plan, pair, retreat_hexes, targets,
+};
 use super::data::{PerSide, Side};
 use super::fixtures::*;
 use super::orders::{
@@ -603,11 +605,11 @@ fn retreat_split_spread_uses_every_legal_hex_and_keeps_faces_9_11_9() {
             split,
             ..RetreatTo::default()
         };
-        let mut ok = false;
+        let mut ok = Retreated::No;
         with_phase(&mut s, Side::Beeler, |ph| {
             ok = ph.retreat(h("J07"), Side::Beeler, "t")
         });
-        assert!(ok);
+        assert_eq!(ok, Retreated::All);
         let mut at: Vec<_> = ["B-AT01", "B-SO01", "B-SO02"]
             .iter()
             .map(|u| s.hex_of(u).unwrap())

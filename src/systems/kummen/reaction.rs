@@ -66,7 +66,10 @@ pub fn legal_heli_triggers(
                     tp.at("cargo").at(k),
                     "5.11.5",
                     format!("{c} is not a mercenary AT or soldier a heli may carry"),
-                    "ids of your ATs and soldiers (never Kiriko, A3)",
+                    format!(
+                        "ids of your ATs and soldiers (never Kiriko: {})",
+                        super::ruling("5.11.5", "A3", "Kiriko is never carried")
+                    ),
                 ));
             }
         }

@@ -62,14 +62,17 @@ fn policy_note(key: &str) -> String {
         ),
         "pairing" => format!("D4 9.8.1, as phase player: {}", keywords(&Pairing::ALL)),
         "distribute" => format!(
-            "D5/D6 9.8.3, 9.8.5: {} (groups always stay balanced, A6)",
+            "D5/D6 9.8.3, 9.8.5: {} (groups always stay balanced: ruling A6, docs/kummen.md)",
             keywords(&Distribute::ALL)
         ),
         "targets" => format!(
             "D7 9.8.4: {} | [ids or kinds] (then best_value)",
             keywords(&TargetRule::ALL)
         ),
-        "base_targets" => "D8 9.12.3: as targets; who gets the extra base attacks (A10)".into(),
+        "base_targets" => {
+            "D8 9.12.3: as targets; who gets the extra base attacks (ruling A10, docs/kummen.md)"
+                .into()
+        }
         "retreat" => format!(
             "D9 9.11: {} | {{after_round: n}} | {{lost_ge: n}}\n\
              | {{enemy_has: [ids or kinds]}} | {{any: [conditions]}} | {{all: [conditions]}}; forced retreats stay automatic",
@@ -301,7 +304,7 @@ fn mercenary_movement_lines(state: &State, c: &Choices) -> Vec<String> {
         " none",
     ));
     out.push("  #   - {hex: K07, units: [M-AT01], targets: [B#3], stop_after: 1}   # units: default all face-up ATs/soldiers there".into());
-    out.push("  #     targets (8.5): tokens flipped first, then the lowest numbers; stop_after (A29): stop rolling after n successes".into());
+    out.push("  #     targets (8.5): tokens flipped first, then the lowest numbers; stop_after (ruling A29, docs/kummen.md): stop rolling after n successes".into());
     out
 }
 
