@@ -3,7 +3,7 @@
 
 use super::control;
 use super::data::{Class, Control, PerSide, Role, Side};
-use super::orders::{HexKind, RetreatTo, Split, flow};
+use super::orders::{HexKind, RetreatGroup, RetreatTo, Split, flow};
 use super::stages::{self, Kills};
 use super::state::{Log, Place, State};
 use super::tactics;
@@ -49,13 +49,25 @@ pub fn retreat_dirs(side: Side) -> [Dir; 3] {
 /// enemies); ties by distance to the home base, then label. The policy passed
 /// `legal_retreat_to` when it was set; a listed hex counts only if it is legal now.
 pub fn retreat_hexes(state: &State, side: Side, from: Hex) -> Vec<Hex> {
-    let home = state.map.home(side);
     let rule = state.policies.get(side).at(from).retreat_to;
+    ranked_retreat_hexes(state, side, from, &rule.hexes, &rule.prefer)
+}
+
+/// The legal retreat hexes of `retreat_hexes`, ranked by `listed` hexes first, then the kinds
+/// in the order `prefer` gives: the ranking of a retreat rule or of one of its groups (9.11.9).
+pub fn ranked_retreat_hexes(
+    state: &State,
+    side: Side,
+    from: Hex,
+    listed: &[Hex],
+    prefer: &[HexKind],
+) -> Vec<Hex> {
+    let home = state.map.home(side);
     let kind_rank = |k: HexKind| -> usize {
-        rule.prefer
+        prefer
             .iter()
             .position(|p| *p == k)
-            .unwrap_or_else(|| rule.prefer.len() + k as usize)
+            .unwrap_or_else(|| prefer.len() + k as usize)
     };
     let mut v: Vec<(usize, usize, u32, Hex)> = Vec::new();
     for d in retreat_dirs(side) {
@@ -85,22 +97,56 @@ pub fn retreat_hexes(state: &State, side: Side, from: Hex) -> Vec<Hex> {
         } else {
             HexKind::OnlyFacedownEnemy
         };
-        let listed = rule
-            .hexes
-            .iter()
-            .position(|x| *x == h)
-            .unwrap_or(usize::MAX);
+        let listed = listed.iter().position(|x| *x == h).unwrap_or(usize::MAX);
         v.push((listed, kind_rank(kind), state.map.grid.distance(h, home), h));
     }
     v.sort();
     v.into_iter().map(|(_, _, _, h)| h).collect()
 }
 
-/// Problems with a retreat destination policy at `p` (D10, 9.11.9): hexes on the map (only
-/// the legal ones of the moment are used, `retreat_hexes`), each kind of hex at most once.
-pub fn legal_retreat_to(state: &State, p: &FieldPath, r: &RetreatTo) -> Vec<Problem> {
+/// Problems with a retreat destination policy of `side` at `p` (D10, 9.11.9): hexes on the map
+/// (only the legal ones of the moment are used, `retreat_hexes`), each kind of hex at most
+/// once; each group names at least one unit of `side` by id or kind, with hexes and kinds as
+/// the rule's.
+pub fn legal_retreat_to(state: &State, side: Side, p: &FieldPath, r: &RetreatTo) -> Vec<Problem> {
+    let mut out = legal_retreat_ranking(state, p, &r.hexes, &r.prefer);
+    for (i, g) in r.groups.iter().enumerate() {
+        let gp = p.at("groups").at(i);
+        if g.units.is_empty() {
+            out.push(Problem::new(
+                gp.at("units"),
+                "9.11.9",
+                "a group names no unit",
+                "unit ids or kinds of your side, e.g. [soldier]",
+            ));
+        }
+        out.extend(tactics::legal_names(
+            state,
+            &gp.at("units"),
+            "9.11.9",
+            &g.units,
+            side,
+            &tactics::enemy_kinds(side.other()),
+        ));
+        out.extend(legal_retreat_ranking(
+            state,
+            &gp,
+            &g.hexes,
+            g.prefer.as_deref().unwrap_or(&[]),
+        ));
+    }
+    out
+}
+
+/// Problems with the `hexes` and `prefer` of a retreat rule or group at `p` (9.11.9).
+fn legal_retreat_ranking(
+    state: &State,
+    p: &FieldPath,
+    hexes: &[Hex],
+    prefer: &[HexKind],
+) -> Vec<Problem> {
     let mut out = Vec::new();
-    for (k, h) in r.hexes.iter().enumerate() {
+    for (k, h) in hexes.iter().enumerate() {
         if !state.map.grid.contains(*h) {
             out.push(Problem::new(
                 p.at("hexes").at(k),
@@ -111,7 +157,7 @@ pub fn legal_retreat_to(state: &State, p: &FieldPath, r: &RetreatTo) -> Vec<Prob
         }
     }
     let mut listed = Vec::new();
-    for (k, kind) in r.prefer.iter().enumerate() {
+    for (k, kind) in prefer.iter().enumerate() {
         // At most four kinds exist, so `listed` stays short however long the list is.
         if listed.contains(kind) {
             out.push(Problem::new(
@@ -127,9 +173,10 @@ pub fn legal_retreat_to(state: &State, p: &FieldPath, r: &RetreatTo) -> Vec<Prob
     out
 }
 
-/// The single values a retreat destination policy accepts: each hex of the map as `hexes`,
-/// each kind of hex as `prefer`, each `split`.
-pub fn retreat_to_choices(state: &State) -> Vec<RetreatTo> {
+/// The single values a retreat destination policy of `side` accepts: each hex of the map as
+/// `hexes`, each kind of hex as `prefer`, each `split`, and a group for each name of a unit or
+/// kind of `side` (9.11.9).
+pub fn retreat_to_choices(state: &State, side: Side) -> Vec<RetreatTo> {
     let hexes = state.map.grid.all().into_iter().map(|h| RetreatTo {
         hexes: vec![h],
         ..RetreatTo::default()
@@ -142,7 +189,18 @@ pub fn retreat_to_choices(state: &State) -> Vec<RetreatTo> {
         split: *s,
         ..RetreatTo::default()
     });
-    hexes.chain(kinds).chain(splits).collect()
+    let groups = tactics::name_choices(state, side, &tactics::enemy_kinds(side.other()))
+        .into_iter()
+        .map(|n| RetreatTo {
+            groups: vec![RetreatGroup {
+                units: vec![n],
+                hexes: Vec::new(),
+                prefer: None,
+                split: Split::Together,
+            }],
+            ..RetreatTo::default()
+        });
+    hexes.chain(kinds).chain(splits).chain(groups).collect()
 }
 
 /// Problems with the order of combat hexes at `p` (D2, 9.4): hexes on the map.
@@ -871,15 +929,35 @@ impl CombatPhase<'_> {
             ));
         }
         let ground = tactics::public_order(self.state, &ground);
-        let split = self.state.policies.get(side).at(hex).retreat_to.split;
-        // Where each unit goes, in the public order.
+        let rule = self.state.policies.get(side).at(hex).retreat_to;
+        // 9.11.9: the units may split. Each unit goes with the first group naming it, the rest
+        // with the rule itself; each takes the legal hexes in its own ranking, all to the best
+        // (`together`) or in turn to each (`spread`), in the public order.
+        let mut count: Vec<usize> = vec![0; rule.groups.len() + 1];
         let plan: Vec<(String, Hex)> = ground
             .iter()
-            .enumerate()
-            .filter_map(|(k, u)| {
+            .filter_map(|u| {
+                let g = rule.groups.iter().position(|g| {
+                    g.units
+                        .iter()
+                        .any(|sel| tactics::matches(self.state, sel, u))
+                });
+                let (ranked, split) = match g {
+                    Some(g) => {
+                        let grp = &rule.groups[g];
+                        let prefer = grp.prefer.as_ref().unwrap_or(&rule.prefer);
+                        let ranked =
+                            ranked_retreat_hexes(self.state, side, hex, &grp.hexes, prefer);
+                        (ranked, grp.split)
+                    }
+                    None => (dests.clone(), rule.split),
+                };
+                let slot = &mut count[g.unwrap_or(rule.groups.len())];
+                let k = *slot;
+                *slot += 1;
                 let to = match split {
-                    Split::Together => dests.first(),
-                    Split::Spread => dests.get(k % dests.len().max(1)),
+                    Split::Together => ranked.first(),
+                    Split::Spread => ranked.get(k % ranked.len().max(1)),
                 };
                 to.map(|d| (u.clone(), *d))
             })

@@ -140,10 +140,8 @@ fn survey_with(s: &mut State, hex: &str, seed: Hash32) -> Vec<String> {
 fn trigger(hex: &str, phase: TriggerPhase) -> HeliTrigger {
     HeliTrigger {
         when_beeler_in: vec![h(hex)],
-        min_units: 1,
-        helis: 1,
-        cargo: vec![],
         phase,
+        ..HeliTrigger::default()
     }
 }
 
