@@ -109,9 +109,9 @@ pub struct Keygen {
 fn systems_help(what: &str) -> String {
     let systems: Vec<String> = crate::systems::all()
         .iter()
-        .map(|s| format!("{} ({})", s.id(), s.title()))
+        .map(|s| format!("{}: {}", s.id(), s.title()))
         .collect();
-    format!("{what}: one of {}", systems.join(", "))
+    format!("{what}, one of: {}", systems.join("; "))
 }
 
 #[derive(Args)]
