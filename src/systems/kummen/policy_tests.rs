@@ -1002,3 +1002,12 @@ fn check_refuses_a_heli_trigger_path_that_is_not_a_flight_from_ex10_5_11_7_2() {
     let p = only("mercenary", "policies:\n  heli_triggers: [{to: B08}]\n");
     assert_eq!(p.rule.as_deref(), Some("7.2.2"));
 }
+
+#[test]
+fn check_accepts_the_issue_12_policy_examples_of_the_docs_4_3_2_7_2_9_11_9() {
+    let beeler = "policies: {draw_until: {drawn: [at]}, retreat_to: {groups: [{units: [soldier], prefer: [empty]}]}}\n";
+    assert_eq!(problems("beeler", beeler), vec![]);
+    let mercenary =
+        "policies: {heli_triggers: [{when_no_mercenary_in: [G10], to: G10, cargo: [M-AT02]}]}\n";
+    assert_eq!(problems("mercenary", mercenary), vec![]);
+}
