@@ -84,8 +84,9 @@ fn verify_full_of_a_game_of_older_rules_passes_and_names_every_step_it_cannot_re
     for seq in 1..=4 {
         assert!(
             out.contains(&format!(
-                "not replayed: journal/{seq:06}.yaml was resolved by kummen rules 1; this pbem {} has kummen rules 2: replay it with pbem 0.2.0",
-                pbem::PBEM_VERSION
+                "not replayed: journal/{seq:06}.yaml was resolved by kummen rules 1; this pbem {} has kummen rules {}: replay it with pbem 0.2.0",
+                pbem::PBEM_VERSION,
+                this_rules("kummen")
             )),
             "{out}"
         );
@@ -97,11 +98,15 @@ fn verify_full_of_a_game_of_older_rules_passes_and_names_every_step_it_cannot_re
 fn after_an_upgrade_the_game_plays_on_and_verify_replays_the_steps_of_the_new_rules() {
     let t = rules1_kummen();
     let out = ok(&["host", "upgrade", t.dir(), "--reason", "new release"]);
-    assert!(out.contains("from rules 1 to rules 2"), "{out}");
+    let to = this_rules("kummen");
+    assert!(
+        out.contains(&format!("from rules 1 to rules {to}")),
+        "{out}"
+    );
     // Players see it in the report; the record pins the data the states are now read with.
     let report = std::fs::read_to_string(t.game.join("reports/000005.txt")).unwrap();
     assert!(
-        report.contains("host moved the game from rules 1 to rules 2"),
+        report.contains(&format!("host moved the game from rules 1 to rules {to}")),
         "{report}"
     );
     let upgrade = record(&t, 5);
@@ -112,7 +117,7 @@ fn after_an_upgrade_the_game_plays_on_and_verify_replays_the_steps_of_the_new_ru
         Some(pbem::protocol::hash::sha256(&data).hex().as_str())
     );
     t.play_step(&[]);
-    assert_eq!(record(&t, 6)["step"]["rules"].as_u64(), Some(2));
+    assert_eq!(record(&t, 6)["step"]["rules"].as_u64(), Some(to));
     let out = ok(&["verify", "--full", t.dir()]);
     assert!(out.contains("1 steps replayed from host"), "{out}");
     assert!(
@@ -212,4 +217,67 @@ fn an_upgrade_from_rules_1_keeps_no_earlier_data_because_its_states_held_it() {
     assert!(!t.game.join("data").exists());
     let out = ok(&["verify", "--full", t.dir()]);
     assert!(!out.contains("data/"), "{out}");
+}
+
+// ---- kummen rules 2 -> 3 (issue 12): the audited rule fixes and the new policies ---------------
+
+#[test]
+fn verify_full_of_a_rules_2_kummen_game_names_every_step_this_pbem_cannot_replay() {
+    let t = rules2_kummen();
+    let out = ok(&["verify", "--full", t.dir()]);
+    for seq in 1..=4 {
+        assert!(
+            out.contains(&format!(
+                "not replayed: journal/{seq:06}.yaml was resolved by kummen rules 2"
+            )),
+            "{out}"
+        );
+    }
+    assert!(out.contains("0 steps replayed from host"), "{out}");
+}
+
+#[test]
+fn a_rules_2_kummen_game_upgraded_keeps_its_policies_and_plays_on_under_rules_3() {
+    let t = rules2_kummen();
+    let before = std::fs::read_to_string(t.game.join("host/state/000004.yaml")).unwrap();
+    assert!(before.contains("rp_target: 4"), "{before}");
+    let out = ok(&[
+        "host",
+        "upgrade",
+        t.dir(),
+        "--reason",
+        "issue 12 rule fixes",
+    ]);
+    assert!(out.contains("from rules 2 to rules 3"), "{out}");
+    // The game's data stays what it was: rules 2 already kept it in data.yaml.
+    let upgrade = record(&t, 5);
+    let data = std::fs::read(t.game.join("data.yaml")).unwrap();
+    assert_eq!(
+        upgrade["host_op"]["data"].as_str(),
+        Some(pbem::protocol::hash::sha256(&data).hex().as_str())
+    );
+    // The standing policies carried over: the beeler rp_target of setup is still there, and
+    // the new policies take their defaults.
+    let state = t.kummen_state(&t.game.join("host/state/000005.yaml"));
+    let beeler = &state.policies[pbem::systems::kummen::data::Side::Beeler];
+    assert_eq!(beeler.rp_target, 4);
+    assert!(beeler.draw_until.is_never());
+    assert!(beeler.retreat_to.groups.is_empty());
+    // Played on under rules 3, with a policy only rules 3 has.
+    t.play_step(&[(
+        "beeler",
+        "orders:\n  policies:\n    draw_until: {units: 2}\n",
+    )]);
+    assert_eq!(record(&t, 6)["step"]["rules"].as_u64(), Some(3));
+    let out = ok(&["verify", "--full", t.dir()]);
+    assert!(out.contains("1 steps replayed from host"), "{out}");
+    for seq in 1..=4 {
+        assert!(
+            out.contains(&format!(
+                "not replayed: journal/{seq:06}.yaml was resolved by kummen rules 2"
+            )),
+            "{out}"
+        );
+    }
+    assert!(!out.contains("journal/000006.yaml"), "{out}");
 }

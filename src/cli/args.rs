@@ -108,12 +108,22 @@ pub struct Keygen {
     pub passphrase_file: Option<PathBuf>,
 }
 
+/// `what`, then the systems registered in this pbem ([`crate::systems::all`]) with their titles:
+/// the help names what this build can play, never a list written by hand.
+fn systems_help(what: &str) -> String {
+    let systems: Vec<String> = crate::systems::all()
+        .iter()
+        .map(|s| format!("{}: {}", s.id(), s.title()))
+        .collect();
+    format!("{what}, one of: {}", systems.join("; "))
+}
+
 #[derive(Args)]
 pub struct New {
     /// The game directory to create (must not exist, or be empty).
     pub dir: PathBuf,
-    /// Rule set: kummen (the others are coming).
-    #[arg(long)]
+    /// Rule set (the help lists the systems this pbem has, from the registry).
+    #[arg(long, help = systems_help("Rule set"))]
     pub system: String,
     /// Scenario of the system (default: its first).
     #[arg(long)]
@@ -439,8 +449,8 @@ pub struct Odds {
 
 #[derive(Args)]
 pub struct Demo {
-    /// The system to play.
-    #[arg(default_value = "kummen")]
+    /// The system to play (the help lists the systems this pbem has, from the registry).
+    #[arg(help = systems_help("The system to play"))]
     pub system: String,
     /// Keep the game in this directory instead of a temporary one.
     #[arg(long)]

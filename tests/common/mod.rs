@@ -283,6 +283,24 @@ pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
     }
 }
 
+/// A kummen game in progress recorded under kummen rules 2 (pbem 0.3.0), before issue 12's rule
+/// fixes (tests/fixtures/rules2-kummen: the demo script's first four steps, played one by one
+/// with the pbem of that release, with the players' keys).
+pub fn rules2_kummen() -> Table {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules2-kummen"),
+        tmp.path(),
+    );
+    std::fs::create_dir_all(tmp.path().join("game/inbox")).unwrap();
+    Table {
+        game: tmp.path().join("game"),
+        tmp,
+        id: "kummen-demo".into(),
+        versions: std::cell::Cell::new(10),
+    }
+}
+
 /// A copy of tests/fixtures/journal1-dougram: a concluded dougram game recorded before issue 10
 /// (journal/1, order/1, receipt/1, rules 1), with its archive.
 pub fn journal1_dougram() -> (tempfile::TempDir, PathBuf) {

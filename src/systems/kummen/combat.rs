@@ -3,7 +3,7 @@
 
 use super::control;
 use super::data::{Class, Control, PerSide, Role, Side};
-use super::orders::{HexKind, RetreatTo, Split, flow};
+use super::orders::{HexKind, RetreatGroup, RetreatTo, Split, flow};
 use super::stages::{self, Kills};
 use super::state::{Log, Place, State};
 use super::tactics;
@@ -49,13 +49,25 @@ pub fn retreat_dirs(side: Side) -> [Dir; 3] {
 /// enemies); ties by distance to the home base, then label. The policy passed
 /// `legal_retreat_to` when it was set; a listed hex counts only if it is legal now.
 pub fn retreat_hexes(state: &State, side: Side, from: Hex) -> Vec<Hex> {
-    let home = state.map.home(side);
     let rule = state.policies.get(side).at(from).retreat_to;
+    ranked_retreat_hexes(state, side, from, &rule.hexes, &rule.prefer)
+}
+
+/// The legal retreat hexes of `retreat_hexes`, ranked by `listed` hexes first, then the kinds
+/// in the order `prefer` gives: the ranking of a retreat rule or of one of its groups (9.11.9).
+pub fn ranked_retreat_hexes(
+    state: &State,
+    side: Side,
+    from: Hex,
+    listed: &[Hex],
+    prefer: &[HexKind],
+) -> Vec<Hex> {
+    let home = state.map.home(side);
     let kind_rank = |k: HexKind| -> usize {
-        rule.prefer
+        prefer
             .iter()
             .position(|p| *p == k)
-            .unwrap_or_else(|| rule.prefer.len() + k as usize)
+            .unwrap_or_else(|| prefer.len() + k as usize)
     };
     let mut v: Vec<(usize, usize, u32, Hex)> = Vec::new();
     for d in retreat_dirs(side) {
@@ -85,22 +97,56 @@ pub fn retreat_hexes(state: &State, side: Side, from: Hex) -> Vec<Hex> {
         } else {
             HexKind::OnlyFacedownEnemy
         };
-        let listed = rule
-            .hexes
-            .iter()
-            .position(|x| *x == h)
-            .unwrap_or(usize::MAX);
+        let listed = listed.iter().position(|x| *x == h).unwrap_or(usize::MAX);
         v.push((listed, kind_rank(kind), state.map.grid.distance(h, home), h));
     }
     v.sort();
     v.into_iter().map(|(_, _, _, h)| h).collect()
 }
 
-/// Problems with a retreat destination policy at `p` (D10, 9.11.9): hexes on the map (only
-/// the legal ones of the moment are used, `retreat_hexes`), each kind of hex at most once.
-pub fn legal_retreat_to(state: &State, p: &FieldPath, r: &RetreatTo) -> Vec<Problem> {
+/// Problems with a retreat destination policy of `side` at `p` (D10, 9.11.9): hexes on the map
+/// (only the legal ones of the moment are used, `retreat_hexes`), each kind of hex at most
+/// once; each group names at least one unit of `side` by id or kind, with hexes and kinds as
+/// the rule's.
+pub fn legal_retreat_to(state: &State, side: Side, p: &FieldPath, r: &RetreatTo) -> Vec<Problem> {
+    let mut out = legal_retreat_ranking(state, p, &r.hexes, &r.prefer);
+    for (i, g) in r.groups.iter().enumerate() {
+        let gp = p.at("groups").at(i);
+        if g.units.is_empty() {
+            out.push(Problem::new(
+                gp.at("units"),
+                "9.11.9",
+                "a group names no unit",
+                "unit ids or kinds of your side, e.g. [soldier]",
+            ));
+        }
+        out.extend(tactics::legal_names(
+            state,
+            &gp.at("units"),
+            "9.11.9",
+            &g.units,
+            side,
+            &tactics::enemy_kinds(side.other()),
+        ));
+        out.extend(legal_retreat_ranking(
+            state,
+            &gp,
+            &g.hexes,
+            g.prefer.as_deref().unwrap_or(&[]),
+        ));
+    }
+    out
+}
+
+/// Problems with the `hexes` and `prefer` of a retreat rule or group at `p` (9.11.9).
+fn legal_retreat_ranking(
+    state: &State,
+    p: &FieldPath,
+    hexes: &[Hex],
+    prefer: &[HexKind],
+) -> Vec<Problem> {
     let mut out = Vec::new();
-    for (k, h) in r.hexes.iter().enumerate() {
+    for (k, h) in hexes.iter().enumerate() {
         if !state.map.grid.contains(*h) {
             out.push(Problem::new(
                 p.at("hexes").at(k),
@@ -111,7 +157,7 @@ pub fn legal_retreat_to(state: &State, p: &FieldPath, r: &RetreatTo) -> Vec<Prob
         }
     }
     let mut listed = Vec::new();
-    for (k, kind) in r.prefer.iter().enumerate() {
+    for (k, kind) in prefer.iter().enumerate() {
         // At most four kinds exist, so `listed` stays short however long the list is.
         if listed.contains(kind) {
             out.push(Problem::new(
@@ -127,9 +173,10 @@ pub fn legal_retreat_to(state: &State, p: &FieldPath, r: &RetreatTo) -> Vec<Prob
     out
 }
 
-/// The single values a retreat destination policy accepts: each hex of the map as `hexes`,
-/// each kind of hex as `prefer`, each `split`.
-pub fn retreat_to_choices(state: &State) -> Vec<RetreatTo> {
+/// The single values a retreat destination policy of `side` accepts: each hex of the map as
+/// `hexes`, each kind of hex as `prefer`, each `split`, and a group for each name of a unit or
+/// kind of `side` (9.11.9).
+pub fn retreat_to_choices(state: &State, side: Side) -> Vec<RetreatTo> {
     let hexes = state.map.grid.all().into_iter().map(|h| RetreatTo {
         hexes: vec![h],
         ..RetreatTo::default()
@@ -142,7 +189,18 @@ pub fn retreat_to_choices(state: &State) -> Vec<RetreatTo> {
         split: *s,
         ..RetreatTo::default()
     });
-    hexes.chain(kinds).chain(splits).collect()
+    let groups = tactics::name_choices(state, side, &tactics::enemy_kinds(side.other()))
+        .into_iter()
+        .map(|n| RetreatTo {
+            groups: vec![RetreatGroup {
+                units: vec![n],
+                hexes: Vec::new(),
+                prefer: None,
+                split: Split::Together,
+            }],
+            ..RetreatTo::default()
+        });
+    hexes.chain(kinds).chain(splits).chain(groups).collect()
 }
 
 /// Problems with the order of combat hexes at `p` (D2, 9.4): hexes on the map.
@@ -366,6 +424,18 @@ pub(super) enum Flow {
     End,
 }
 
+/// What a retreat (9.11.9) did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Retreated {
+    /// Nothing moved: no legal hex (9.11.8).
+    No,
+    /// Every unit of the side left the hex.
+    All,
+    /// The others left, but Proto One, which may not leave the palace (5.9.3), stays and fights
+    /// on (9.11.8): the combat goes on.
+    ProtoOneStays,
+}
+
 impl CombatPhase<'_> {
     /// Runs the whole phase: 9.1, 9.3, every combat hex in the phase player's order (9.4), then
     /// the end of the phase (2.3.1, 9.13, 9.10.4).
@@ -525,9 +595,11 @@ impl CombatPhase<'_> {
         let mut sd_round = 0;
         // Units each side has lost in this combat (D9 `lost_ge`).
         let mut lost: PerSide<u32> = PerSide::default();
-        // 9.12: the controller's base attack, once, before round 1.
+        // 9.12: the controller's base attack, before round 1. 9.12.2: once only, so a hex
+        // fought again in this phase (A12, `visit` > 1) gets none.
         let base = self.state.map.base_at(hex).cloned();
-        if let Some(b) = &base
+        if visit == 1
+            && let Some(b) = &base
             && let Some(ba) = b.base_attack
             && let Some(owner) = self.state.control_of(hex).side()
         {
@@ -568,7 +640,8 @@ impl CombatPhase<'_> {
             note(self.state, &mut took_part);
             if round > MAX_ROUNDS {
                 self.log.public(format!(
-                    "{tag}: {MAX_ROUNDS} rounds fought: the combat ends as a standoff (A13)"
+                    "{tag}: {MAX_ROUNDS} rounds fought: the combat ends as a standoff ({})",
+                    super::ruling("9.7", "A13", "at most 50 rounds")
                 ));
                 break;
             }
@@ -587,12 +660,17 @@ impl CombatPhase<'_> {
             // A13: if nobody can hit at all, the phase player must retreat, else the other.
             if aims.iter().all(|(a, t)| hit(self.state, a, t) < 2) {
                 self.log.public(format!(
-                    "{tag}/r{round}: no unit can destroy its target (A13)"
+                    "{tag}/r{round}: no unit can destroy its target: a side retreats ({})",
+                    super::ruling("9.7", "A13", "a combat nobody can win must end")
                 ));
                 let pp = self.phase_player;
-                if !self.retreat(hex, pp, &tag) && !self.retreat(hex, pp.other(), &tag) {
-                    self.log
-                        .public(format!("{tag}: neither side can retreat: standoff (A13)"));
+                if self.retreat(hex, pp, &tag) == Retreated::No
+                    && self.retreat(hex, pp.other(), &tag) == Retreated::No
+                {
+                    self.log.public(format!(
+                        "{tag}: neither side can retreat: standoff ({})",
+                        super::ruling("9.7", "A13", "a combat nobody can win must end")
+                    ));
                 }
                 break;
             }
@@ -601,6 +679,11 @@ impl CombatPhase<'_> {
             for (a, t) in &aims {
                 let label = format!("{tag}/r{round}/atk/{a}");
                 let n = hit(self.state, a, t);
+                if n < 2 {
+                    // 9.9.3: 2D is never below 2, so this attack cannot succeed; it is neither
+                    // rolled nor shown (each roll has its own label, so the others are unchanged).
+                    continue;
+                }
                 let roll = self.dice.two_d6(&label);
                 let ok = i64::from(roll) <= n;
                 let text = format!(
@@ -659,11 +742,11 @@ impl CombatPhase<'_> {
             "{tag}: the {} side has only face-down units left: forced retreat (9.11.3)",
             loser.name()
         ));
-        if self.retreat(hex, loser, tag) {
+        if self.retreat(hex, loser, tag) == Retreated::All {
             return Flow::End;
         }
-        // 9.11.12 (A42): a PS forced to retreat with no legal hex leaves the combat; the others
-        // follow 9.11.8.
+        // 9.11.12 (A42): a PS forced to retreat with no legal hex leaves the combat; the others,
+        // and Proto One which may not leave the palace (5.9.3), follow 9.11.8.
         self.ps_go_home(hex, loser, tag);
         if self.state.face_down_in(hex, loser).is_empty() {
             self.log.public(format!(
@@ -679,13 +762,17 @@ impl CombatPhase<'_> {
 
     /// 9.11.12 (A42): every PS of `side` in `hex` (either face) that was forced to retreat and
     /// has no legal hex leaves the combat at once and returns face-up to the palace at the end of
-    /// the phase; it is not destroyed (no VP, 10.2).
+    /// the phase; it is not destroyed (no VP, 10.2). Not Proto One: 5.9.3 only forbids its
+    /// moving, so it stays in the palace and fights on (9.11.8); 9.11.12 sends a PS *back* to
+    /// the palace, which is where Proto One already is.
     fn ps_go_home(&mut self, hex: Hex, side: Side, tag: &str) {
         let ps: Vec<String> = self
             .state
             .side_units_in(hex, side)
             .into_iter()
-            .filter(|u| self.state.counters.is_ps(u))
+            .filter(|u| {
+                self.state.counters.is_ps(u) && self.state.role_of(u) != Some(Role::ProtoOne)
+            })
             .collect();
         for p in ps {
             let name = self.state.public_name(&p);
@@ -726,7 +813,14 @@ impl CombatPhase<'_> {
         for side in [pp, pp.other()] {
             let own = self.state.active_face_up(hex, side);
             let enemy = self.state.active_face_up(hex, side.other());
-            if own.is_empty() || enemy.is_empty() {
+            // 9.11.1: the phase player chooses first, even when the other side has only
+            // face-down units left and so must retreat (9.11.3): if the phase player retreats,
+            // the other side cannot (9.11.2).
+            let other_forced = side == pp
+                && !own.is_empty()
+                && enemy.is_empty()
+                && !self.state.face_down_in(hex, side.other()).is_empty();
+            if (own.is_empty() || enemy.is_empty()) && !other_forced {
                 return Flow::Fight; // handled by `fronts` (forced retreat or end)
             }
             if side == Side::Beeler && own.iter().all(|u| self.state.counters.is_ps(u)) {
@@ -750,11 +844,14 @@ impl CombatPhase<'_> {
                     }
                 ));
                 if forced {
-                    if self.retreat(hex, side, tag) {
-                        return Flow::End;
+                    match self.retreat(hex, side, tag) {
+                        Retreated::All => return Flow::End,
+                        // 9.11.2: whoever decides second cannot retreat now; Proto One fights on.
+                        Retreated::ProtoOneStays => return Flow::Fight,
+                        Retreated::No => {}
                     }
                     // 9.11.12 (A42): PS that cannot retreat leave the combat and go home at the
-                    // end of the phase; other units follow 9.11.8.
+                    // end of the phase; other units (and Proto One, 5.9.3) follow 9.11.8.
                     self.ps_go_home(hex, side, tag);
                     self.flip_all(hex, side, tag, "9.11.8");
                     continue;
@@ -768,47 +865,54 @@ impl CombatPhase<'_> {
                 enemy: &enemy,
             };
             if tactics::wants_retreat(self.state, &rule, &facts) {
-                if self.retreat(hex, side, tag) {
-                    return Flow::End; // 9.11.2: the other side cannot retreat now
+                match self.retreat(hex, side, tag) {
+                    Retreated::All => return Flow::End, // 9.11.2: the other side cannot retreat now
+                    Retreated::ProtoOneStays => return Flow::Fight, // 9.11.2, and 9.11.8
+                    Retreated::No => self.log.public(format!(
+                        "{tag}: the {} side would retreat but has no legal hex: it fights on (9.11.8)",
+                        side.name()
+                    )),
                 }
-                self.log.public(format!(
-                    "{tag}: the {} side would retreat but has no legal hex: it fights on (9.11.8)",
-                    side.name()
-                ));
+            }
+            if other_forced {
+                // The other side's forced retreat (9.11.3) follows at the start of the next
+                // round (`fronts`).
+                return Flow::Fight;
             }
         }
         Flow::Fight
     }
 
     /// Moves all of `side`'s units out of `hex` (9.11.9) to the legal hexes ranked by its
-    /// `retreat_to` policy there (D10): all to the best hex (`together`), or in turn to each
-    /// legal hex (`spread`); Strike Dog keeps to its zone (`stages::zone_retreat`). False if
-    /// there is no legal hex.
-    pub(super) fn retreat(&mut self, hex: Hex, side: Side, tag: &str) -> bool {
+    /// `retreat_to` policy there (D10): all to the best hex (`together`), in turn to each legal
+    /// hex (`spread`), or group by group (`groups`); Strike Dog keeps to its zone
+    /// (`stages::zone_retreat`). Proto One stays (5.9.3).
+    pub(super) fn retreat(&mut self, hex: Hex, side: Side, tag: &str) -> Retreated {
         let units = self.state.side_units_in(hex, side);
         let (helis, ground): (Vec<String>, Vec<String>) =
             units.into_iter().partition(|u| self.state.is_heli(u));
         let dests = retreat_hexes(self.state, side, hex);
-        // Proto One never leaves the palace (5.9.3, A15): it has no retreat hex. Alone it cannot
-        // retreat at all; with other units that can, it leaves the combat like a PS with nowhere
-        // to go and is back in the palace at the end of the phase (9.11.12, A42).
+        // 5.9.3: Proto One may not move out of the palace, so it has no retreat hex; the book
+        // says nothing more, and a unit with no retreat hex fights on (9.11.8). So the others
+        // may retreat (9.11.9 lets them split) and Proto One stays and fights on; alone it
+        // cannot retreat at all.
         let (stuck, ground): (Vec<String>, Vec<String>) = ground
             .into_iter()
             .partition(|u| self.state.role_of(u) == Some(Role::ProtoOne));
         if !stuck.is_empty() && ground.is_empty() && helis.is_empty() {
-            return false;
+            return Retreated::No;
         }
         if dests.is_empty() && !ground.is_empty() {
-            return false;
+            return Retreated::No;
         }
         // 12.10, 12.12: Strike Dog retreats only within 3 hexes of the palace.
         let Some(ground) = stages::zone_retreat(self.state, self.log, tag, ground, &dests) else {
-            return false;
+            return Retreated::No;
         };
         for p in &stuck {
-            self.state.set_off_map(p, Place::Returning, true);
+            let name = self.state.public_name(p);
             self.log.public(format!(
-                "{tag}: {p} cannot leave the palace: it leaves the combat and is back in the palace at the end of the phase (5.9.3, 9.11.12, A15)"
+                "{tag}: {name} may not leave the palace (5.9.3): it stays and fights on (9.11.8)"
             ));
         }
         let ex10 = self.state.map.home(Side::Mercenary);
@@ -825,15 +929,35 @@ impl CombatPhase<'_> {
             ));
         }
         let ground = tactics::public_order(self.state, &ground);
-        let split = self.state.policies.get(side).at(hex).retreat_to.split;
-        // Where each unit goes, in the public order.
+        let rule = self.state.policies.get(side).at(hex).retreat_to;
+        // 9.11.9: the units may split. Each unit goes with the first group naming it, the rest
+        // with the rule itself; each takes the legal hexes in its own ranking, all to the best
+        // (`together`) or in turn to each (`spread`), in the public order.
+        let mut count: Vec<usize> = vec![0; rule.groups.len() + 1];
         let plan: Vec<(String, Hex)> = ground
             .iter()
-            .enumerate()
-            .filter_map(|(k, u)| {
+            .filter_map(|u| {
+                let g = rule.groups.iter().position(|g| {
+                    g.units
+                        .iter()
+                        .any(|sel| tactics::matches(self.state, sel, u))
+                });
+                let (ranked, split) = match g {
+                    Some(g) => {
+                        let grp = &rule.groups[g];
+                        let prefer = grp.prefer.as_ref().unwrap_or(&rule.prefer);
+                        let ranked =
+                            ranked_retreat_hexes(self.state, side, hex, &grp.hexes, prefer);
+                        (ranked, grp.split)
+                    }
+                    None => (dests.clone(), rule.split),
+                };
+                let slot = &mut count[g.unwrap_or(rule.groups.len())];
+                let k = *slot;
+                *slot += 1;
                 let to = match split {
-                    Split::Together => dests.first(),
-                    Split::Spread => dests.get(k % dests.len().max(1)),
+                    Split::Together => ranked.first(),
+                    Split::Spread => ranked.get(k % ranked.len().max(1)),
                 };
                 to.map(|d| (u.clone(), *d))
             })
@@ -866,7 +990,11 @@ impl CombatPhase<'_> {
             }
             self.log.public(ev);
         }
-        true
+        if stuck.is_empty() {
+            Retreated::All
+        } else {
+            Retreated::ProtoOneStays
+        }
     }
 
     /// 9.12: the controller fires `count` attacks of strength `attack` at the enemy's face-up
@@ -877,6 +1005,10 @@ impl CombatPhase<'_> {
         for (k, t) in plan.iter().enumerate() {
             let label = format!("{tag}/base/a{}/{t}", k + 1);
             let need = i64::from(attack) - i64::from(self.state.values(t).defense);
+            if need < 2 {
+                // 9.9.3: an attack that cannot succeed is neither rolled nor shown.
+                continue;
+            }
             let roll = self.dice.two_d6(&label);
             let ok = i64::from(roll) <= need;
             let text = format!(
@@ -938,7 +1070,7 @@ impl CombatPhase<'_> {
                     }
                     Some(Role::Kiriko) => {
                         self.state.set_off_map(dead, Place::Removed, true);
-                        "removed from the game (A17)"
+                        "removed from the game (12.10; ruling A17: Kiriko destroyed is removed, docs/kummen.md \"Decisions on ambiguities\")"
                     }
                     None => {
                         self.state.set_off_map(dead, Place::Cup, false);

@@ -3,7 +3,7 @@
 //! certain or impossible) or by choosing a seed (`seed_where`), so each test asserts the rule's
 //! outcome, not luck.
 
-use super::combat::{CombatPhase, retreat_hexes};
+use super::combat::{CombatPhase, Retreated, retreat_hexes};
 use super::data::{self, BaseAttack, Class, Control, Side};
 use super::fixtures::*;
 use super::movement::{self, Allowance, MovementPhase, MoverKind};
@@ -140,10 +140,8 @@ fn survey_with(s: &mut State, hex: &str, seed: Hash32) -> Vec<String> {
 fn trigger(hex: &str, phase: TriggerPhase) -> HeliTrigger {
     HeliTrigger {
         when_beeler_in: vec![h(hex)],
-        min_units: 1,
-        helis: 1,
-        cargo: vec![],
         phase,
+        ..HeliTrigger::default()
     }
 }
 
@@ -1003,50 +1001,100 @@ fn a_face_down_ps_forced_to_retreat_with_no_legal_hex_also_goes_back_to_the_pala
 }
 
 #[test]
-fn proto_one_never_retreats_out_of_the_palace_5_9_3() {
+fn a_beeler_retreat_from_the_palace_leaves_proto_one_there_fighting_on_5_9_3_9_11_8() {
     let mut s = blank();
     s.stage = Stage::Stage7;
-    values(&mut s, "merc_at", 10, 7); // immune to the base attack (7 - 7); hits only on a 2
+    values(&mut s, "merc_at", 10, 7); // out of the base attack's reach (7 - 7)
     values(&mut s, "beeler_at", 0, 8);
-    values(&mut s, "proto_one", 0, 8);
+    values(&mut s, "proto_one", 9, 7);
     put(&mut s, "B-PROTO", "O06", true);
     put(&mut s, "B-AT01", "O06", true);
     put(&mut s, "M-AT01", "O06", true);
     s.policies[Side::Beeler].retreat = RetreatWhen::AfterRound(1);
     s.policies[Side::Mercenary].retreat = RetreatWhen::Never;
-    let sd = seed_where(&[("t7/p4/combat/O06/r1/atk/M-AT01", 2, 3..=12)]);
+    let t = "t7/p4/combat/O06";
+    let sd = seed_where(&[
+        (&format!("{t}/r1/atk/M-AT01"), 2, 3..=12),
+        (&format!("{t}/r1/atk/B-PROTO"), 2, 3..=12),
+        (&format!("{t}/r2/atk/M-AT01"), 2, 3..=12),
+        (&format!("{t}/r2/atk/B-PROTO"), 2, 2..=2),
+    ]);
     let (log, _) = fight(&mut s, sd, "t7/p4", Side::Beeler);
+    // The others retreat (9.11.9); Proto One may not move (5.9.3) and fights on (9.11.8).
     assert!([h("O05"), h("P05"), h("P06")].contains(&s.hex_of("B-AT01").unwrap()));
-    assert!(has(&log, "B-PROTO cannot leave the palace"), "{log:#?}");
-    assert!(!has(&log, "B-PROTO destroyed"));
-    // It left the combat, so the palace falls; it cannot come back to it (9.10.4).
-    assert_eq!(s.control_of(h("O06")), Control::Mercenary);
-    assert_eq!(place(&s, "B-PROTO"), Place::Removed);
+    assert!(
+        has(
+            &log,
+            "B-PROTO may not leave the palace (5.9.3): it stays and fights on (9.11.8)"
+        ),
+        "{log:#?}"
+    );
+    assert!(at(&log, "stays and fights on") < at(&log, "/r2: B-PROTO"));
+    assert!(has(&log, "M-AT01 destroyed"), "{log:#?}");
+    assert_eq!(s.hex_of("B-PROTO"), Some(h("O06")));
+    assert_eq!(s.control_of(h("O06")), Control::Beeler);
 }
 
 #[test]
-fn proto_one_alone_forced_to_retreat_leaves_the_combat_without_mercenary_vp_9_11_12_a15() {
+fn proto_one_forced_to_retreat_stays_in_the_palace_and_fights_on_5_9_3_9_11_8() {
     let mut s = blank();
     s.stage = Stage::Stage7;
     never(&mut s);
     values(&mut s, "merc_at", 10, 7);
-    values(&mut s, "proto_one", 0, 8);
+    values(&mut s, "proto_one", 9, 8);
     put(&mut s, "B-PROTO", "O06", true);
     put(&mut s, "M-AT01", "O06", true);
     let t = "t7/p8/combat/O06";
     let sd = seed_where(&[
         (&format!("{t}/r1/atk/M-AT01"), 2, 3..=12),
+        (&format!("{t}/r1/atk/B-PROTO"), 2, 3..=12),
         (&format!("{t}/r1/ps-check"), 1, 1..=3),
+        (&format!("{t}/r2/atk/M-AT01"), 2, 3..=12),
+        (&format!("{t}/r2/atk/B-PROTO"), 2, 2..=2),
     ]);
     let (log, _) = fight(&mut s, sd, "t7/p8", Side::Mercenary);
-    assert!(has(
-        &log,
-        "B-PROTO cannot retreat and returns to the palace at the end of the phase (9.11.12)"
-    ));
+    assert!(has(&log, "forced retreat (9.11.4)"), "{log:#?}");
+    // Not 9.11.12: Proto One is in the palace already; it stays in the combat.
+    assert!(!has(&log, "returns to the palace"), "{log:#?}");
+    assert!(has(&log, "M-AT01 destroyed"), "{log:#?}");
+    assert_eq!(s.hex_of("B-PROTO"), Some(h("O06")));
     assert_eq!(s.vp[Side::Mercenary], 0);
-    // The combat is over: no hex is left with face-up units of both sides.
-    assert!(s.active_face_up(h("O06"), Side::Beeler).is_empty());
-    assert_eq!(s.control_of(h("O06")), Control::Mercenary);
+    assert_eq!(s.control_of(h("O06")), Control::Beeler);
+}
+
+#[test]
+fn the_phase_player_chooses_first_even_when_the_other_side_must_retreat_9_11_1_9_11_3() {
+    let mut s = blank();
+    values(&mut s, "merc_at", 30, 4); // destroys B-SO01 in round 1 whatever the dice
+    values(&mut s, "beeler_soldier", 0, 2);
+    put(&mut s, "B-SO01", "J07", true);
+    put(&mut s, "B-SO02", "J07", false);
+    put(&mut s, "M-AT01", "J07", true);
+    s.policies[Side::Mercenary].retreat = RetreatWhen::AfterRound(1);
+    s.policies[Side::Beeler].retreat = RetreatWhen::Never;
+    let (log, _) = fight(&mut s, seed(0), "t1/p8", Side::Mercenary);
+    assert!(has(&log, "B-SO01 destroyed"));
+    // The mercenary side, phase player in phase 8, retreats first (9.11.1); the beeler side
+    // then cannot retreat (9.11.2), so its forced retreat (9.11.3) does not happen.
+    assert!(has(&log, "the mercenary side retreats M-AT01"), "{log:#?}");
+    assert!(!has(&log, "forced retreat (9.11.3)"), "{log:#?}");
+    assert_eq!(s.hex_of("B-SO02"), Some(h("J07")));
+    assert!(!s.unit("B-SO02").unwrap().face_up);
+}
+
+#[test]
+fn a_phase_player_that_stays_lets_the_other_sides_forced_retreat_happen_9_11_3() {
+    let mut s = blank();
+    values(&mut s, "merc_at", 30, 4);
+    values(&mut s, "beeler_soldier", 0, 2);
+    put(&mut s, "B-SO01", "J07", true);
+    put(&mut s, "B-SO02", "J07", false);
+    put(&mut s, "M-AT01", "J07", true);
+    never(&mut s);
+    let (log, _) = fight(&mut s, seed(0), "t1/p8", Side::Mercenary);
+    assert!(has(&log, "forced retreat (9.11.3)"), "{log:#?}");
+    assert_ne!(s.hex_of("B-SO02"), Some(h("J07")));
+    assert_eq!(s.hex_of("M-AT01"), Some(h("J07")));
 }
 
 #[test]
@@ -1074,10 +1122,17 @@ fn the_base_controller_fires_7x7_7x5_7x4_or_7x3_base_attacks_9_12_1() {
 fn the_base_attack_fires_once_before_round_1_9_12_2() {
     let mut s = blank();
     never(&mut s);
-    values(&mut s, "beeler_at", 9, 30); // out of reach of the base attack and of M-AT01
+    values(&mut s, "merc_at", 6, 4); // cannot hit B-AT01 (6 - 5): never rolled
+    values(&mut s, "beeler_at", 9, 5); // the base attack needs a 2
     put(&mut s, "M-AT01", "G10", true);
     put(&mut s, "B-AT01", "G10", true);
-    let sd = seed_where(&[("t1/p4/combat/G10/r1/atk/B-AT01", 2, 6..=12)]);
+    let t = "t1/p4/combat/G10";
+    let sd = seed_where(&[
+        (&format!("{t}/base/a1/B-AT01"), 2, 3..=12),
+        (&format!("{t}/base/a2/B-AT01"), 2, 3..=12),
+        (&format!("{t}/base/a3/B-AT01"), 2, 3..=12),
+        (&format!("{t}/r1/atk/B-AT01"), 2, 6..=12),
+    ]);
     let (_, rolls) = fight(&mut s, sd, "t1/p4", Side::Beeler);
     let base: Vec<usize> = (0..rolls.len())
         .filter(|&i| rolls[i].label.contains("/base/"))
@@ -1086,6 +1141,70 @@ fn the_base_attack_fires_once_before_round_1_9_12_2() {
     let first = rolls.iter().position(|r| r.label.contains("/r1/")).unwrap();
     assert!(base.iter().all(|&i| i < first));
     assert!(rolls.iter().any(|r| r.label.contains("/r2/")));
+}
+
+#[test]
+fn an_attack_that_cannot_succeed_is_neither_rolled_nor_shown_9_9_3() {
+    let mut s = blank();
+    never(&mut s);
+    values(&mut s, "blue_at", 13, 7);
+    values(&mut s, "merc_soldier", 6, 2); // 6 - 7: no throw of 2D is -1 or less
+    put(&mut s, "B-BLUE", "J07", true);
+    put(&mut s, "M-SO01", "J07", true);
+    let (log, rolls) = fight(&mut s, seed(0), "t1/p4", Side::Beeler);
+    assert!(rolls.iter().any(|r| r.label.contains("/atk/B-BLUE")));
+    assert!(!rolls.iter().any(|r| r.label.contains("/atk/M-SO01")));
+    assert!(!has(&log, "M-SO01 (6) at"), "{log:#?}");
+    assert!(!has(&log, "need 2D <= -1"), "{log:#?}");
+}
+
+#[test]
+fn a_base_attack_that_cannot_succeed_is_neither_rolled_nor_shown_9_9_3_9_12_1() {
+    let mut s = blank();
+    never(&mut s);
+    values(&mut s, "merc_at", 0, 7); // the palace's 7 - 7: never a hit
+    values(&mut s, "beeler_at", 30, 4);
+    put(&mut s, "M-AT01", "O06", true);
+    put(&mut s, "B-AT01", "O06", true);
+    let (log, rolls) = fight(&mut s, seed(0), "t1/p4", Side::Beeler);
+    assert!(
+        !rolls.iter().any(|r| r.label.contains("/base/")),
+        "{rolls:?}"
+    );
+    assert!(!has(&log, "base attack 1"), "{log:#?}");
+    assert!(has(&log, "M-AT01 destroyed"), "{log:#?}");
+}
+
+#[test]
+fn a_hex_fought_again_in_the_same_phase_gets_no_second_base_attack_9_12_2() {
+    let mut s = blank();
+    s.stage = Stage::Stage1;
+    never(&mut s);
+    values(&mut s, "merc_at", 30, 4); // the palace's base attack needs a 3 against it
+    values(&mut s, "beeler_at", 0, 4);
+    values(&mut s, "kanyu", 0, 5);
+    values(&mut s, "blue_at", 0, 7);
+    put(&mut s, "M-AT01", "O06", true);
+    put(&mut s, "B-AT01", "O06", true);
+    put(&mut s, "M-KANYU", "J07", true);
+    put(&mut s, "B-BLUE", "J07", true);
+    s.policies[Side::Mercenary].hex_order = vec![h("O06"), h("J07")];
+    let base = |k: u32| format!("t1/p8/combat/O06/base/a{k}/M-AT01");
+    let labels: Vec<String> = (1..=7).map(base).collect();
+    let mut wants: Vec<(&str, usize, std::ops::RangeInclusive<u32>)> =
+        labels.iter().map(|l| (l.as_str(), 2, 4..=12)).collect();
+    // Kan-Yu and Blue AT fought: the encounter check brings stage 2 and Blue AT goes to the
+    // palace at once (12.5, 12.6), where M-AT01 stands: O06 is fought again (A12).
+    wants.push(("t1/p8/combat/J07/encounter", 1, 3..=6));
+    let (log, rolls) = fight(&mut s, seed_where(&wants), "t1/p8", Side::Mercenary);
+    assert!(has(&log, "t1/p8/combat/O06/visit2"), "{log:#?}");
+    let fired: Vec<&str> = rolls
+        .iter()
+        .filter(|r| r.label.contains("/base/"))
+        .map(|r| r.label.as_str())
+        .collect();
+    assert_eq!(fired.len(), 7, "{fired:?}");
+    assert!(fired.iter().all(|l| !l.contains("visit2")), "{fired:?}");
 }
 
 #[test]
@@ -1212,7 +1331,7 @@ fn a_face_down_unit_retreating_into_nuba_flips_face_up_11_3() {
         tag: "t1/p4".into(),
     }
     .retreat(h("H09"), Side::Beeler, "t1/p4/combat/H09");
-    assert!(ok);
+    assert_eq!(ok, Retreated::All);
     assert_eq!(s.hex_of("B-AT01"), Some(h("H08")));
     assert!(s.unit("B-AT01").unwrap().face_up);
     assert!(has(&log.public, "is B-AT01 (11.3)"));

@@ -338,10 +338,9 @@ fn every_policy_value_check_accepts_is_among_the_policy_choices() {
     hexes.push(Hex::parse("Z99").unwrap());
     let trigger = |when: Hex, cargo: Vec<String>| HeliTrigger {
         when_beeler_in: vec![when],
-        min_units: 1,
-        helis: 1,
         cargo,
         phase: TriggerPhase::Both,
+        ..HeliTrigger::default()
     };
     let palace = s.map.home(Side::Beeler);
     let mut candidates: Vec<PolicyPatch> = (0..=12)

@@ -43,6 +43,13 @@ pub use view::View;
 
 pub struct Kummen;
 
+/// How reports, views and check messages cite a decision taken where the book is silent or
+/// unclear: the rule number, a short phrase, and the section of docs/kummen.md whose table
+/// explains it under `id`, so a player who has only the book can look it up.
+pub fn ruling(rule: &str, id: &str, phrase: &str) -> String {
+    format!("{rule}; ruling {id}: {phrase}, docs/kummen.md \"Decisions on ambiguities\"")
+}
+
 impl Rules for Kummen {
     type Side = data::Side;
     type State = State;
@@ -60,9 +67,11 @@ impl Rules for Kummen {
 
     /// 1: the rules as first released (pbem 0.1.0); 2: the map and counters moved out of the
     /// state into the game's data.yaml, and `policy` is `policies` in orders, state and view
-    /// (pbem 0.3.0). History: docs/kummen.md.
+    /// (pbem 0.3.0); 3: the audited rule fixes of issue 12 (Proto One, 9.11.1, 9.12.2,
+    /// impossible rolls) and the new policies (heli trigger destinations, retreat groups,
+    /// draw_until). History: docs/kummen.md.
     fn rules_version(&self) -> u32 {
-        2
+        3
     }
 
     fn data_of(&self, state: &State) -> std::sync::Arc<data::Components> {

@@ -617,7 +617,10 @@ pub fn legal_cargo(
             p.clone(),
             "5.11.5",
             format!("{c} has already moved this phase"),
-            "a unit that has not moved this phase (A3)",
+            format!(
+                "a unit that has not moved this phase ({})",
+                super::ruling("5.11.5", "A3", "cargo must not have moved")
+            ),
         ));
     }
     Ok(c)

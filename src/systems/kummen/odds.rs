@@ -72,12 +72,16 @@ fn visible(state: &State, reader: &Reader, name: &str) -> Result<String, String>
 fn describe(what: &str, attack: i64, defense: i64) -> String {
     let hit = attack - defense;
     let k = p36(hit);
-    let g = gcd(k, 36);
+    let g = gcd(k, 36).max(1);
+    // In lowest terms; a whole number (never or always) is printed as one, not as 0/1 or 1/1.
+    let fraction = if 36 / g == 1 {
+        (k / g).to_string()
+    } else {
+        format!("{}/{}", k / g, 36 / g)
+    };
     let percent_x100 = (u64::from(k) * 10_000 + 18) / 36;
     format!(
-        "{what}: hit number {hit}; 2D6 <= {hit} in {k} of 36 throws = {}/{} = {}.{:02}% (9.9.3)\n",
-        k / g.max(1),
-        36 / g.max(1),
+        "{what}: hit number {hit}; 2D6 <= {hit} in {k} of 36 throws = {fraction} = {}.{:02}% (9.9.3)\n",
         percent_x100 / 100,
         percent_x100 % 100
     )
@@ -101,12 +105,20 @@ mod tests {
             ask("9", "4").contains("hit number 5; 2D6 <= 5 in 10 of 36 throws = 5/18 = 27.78%")
         );
         assert!(ask("12", "6").contains("in 15 of 36 throws = 5/12 = 41.67%"));
+    }
+
+    #[test]
+    fn never_and_always_are_printed_as_0_and_1_not_as_fractions_9_9_3() {
+        let never = ask("7", "6");
         assert!(
-            ask("7", "6").contains("in 0 of 36 throws = 0/1 = 0.00%"),
-            "{}",
-            ask("7", "6")
+            never.contains("in 0 of 36 throws = 0 = 0.00%") && !never.contains("0/1"),
+            "{never}"
         );
-        assert!(ask("20", "2").contains("in 36 of 36 throws = 1/1 = 100.00%"));
+        let always = ask("20", "2");
+        assert!(
+            always.contains("in 36 of 36 throws = 1 = 100.00%") && !always.contains("1/1"),
+            "{always}"
+        );
     }
 
     #[test]

@@ -304,6 +304,8 @@ fn all_kinds() -> Vec<HexKind> {
 /// D10 (9.11.9-9.11.11): where a retreating side goes. Legal hexes are ranked: the listed
 /// `hexes` first, in their order; then by `prefer` (kinds left out rank after the listed ones,
 /// in the default order); ties go to the hex nearest the side's home base, then label order.
+/// 9.11.9 lets the units split: each of `groups` takes the units it names to hexes ranked by
+/// its own `hexes`, `prefer` and `split`; the units no group names follow the rule itself.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RetreatTo {
@@ -313,6 +315,8 @@ pub struct RetreatTo {
     pub prefer: Vec<HexKind>,
     #[serde(default)]
     pub split: Split,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<RetreatGroup>,
 }
 
 impl Default for RetreatTo {
@@ -321,7 +325,43 @@ impl Default for RetreatTo {
             hexes: Vec::new(),
             prefer: all_kinds(),
             split: Split::Together,
+            groups: Vec::new(),
         }
+    }
+}
+
+/// D10, 9.11.9: some of the retreating units, named by unit ids and kinds (a unit goes with the
+/// first group naming it), and where they go: `hexes` tried first, then `prefer` (default: the
+/// retreat rule's), with their own `split` (default `together`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RetreatGroup {
+    pub units: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hexes: Vec<Hex>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prefer: Option<Vec<HexKind>>,
+    #[serde(default)]
+    pub split: Split,
+}
+
+/// D1 (4.3.2, A28): the BP are spent one at a time, so the beeler side may stop drawing units
+/// once it has seen enough: after `units` units were drawn in this phase, or once a unit named
+/// by `drawn` (ids or kinds: `at`, `soldier`) came out of the cup. The BP left then buy 2 RP
+/// each. Neither given: draw with every BP that `rp_target` leaves.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DrawUntil {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub units: Option<u32>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub drawn: Vec<String>,
+}
+
+impl DrawUntil {
+    /// No condition: every BP left after `rp_target` draws a unit.
+    pub fn is_never(&self) -> bool {
+        self.units.is_none() && self.drawn.is_empty()
     }
 }
 
@@ -349,22 +389,49 @@ fn one() -> u32 {
     1
 }
 
-/// A mercenary heli reaction given in advance (7.2; policy D14): when at least `min_units`
-/// beeler units (either face) stand in one of `when_beeler_in`, send `helis` helis from EX-10 to
-/// the first such hex, carrying the listed `cargo` units (one per heli) if they are still at
-/// EX-10.
+/// A mercenary heli reaction given in advance (7.2; policy D14). It fires when every condition
+/// given holds: at least `min_units` beeler units (either face) stand in one of
+/// `when_beeler_in`, and no mercenary unit (acted helis aside) is in any of
+/// `when_no_mercenary_in`. Then `helis` helis fly from EX-10, each carrying the next listed
+/// `cargo` unit still at EX-10, to `to` (default: the first watched hex holding the beeler
+/// units), along `path` (the hexes entered, ending at the destination; default the cheapest
+/// route). 7.2 lets an eligible heli fly anywhere a heli may: a trigger may reinforce an empty
+/// base as well as answer a beeler move.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct HeliTrigger {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub when_beeler_in: Vec<Hex>,
     #[serde(default = "one")]
     pub min_units: u32,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub when_no_mercenary_in: Vec<Hex>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<Hex>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<Vec<Hex>>,
     #[serde(default = "one")]
     pub helis: u32,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cargo: Vec<String>,
     #[serde(default)]
     pub phase: TriggerPhase,
+}
+
+impl Default for HeliTrigger {
+    /// No condition and no destination yet: a trigger must be given one (`legal_heli_triggers`).
+    fn default() -> Self {
+        HeliTrigger {
+            when_beeler_in: Vec::new(),
+            min_units: 1,
+            when_no_mercenary_in: Vec::new(),
+            to: None,
+            path: None,
+            helis: 1,
+            cargo: Vec::new(),
+            phase: TriggerPhase::Both,
+        }
+    }
 }
 
 /// A side's standing policies: one for every decision taken during a step (docs/kummen.md
@@ -376,6 +443,9 @@ pub struct Policies {
     /// units; BP left when the cup is empty become RP. Default 0: every BP draws a unit.
     #[serde(default)]
     pub rp_target: u32,
+    /// Beeler (D1, 4.3.2, A28): when to stop drawing units; the BP left buy RP.
+    #[serde(default, skip_serializing_if = "DrawUntil::is_never")]
+    pub draw_until: DrawUntil,
     /// D2 (9.4): combat hexes this side resolves first when it is the phase player; the others
     /// follow in label order.
     #[serde(default)]
@@ -421,6 +491,8 @@ pub struct Policies {
 pub struct PolicyPatch {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rp_target: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw_until: Option<DrawUntil>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hex_order: Option<Vec<Hex>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -526,6 +598,7 @@ impl Policies {
             }
         };
         put(b, "rp_target", self.rp_target.to_string());
+        put(b, "draw_until", flow(&self.draw_until));
         put(true, "hex_order", flow(&self.hex_order));
         put(b, "ps_partner", flow(&self.ps_partner));
         put(true, "pairing", flow(&self.pairing));

@@ -2,7 +2,9 @@
 //! the checks of policy values with their field paths. States are built with the fixtures; where
 //! dice could matter the units are chosen so that no roll changes the outcome asserted.
 
-use super::combat::{CombatPhase, Flow, Group, base_attack_plan, pair, retreat_hexes, targets};
+use super::combat::{
+    CombatPhase, Flow, Group, Retreated, base_attack_plan, pair, retreat_hexes, targets,
+};
 use super::data::{PerSide, Side};
 use super::fixtures::*;
 use super::orders::{
@@ -603,11 +605,11 @@ fn retreat_split_spread_uses_every_legal_hex_and_keeps_faces_9_11_9() {
             split,
             ..RetreatTo::default()
         };
-        let mut ok = false;
+        let mut ok = Retreated::No;
         with_phase(&mut s, Side::Beeler, |ph| {
             ok = ph.retreat(h("J07"), Side::Beeler, "t")
         });
-        assert!(ok);
+        assert_eq!(ok, Retreated::All);
         let mut at: Vec<_> = ["B-AT01", "B-SO01", "B-SO02"]
             .iter()
             .map(|u| s.hex_of(u).unwrap())
@@ -882,4 +884,130 @@ fn policy_patch_parses_into_every_field() {
     )
     .unwrap();
     assert_eq!(p.pairing, Some(Pairing::NetValue));
+}
+
+// ---- issue 12: freer policies (7.2, 9.11.9, 4.3.2) -------------------------------------------
+
+#[test]
+fn retreat_groups_send_the_units_they_name_to_their_own_hexes_9_11_9() {
+    let mut s = blank();
+    put(&mut s, "B-AT01", "J07", true);
+    put(&mut s, "B-SO01", "J07", true);
+    put(&mut s, "B-SO02", "J07", false);
+    put(&mut s, "M-AT01", "J07", true);
+    // The ATs go to the best hex (EX-6, K07); the soldiers, either face, to J06.
+    s.policies[Side::Beeler].retreat_to =
+        yaml::parse("groups: [{units: [soldier], hexes: [J06]}]\n", "retreat_to").unwrap();
+    let mut ok = Retreated::No;
+    with_phase(&mut s, Side::Beeler, |ph| {
+        ok = ph.retreat(h("J07"), Side::Beeler, "t")
+    });
+    assert_eq!(ok, Retreated::All);
+    assert_eq!(s.hex_of("B-AT01"), Some(h("K07")));
+    assert_eq!(s.hex_of("B-SO01"), Some(h("J06")));
+    assert_eq!(s.hex_of("B-SO02"), Some(h("J06")));
+    assert!(!s.unit("B-SO02").unwrap().face_up, "faces are kept (9.5)");
+}
+
+#[test]
+fn a_unit_goes_with_the_first_retreat_group_naming_it_9_11_9() {
+    let mut s = blank();
+    put(&mut s, "B-SO01", "J07", true);
+    put(&mut s, "B-SO02", "J07", true);
+    put(&mut s, "M-AT01", "J07", true);
+    s.policies[Side::Beeler].retreat_to = yaml::parse(
+        "groups: [{units: [B-SO02], hexes: [K08]}, {units: [soldier], hexes: [J06]}]\n",
+        "retreat_to",
+    )
+    .unwrap();
+    with_phase(&mut s, Side::Beeler, |ph| {
+        ph.retreat(h("J07"), Side::Beeler, "t");
+    });
+    assert_eq!(s.hex_of("B-SO02"), Some(h("K08")));
+    assert_eq!(s.hex_of("B-SO01"), Some(h("J06")));
+}
+
+#[test]
+fn check_refuses_a_retreat_group_naming_no_unit_of_the_side_9_11_9() {
+    let p = only(
+        "beeler",
+        "policies:\n  retreat_to: {groups: [{units: [M-AT01]}]}\n",
+    );
+    assert_eq!(
+        p.path.to_string(),
+        "orders.policies.retreat_to.groups[0].units[0]"
+    );
+    assert_eq!(p.rule.as_deref(), Some("9.11.9"));
+    assert!(p.accepted.contains("beeler unit id"), "{}", p.accepted);
+    let p = only(
+        "beeler",
+        "policies:\n  retreat_to: {groups: [{units: []}]}\n",
+    );
+    assert_eq!(
+        p.path.to_string(),
+        "orders.policies.retreat_to.groups[0].units"
+    );
+}
+
+#[test]
+fn check_refuses_draw_until_from_the_mercenary_side_and_names_outside_the_cup_4_3_2() {
+    let p = only("mercenary", "policies:\n  draw_until: {units: 2}\n");
+    assert_eq!(p.path.to_string(), "orders.policies.draw_until");
+    assert_eq!(p.rule.as_deref(), Some("4.3.2"));
+    let p = only(
+        "beeler",
+        "policies:\n  draw_until: {drawn: [at, blue_at]}\n",
+    );
+    assert_eq!(p.path.to_string(), "orders.policies.draw_until.drawn[1]");
+    assert!(p.accepted.contains("at, soldier"), "{}", p.accepted);
+    assert_eq!(
+        problems(
+            "beeler",
+            "policies:\n  draw_until: {units: 3, drawn: [B-AT02]}\n"
+        ),
+        vec![]
+    );
+}
+
+#[test]
+fn check_refuses_a_heli_trigger_path_that_is_not_a_flight_from_ex10_5_11_7_2() {
+    // B08 is EX-10; C08 is next to it, E07 is not.
+    let p = only(
+        "mercenary",
+        "policies:\n  heli_triggers: [{to: E07, path: [C08, E07]}]\n",
+    );
+    assert_eq!(
+        p.path.to_string(),
+        "orders.policies.heli_triggers[0].path[1]"
+    );
+    assert_eq!(p.rule.as_deref(), Some("5.11"));
+    let p = only(
+        "mercenary",
+        "policies:\n  heli_triggers: [{to: E07, path: [C08, D08]}]\n",
+    );
+    assert_eq!(
+        p.path.to_string(),
+        "orders.policies.heli_triggers[0].path[1]"
+    );
+    assert!(
+        p.message.contains("not in the trigger's destination E07"),
+        "{}",
+        p.message
+    );
+    let p = only("mercenary", "policies:\n  heli_triggers: [{helis: 2}]\n");
+    assert_eq!(
+        p.path.to_string(),
+        "orders.policies.heli_triggers[0].when_beeler_in"
+    );
+    let p = only("mercenary", "policies:\n  heli_triggers: [{to: B08}]\n");
+    assert_eq!(p.rule.as_deref(), Some("7.2.2"));
+}
+
+#[test]
+fn check_accepts_the_issue_12_policy_examples_of_the_docs_4_3_2_7_2_9_11_9() {
+    let beeler = "policies: {draw_until: {drawn: [at]}, retreat_to: {groups: [{units: [soldier], prefer: [empty]}]}}\n";
+    assert_eq!(problems("beeler", beeler), vec![]);
+    let mercenary =
+        "policies: {heli_triggers: [{when_no_mercenary_in: [G10], to: G10, cargo: [M-AT02]}]}\n";
+    assert_eq!(problems("mercenary", mercenary), vec![]);
 }

@@ -32,25 +32,53 @@ pub fn legal_heli_triggers(
             "leave heli_triggers out",
         ));
     }
+    let ex10 = state.map.home(Side::Mercenary);
     for (i, t) in ts.iter().enumerate() {
         let tp = p.at(i);
-        if t.when_beeler_in.is_empty() {
+        if t.when_beeler_in.is_empty() && t.to.is_none() && t.path.is_none() {
             out.push(Problem::new(
                 tp.at("when_beeler_in"),
                 "7.2",
-                "a trigger needs at least one hex",
-                "a list of hexes, e.g. [E07, G10]",
+                "a trigger needs hexes to watch or a destination",
+                "when_beeler_in: [hexes], e.g. [E07, G10], or to: a hex",
             ));
         }
-        for (k, h) in t.when_beeler_in.iter().enumerate() {
-            if !state.map.grid.contains(*h) {
+        for key in ["when_beeler_in", "when_no_mercenary_in"] {
+            let list = if key == "when_beeler_in" {
+                &t.when_beeler_in
+            } else {
+                &t.when_no_mercenary_in
+            };
+            for (k, h) in list.iter().enumerate() {
+                if !state.map.grid.contains(*h) {
+                    out.push(Problem::new(
+                        tp.at(key).at(k),
+                        "7.2",
+                        format!("{h} is off the map"),
+                        "hexes on the map",
+                    ));
+                }
+            }
+        }
+        if let Some(to) = t.to {
+            if !state.map.grid.contains(to) {
                 out.push(Problem::new(
-                    tp.at("when_beeler_in").at(k),
+                    tp.at("to"),
                     "7.2",
-                    format!("{h} is off the map"),
-                    "hexes on the map",
+                    format!("{to} is off the map"),
+                    "a hex on the map",
+                ));
+            } else if to == ex10 {
+                out.push(Problem::new(
+                    tp.at("to"),
+                    "7.2.2",
+                    format!("{to} is EX-10, where the helis start"),
+                    "another hex",
                 ));
             }
+        }
+        if let Some(path) = &t.path {
+            out.extend(legal_trigger_path(state, t.to, path, &tp.at("path")));
         }
         if t.helis == 0 {
             out.push(Problem::new(
@@ -66,12 +94,128 @@ pub fn legal_heli_triggers(
                     tp.at("cargo").at(k),
                     "5.11.5",
                     format!("{c} is not a mercenary AT or soldier a heli may carry"),
-                    "ids of your ATs and soldiers (never Kiriko, A3)",
+                    format!(
+                        "ids of your ATs and soldiers (never Kiriko: {})",
+                        super::ruling("5.11.5", "A3", "Kiriko is never carried")
+                    ),
                 ));
             }
         }
     }
     out
+}
+
+/// Problems with the flight path of a heli trigger at `p` (5.11, 7.2.2): it starts at EX-10,
+/// each hex next to the one before, at most 9 hexes (5.3: 9 MP, 1 per hex, 5.11.3), on the map,
+/// and it ends at `to` when both are given. What depends on the moment (enemy units on the way
+/// cost +1 and end the flight, 5.11.4) is judged when the trigger fires, by
+/// `movement::legal_flight_path`.
+pub fn legal_trigger_path(
+    state: &State,
+    to: Option<Hex>,
+    path: &[Hex],
+    p: &FieldPath,
+) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let Some(last) = path.last() else {
+        return vec![Problem::new(
+            p.clone(),
+            "5.11",
+            "an empty path",
+            "the hexes entered from EX-10, e.g. [C08, D07]",
+        )];
+    };
+    if path.len() > movement::HELI_MP as usize {
+        out.push(Problem::new(
+            p.clone(),
+            "5.11.3",
+            format!(
+                "{} hexes cost {} MP; a heli has {}",
+                path.len(),
+                path.len(),
+                movement::HELI_MP
+            ),
+            format!("at most {} hexes", movement::HELI_MP),
+        ));
+    }
+    let mut at = state.map.home(Side::Mercenary);
+    for (k, h) in path.iter().enumerate() {
+        if !state.map.grid.contains(*h) {
+            out.push(Problem::new(
+                p.at(k),
+                "5.11",
+                format!("{h} is off the map"),
+                "hexes on the map",
+            ));
+            return out;
+        }
+        if state.map.grid.distance(at, *h) != 1 {
+            out.push(Problem::new(
+                p.at(k),
+                "5.11",
+                format!("{h} is not next to {at}"),
+                format!("a hex next to {at}"),
+            ));
+            return out;
+        }
+        at = *h;
+    }
+    if let Some(to) = to
+        && to != *last
+    {
+        out.push(Problem::new(
+            p.at(path.len() - 1),
+            "7.2",
+            format!("the path ends in {last}, not in the trigger's destination {to}"),
+            format!("a path ending in {to}"),
+        ));
+    }
+    out
+}
+
+/// The paths a heli trigger may give: the cheapest route from EX-10 to each hex a heli
+/// reaches from there on the empty map (`legal_trigger_path` accepts each).
+pub fn trigger_path_choices(state: &State) -> Vec<Vec<Hex>> {
+    let ex10 = state.map.home(Side::Mercenary);
+    let mut empty = state.clone();
+    empty.units.clear();
+    let reach = movement::reach(
+        &empty,
+        movement::MoverKind::Heli,
+        Side::Mercenary,
+        ex10,
+        movement::HELI_MP,
+        |_| true,
+    );
+    reach
+        .hexes()
+        .into_iter()
+        .filter_map(|h| reach.route(h).map(|(path, _)| path))
+        .collect()
+}
+
+/// Where trigger `t` sends its helis now, if it fires (7.2; policy D14): every condition given
+/// holds, and the destination is `to`, else the end of `path`, else the first watched hex
+/// holding at least `min_units` beeler units (either face).
+pub fn trigger_target(state: &State, t: &HeliTrigger) -> Option<Hex> {
+    let watched = if t.when_beeler_in.is_empty() {
+        None
+    } else {
+        let found =
+            t.when_beeler_in.iter().copied().find(|h| {
+                state.side_units_in(*h, Side::Beeler).len() >= t.min_units.max(1) as usize
+            });
+        Some(found?)
+    };
+    // Acted helis are inert (A5): they do not hold a hex.
+    if t.when_no_mercenary_in
+        .iter()
+        .any(|h| !state.present(*h, Side::Mercenary).is_empty())
+    {
+        return None;
+    }
+    t.to.or_else(|| t.path.as_ref().and_then(|p| p.last().copied()))
+        .or(watched)
 }
 
 /// Whether a trigger may name `c` as cargo: a mercenary unit a heli may carry (5.11.5, A3).
@@ -83,6 +227,19 @@ fn trigger_cargo_ok(state: &State, c: &str) -> bool {
 /// The hexes a heli trigger may watch: every hex of the map.
 pub fn trigger_hex_choices(state: &State) -> Vec<Hex> {
     state.map.grid.all()
+}
+
+/// The destinations a heli trigger may give (`to`): every hex of the map but EX-10, where the
+/// helis start (7.2.2).
+pub fn trigger_destination_choices(state: &State) -> Vec<Hex> {
+    let ex10 = state.map.home(Side::Mercenary);
+    state
+        .map
+        .grid
+        .all()
+        .into_iter()
+        .filter(|h| *h != ex10)
+        .collect()
 }
 
 /// The unit ids a heli trigger may name as cargo.
@@ -130,10 +287,9 @@ pub fn heli_reaction(state: &mut State, log: &mut Log, second: bool) {
     let mut ph = MovementPhase::new(state, Side::Mercenary, None, log, phase);
     let policy = FieldPath::root().at("policies").at("heli_triggers");
     for (i, t) in live {
-        let target = t.when_beeler_in.iter().copied().find(|h| {
-            ph.state.side_units_in(*h, Side::Beeler).len() >= t.min_units.max(1) as usize
-        });
-        let Some(target) = target else { continue };
+        let Some(target) = trigger_target(ph.state, t) else {
+            continue;
+        };
         let mut cargo = t.cargo.iter().enumerate();
         for _ in 0..t.helis {
             // 7.2.2, 5.11.1, 5.11.2: active helis at EX-10 not moved this turn, by id.
@@ -149,12 +305,45 @@ pub fn heli_reaction(state: &mut State, log: &mut Log, second: bool) {
                 ));
                 break;
             };
-            let Some((path, _)) = movement::heli_route(ph.state, ex10, target) else {
-                ph.log.public(format!(
-                    "{}: {target} is out of heli reach from EX-10 (5.3, 5.11.4)",
-                    ph.tag
-                ));
-                break;
+            let path = match &t.path {
+                // A path given is judged now, with the units where they are (5.11.4).
+                Some(path) => {
+                    let at = policy.at(i).at("path");
+                    match movement::legal_flight_path(
+                        ph.state,
+                        Side::Mercenary,
+                        &heli,
+                        ex10,
+                        path,
+                        &at,
+                    ) {
+                        Ok(()) => path.clone(),
+                        Err(problem) => {
+                            ph.log.private(
+                                Side::Mercenary,
+                                format!(
+                                    "{}: heli trigger {} not carried out: {}: {} ({})",
+                                    ph.tag,
+                                    i + 1,
+                                    problem.path,
+                                    problem.message,
+                                    problem.rule.as_deref().unwrap_or("7.2")
+                                ),
+                            );
+                            break;
+                        }
+                    }
+                }
+                None => match movement::heli_route(ph.state, ex10, target) {
+                    Some((path, _)) => path,
+                    None => {
+                        ph.log.public(format!(
+                            "{}: {target} is out of heli reach from EX-10 (5.3, 5.11.4)",
+                            ph.tag
+                        ));
+                        break;
+                    }
+                },
             };
             // 7.2.4, 5.11.5: the next listed cargo still at EX-10 and not yet carried.
             let load = cargo.by_ref().find_map(|(k, c)| {
@@ -301,14 +490,13 @@ mod tests {
     use super::super::fixtures::*;
     use super::super::orders::HeliTrigger;
     use super::*;
+    use crate::kit::hex::Hex;
 
     fn trigger(hex: &str, cargo: &[&str]) -> HeliTrigger {
         HeliTrigger {
             when_beeler_in: vec![h(hex)],
-            min_units: 1,
-            helis: 1,
             cargo: cargo.iter().map(|c| c.to_string()).collect(),
-            phase: TriggerPhase::Both,
+            ..HeliTrigger::default()
         }
     }
 
@@ -325,6 +513,89 @@ mod tests {
         assert_eq!(s.hex_of("M-AT01"), Some(h("E07")));
         assert!(s.unit("M-AT01").unwrap().face_up);
         assert!(s.unit("M-H01").unwrap().moved);
+    }
+
+    #[test]
+    fn a_heli_trigger_may_send_a_heli_to_hold_an_empty_base_7_2() {
+        let mut s = blank();
+        s.set_hex("M-H01", h("B08"));
+        s.place_face_down(&["M-AT01".to_string()], h("B08"));
+        // No beeler unit anywhere: the trigger names a destination and a condition of its own.
+        s.policies[Side::Mercenary].heli_triggers = vec![HeliTrigger {
+            when_no_mercenary_in: vec![h("G10")],
+            to: Some(h("G10")),
+            cargo: vec!["M-AT01".into()],
+            ..HeliTrigger::default()
+        }];
+        let mut log = Log::default();
+        heli_reaction(&mut s, &mut log, false);
+        assert_eq!(s.hex_of("M-H01"), Some(h("G10")), "{:?}", log.public);
+        assert_eq!(s.hex_of("M-AT01"), Some(h("G10")));
+    }
+
+    #[test]
+    fn a_heli_trigger_waits_while_a_mercenary_unit_holds_its_hex_7_2() {
+        let mut s = blank();
+        s.set_hex("M-H01", h("B08"));
+        s.set_hex("M-AT02", h("G10"));
+        s.policies[Side::Mercenary].heli_triggers = vec![HeliTrigger {
+            when_no_mercenary_in: vec![h("G10")],
+            to: Some(h("G10")),
+            ..HeliTrigger::default()
+        }];
+        let mut log = Log::default();
+        heli_reaction(&mut s, &mut log, false);
+        assert_eq!(s.hex_of("M-H01"), Some(h("B08")));
+        assert!(
+            log.public
+                .iter()
+                .any(|e| e.contains("no heli trigger fired"))
+        );
+    }
+
+    #[test]
+    fn a_heli_trigger_flies_the_path_it_names_not_the_cheapest_7_2_5_11() {
+        let mut s = blank();
+        s.set_hex("M-H01", h("B08"));
+        s.place_face_down(&["B-SO01".to_string()], h("E07"));
+        let cheapest = movement::heli_route(&s, h("B08"), h("E07")).unwrap().0;
+        let path: Vec<Hex> = ["C09", "D08", "E08", "E07"].iter().map(|x| h(x)).collect();
+        assert_ne!(cheapest, path);
+        s.policies[Side::Mercenary].heli_triggers = vec![HeliTrigger {
+            path: Some(path),
+            ..trigger("E07", &[])
+        }];
+        let mut log = Log::default();
+        heli_reaction(&mut s, &mut log, false);
+        assert_eq!(s.hex_of("M-H01"), Some(h("E07")));
+        assert!(
+            log.public.iter().any(|e| e.contains("B08→C09→D08→E08→E07")),
+            "{:?}",
+            log.public
+        );
+    }
+
+    #[test]
+    fn a_trigger_path_an_enemy_cuts_short_is_not_flown_and_its_side_is_told_5_11_4() {
+        let mut s = blank();
+        s.set_hex("M-H01", h("B08"));
+        s.place_face_down(&["B-SO01".to_string()], h("E07"));
+        // A beeler unit on the way ends the flight there (5.11.4): the path cannot go on.
+        s.place_face_down(&["B-SO02".to_string()], h("D08"));
+        let path: Vec<Hex> = ["C09", "D08", "E08", "E07"].iter().map(|x| h(x)).collect();
+        s.policies[Side::Mercenary].heli_triggers = vec![HeliTrigger {
+            path: Some(path),
+            ..trigger("E07", &[])
+        }];
+        let mut log = Log::default();
+        heli_reaction(&mut s, &mut log, false);
+        assert_eq!(s.hex_of("M-H01"), Some(h("B08")));
+        let told = &log.private[Side::Mercenary];
+        assert!(
+            told.iter()
+                .any(|e| e.contains("heli trigger 1 not carried out")),
+            "{told:?}"
+        );
     }
 
     #[test]

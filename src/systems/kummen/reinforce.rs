@@ -2,7 +2,9 @@
 
 use super::control;
 use super::data::{self, Control, Side};
+use super::orders::DrawUntil;
 use super::state::{Log, Place, State, token_label};
+use super::tactics;
 use crate::protocol::dice::Dice;
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
@@ -41,6 +43,50 @@ pub fn rp_target_choices(side: Side) -> Vec<u32> {
     }
 }
 
+/// The kinds `draw_until.drawn` may name: what the beeler cup holds (15.2, 9.10.2; a PS never
+/// goes into a cup, 9.10.4).
+pub const CUP_KINDS: [&str; 2] = ["at", "soldier"];
+
+/// Problems with the beeler policy D1 `draw_until` at `p` sent by `side` (4.3.2, A28): only the
+/// beeler side draws units; `drawn` names beeler units that can be in its cup.
+pub fn legal_draw_until(state: &State, side: Side, v: &DrawUntil, p: &FieldPath) -> Vec<Problem> {
+    if side != Side::Beeler {
+        return vec![Problem::new(
+            p.clone(),
+            "4.3.2",
+            "only the beeler side draws reinforcements from its cup",
+            "leave draw_until out",
+        )];
+    }
+    tactics::legal_names(
+        state,
+        &p.at("drawn"),
+        "4.3.2",
+        &v.drawn,
+        Side::Beeler,
+        &CUP_KINDS,
+    )
+}
+
+/// The single conditions `side` may give `draw_until`: stop after 0 to 9 units (no more BP
+/// than that come from the stand-in map's bases), or once one named unit or kind is drawn.
+pub fn draw_until_choices(state: &State, side: Side) -> Vec<DrawUntil> {
+    if side != Side::Beeler {
+        return Vec::new();
+    }
+    let counts = (0..=RP_MAX).map(|n| DrawUntil {
+        units: Some(n),
+        drawn: Vec::new(),
+    });
+    let names = tactics::name_choices(state, Side::Beeler, &CUP_KINDS)
+        .into_iter()
+        .map(|n| DrawUntil {
+            units: None,
+            drawn: vec![n],
+        });
+    counts.chain(names).collect()
+}
+
 /// T0: helis may move again this turn (default A4). The stage change and the turn-start stage
 /// checks follow in `stages::turn_start` (12.3, A49).
 pub fn turn_start(state: &mut State, log: &mut Log) {
@@ -68,28 +114,63 @@ pub fn base_points(state: &State, side: Side) -> u32 {
 }
 
 /// 4.3: each BP buys one unit from the cup (face-down into the palace, 4.3.4) or 2 RP (RP capped
-/// at 9, 4.3.5); unused BP are lost (4.3.3). Policies D1: buy RP until `rp_target`, then units;
-/// once the cup is empty the rest become RP (4.2, default A55).
+/// at 9, 4.3.5); unused BP are lost (4.3.3). Policies D1: buy RP until `rp_target`, then draw
+/// units one BP at a time until `draw_until` says stop (4.3.2 spends the BP one by one, so the
+/// side may decide after each draw, A28); the BP left, and those left once the cup is empty
+/// (4.2, default A55), become RP.
 fn beeler(state: &mut State, dice: &mut Dice, log: &mut Log) {
     let bp = base_points(state, Side::Beeler);
     // `legal_rp_target` kept the policy within 9; the cap stays for states of any origin.
     let target = state.policies[Side::Beeler].rp_target.min(RP_MAX);
+    let until = state.policies[Side::Beeler].draw_until.clone();
     let mut to_rp = 0;
-    let mut to_units = 0usize;
     let mut rp = state.rp;
-    let cup = state.cups[Side::Beeler].len();
-    for _ in 0..bp {
-        if rp < target || to_units >= cup {
-            to_rp += 1;
-            rp = (rp + 2).min(RP_MAX);
-        } else {
-            to_units += 1;
+    let mut left = bp;
+    while left > 0 && rp < target {
+        left -= 1;
+        to_rp += 1;
+        rp = (rp + 2).min(RP_MAX);
+    }
+    let label = format!("{}/beeler-reinforce/cup", state.label_prefix("p1"));
+    // The k-th draw uses `<label>/<k>`, as `Cup::draw_many` would.
+    let mut drawn: Vec<String> = Vec::new();
+    let mut stopped = false;
+    while left > 0 {
+        let enough = until.units.is_some_and(|n| drawn.len() >= n as usize)
+            || drawn.last().is_some_and(|d| {
+                until
+                    .drawn
+                    .iter()
+                    .any(|sel| tactics::matches(state, sel, d))
+            });
+        if enough {
+            stopped = true;
+            break;
         }
+        let k = drawn.len() + 1;
+        let Some(d) = state.cups[Side::Beeler].draw(
+            dice,
+            &format!("{label}/{k}"),
+            "beeler reinforcement (4.3.4)",
+        ) else {
+            break;
+        };
+        drawn.push(d);
+        left -= 1;
+    }
+    to_rp += left;
+    rp = (rp + 2 * left).min(RP_MAX);
+    if stopped {
+        log.private(
+            Side::Beeler,
+            format!(
+                "reinforcement: draw_until {} holds after {} draws: the other {left} BP buy RP (4.3.2)",
+                super::orders::flow(&until),
+                drawn.len()
+            ),
+        );
     }
     let palace = state.map.home(Side::Beeler);
-    let label = format!("{}/beeler-reinforce/cup", state.label_prefix("p1"));
-    let drawn =
-        state.cups[Side::Beeler].draw_many(dice, &label, to_units, "beeler reinforcement (4.3.4)");
     let tokens = state.place_face_down(&drawn, palace);
     let before = state.rp;
     state.rp = rp;
@@ -275,6 +356,81 @@ mod tests {
         assert_eq!(s.rp, 9);
         // 5 BP buy RP (0,2,4,6,8 -> 10 capped 9), the other 4 draw units.
         assert_eq!(s.side_units_in(h("O06"), Side::Beeler).len(), 4);
+    }
+
+    #[test]
+    fn draw_until_units_stops_drawing_and_the_bp_left_buy_rp_4_3_2() {
+        let mut s = fresh();
+        s.policies[Side::Beeler].draw_until = DrawUntil {
+            units: Some(2),
+            drawn: Vec::new(),
+        };
+        let mut d = Dice::new(Hash32([1; 32]), Hash32([2; 32]));
+        let mut log = Log::default();
+        beeler(&mut s, &mut d, &mut log);
+        // 9 BP: 2 draw units, the other 7 buy 14 RP, capped at 9 (4.3.5).
+        assert_eq!(s.side_units_in(h("O06"), Side::Beeler).len(), 2);
+        assert_eq!(s.rp, 9);
+        assert!(
+            log.private[Side::Beeler]
+                .iter()
+                .any(|e| e.contains("draw_until"))
+        );
+    }
+
+    #[test]
+    fn draw_until_drawn_stops_once_a_named_kind_comes_out_4_3_2() {
+        for seed in 0..8u8 {
+            let mut s = fresh();
+            s.policies[Side::Beeler].draw_until = DrawUntil {
+                units: None,
+                drawn: vec!["at".into()],
+            };
+            let mut d = Dice::new(Hash32([seed; 32]), Hash32([2; 32]));
+            let mut log = Log::default();
+            beeler(&mut s, &mut d, &mut log);
+            let drawn = s.side_units_in(h("O06"), Side::Beeler);
+            let ats = drawn
+                .iter()
+                .filter(|u| s.class_of(u) == Some(data::Class::At))
+                .count();
+            // At most the one AT that stopped the draws; if none came out, every BP drew.
+            assert!(ats <= 1, "{drawn:?}");
+            if ats == 0 {
+                assert_eq!(drawn.len(), 9);
+            }
+            let bp_left = 9 - drawn.len() as u32;
+            assert_eq!(s.rp, (2 * bp_left).min(RP_MAX));
+        }
+    }
+
+    #[test]
+    fn draw_until_draws_with_the_same_dice_labels_as_drawing_everything_4_3_4() {
+        let mut all = fresh();
+        let mut some = fresh();
+        some.policies[Side::Beeler].draw_until = DrawUntil {
+            units: Some(3),
+            drawn: Vec::new(),
+        };
+        for s in [&mut all, &mut some] {
+            let mut d = Dice::new(Hash32([4; 32]), Hash32([2; 32]));
+            beeler(s, &mut d, &mut Log::default());
+        }
+        // The first three draws are the same units: a stop changes what is drawn, not how.
+        let mut first = some.side_units_in(h("O06"), Side::Beeler);
+        first.sort();
+        let by_token = |s: &State| {
+            let mut v: Vec<(u32, String)> = s
+                .side_units_in(h("O06"), Side::Beeler)
+                .into_iter()
+                .map(|id| (s.unit(&id).unwrap().token.unwrap(), id))
+                .collect();
+            v.sort();
+            v.into_iter().map(|(_, id)| id).take(3).collect::<Vec<_>>()
+        };
+        let mut head = by_token(&all);
+        head.sort();
+        assert_eq!(first, head);
     }
 
     #[test]

@@ -165,7 +165,8 @@ fn kanyu_home(state: &mut State, log: &mut Log, tag: &str, rule: &str) {
     let home = state.map.home(Side::Mercenary);
     set_face_up_at(state, &k, home);
     log.public(format!(
-        "{tag}: Kan-Yu ({from} in {at}) returns face-up to EX-10 ({home}) ({rule}, A21)"
+        "{tag}: Kan-Yu ({from} in {at}) returns face-up to EX-10 ({home}) ({})",
+        super::ruling(rule, "A21", "sent back face-up, as a table would see it")
     ));
 }
 
@@ -187,7 +188,8 @@ fn blue_to_palace(state: &mut State, log: &mut Log, tag: &str) {
     let from = state.public_name(&b);
     set_face_up_at(state, &b, home);
     log.public(format!(
-        "{tag}: {b} ({from} in {at}) returns face-up to the palace ({home}) (12.6, A21)"
+        "{tag}: {b} ({from} in {at}) returns face-up to the palace ({home}) ({})",
+        super::ruling("12.6", "A21", "sent back face-up, as a table would see it")
     ));
 }
 
@@ -423,7 +425,7 @@ pub fn round_end(
             Role::Kiriko,
             log,
             &format!("{tag}/r{round}"),
-            "12.10, A17",
+            &super::ruling("12.10", "A17", "Kiriko enters face-up from stock"),
         );
         true
     } else {
@@ -436,8 +438,9 @@ pub fn round_end(
             ),
         );
         log.public(format!(
-            "{tag}/r{round}: Kiriko check 1D = {d} +{k} = {total}, above 4: Kiriko does not come; later checks get +{} (12.10, A18)",
-            state.modifiers.kiriko
+            "{tag}/r{round}: Kiriko check 1D = {d} +{k} = {total}, above 4: Kiriko does not come; later checks get +{} ({})",
+            state.modifiers.kiriko,
+            super::ruling("12.10", "A18", "+1 per failure, as written")
         ));
         false
     }
@@ -561,7 +564,8 @@ pub fn after_combat(
     {
         state.set_off_map(&kiriko, Place::Stock, true);
         log.public(format!(
-            "{tag}: {kiriko} leaves the battlefield and goes back to stock (A17)"
+            "{tag}: {kiriko} leaves the battlefield and goes back to stock ({})",
+            super::ruling("12.10", "A17", "Kiriko belongs to the palace combat only")
         ));
     }
 }
@@ -726,8 +730,9 @@ pub fn zone_retreat(
                 state.set_off_map(u, Place::Returning, true);
             }
             log.public(format!(
-                "{tag}: {} has no retreat hex within {SD_ZONE} hexes of the palace and returns to the palace at the end of the phase (12.10, 9.11.12, A42)",
-                bound.join(", ")
+                "{tag}: {} has no retreat hex within {SD_ZONE} hexes of the palace and returns to the palace at the end of the phase ({})",
+                bound.join(", "),
+                super::ruling("12.10, 9.11.12", "A42", "it leaves the combat at once")
             ));
             Some(rest)
         }
@@ -753,7 +758,8 @@ pub fn survey_bonus(state: &mut State, hex: Hex, log: &mut Log, tag: &str) {
         "12.8"
     };
     log.public(format!(
-        "{tag}: the unit was found where Kan-Yu is ({hex}): mercenary +3 VP ({rule}, A23)"
+        "{tag}: the unit was found where Kan-Yu is ({hex}): mercenary +3 VP ({})",
+        super::ruling(rule, "A23", "Kan-Yu in the hex, either face")
     ));
 }
 
@@ -1644,19 +1650,20 @@ mod tests {
         // M-AT01 is immune to the base attack (7 - 7) and hits Strike Dog only on a 2; Strike
         // Dog cannot hit anyone; Kiriko destroys Strike Dog for sure.
         values(&mut s, "merc_at", 9, 7);
-        values(&mut s, "strike_dog", 0, 7);
-        values(&mut s, "kiriko", 30, 7);
+        values(&mut s, "strike_dog", 8, 7); // needs a 2 against Kiriko, cannot hit M-AT01
+        values(&mut s, "kiriko", 30, 6);
         let t = "t6/p8/combat/O06";
         let sd = seed_where(&[
             (&format!("{t}/r1/atk/M-AT01"), 2, 3..=12),
             (&format!("{t}/r1/ps-check"), 1, 4..=6),
             (&format!("{t}/r1/kiriko"), 1, 1..=4),
             (&format!("{t}/r2/atk/M-AT01"), 2, 3..=12),
+            (&format!("{t}/r2/atk/B-SD"), 2, 3..=12),
         ]);
         let (log, rolls) = fight(&mut s, sd, "t6/p8", Side::Mercenary);
         assert!(has(&log, "Kiriko joins"), "{:?}", log.public);
         assert!(rolled(&rolls, &format!("{t}/r1/atk/M-KIRIKO")).is_none());
-        assert!(has(&log, "B-SD (0) at M-KIRIKO"), "13.1: {:?}", log.public);
+        assert!(has(&log, "B-SD (8) at M-KIRIKO"), "13.1: {:?}", log.public);
         assert!(has(&log, "M-KIRIKO (30) at B-SD"), "{:?}", log.public);
         assert_eq!(place(&s, "M-KIRIKO"), Place::Removed, "13.2");
         assert_eq!(
@@ -1719,7 +1726,7 @@ mod tests {
         put(&mut s, "M-KIRIKO", "P05", true);
         let (log, _) = after(&mut s, seed(0), "t6/p8/combat/O06", &["M-KIRIKO"], &[]);
         assert_eq!(place(&s, "M-KIRIKO"), Place::Stock);
-        assert!(has(&log, "(A17)"));
+        assert!(has(&log, "ruling A17"));
     }
 
     // ---- 12.11, 12.12, A12 ---------------------------------------------------------------

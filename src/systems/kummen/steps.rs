@@ -35,6 +35,14 @@ fn check_policies(state: &State, side: Side, p: &PolicyPatch) -> Vec<Problem> {
     if let Some(v) = p.rp_target {
         out.extend(reinforce::legal_rp_target(side, v, &base.at("rp_target")));
     }
+    if let Some(v) = &p.draw_until {
+        out.extend(reinforce::legal_draw_until(
+            state,
+            side,
+            v,
+            &base.at("draw_until"),
+        ));
+    }
     if let Some(hs) = &p.hex_order {
         out.extend(combat::legal_hex_order(state, &base.at("hex_order"), hs));
     }
@@ -203,6 +211,12 @@ pub fn policy_choices(state: &State, side: Side) -> Vec<PolicyPatch> {
             ..PolicyPatch::default()
         });
     }
+    for v in reinforce::draw_until_choices(state, side) {
+        put(PolicyPatch {
+            draw_until: Some(v),
+            ..PolicyPatch::default()
+        });
+    }
     for h in combat::hex_order_choices(state) {
         put(PolicyPatch {
             hex_order: Some(vec![h]),
@@ -245,7 +259,7 @@ pub fn policy_choices(state: &State, side: Side) -> Vec<PolicyPatch> {
             ..PolicyPatch::default()
         });
     }
-    for v in combat::retreat_to_choices(state) {
+    for v in combat::retreat_to_choices(state, side) {
         put(PolicyPatch {
             retreat_to: Some(v),
             ..PolicyPatch::default()
@@ -260,15 +274,32 @@ pub fn policy_choices(state: &State, side: Side) -> Vec<PolicyPatch> {
     if side == Side::Mercenary {
         let trigger = |h| HeliTrigger {
             when_beeler_in: vec![h],
-            min_units: 1,
-            helis: 1,
-            cargo: Vec::new(),
-            phase: TriggerPhase::Both,
+            ..HeliTrigger::default()
         };
         let first = state.map.home(Side::Beeler);
         for h in reaction::trigger_hex_choices(state) {
             put(PolicyPatch {
                 heli_triggers: Some(vec![trigger(h)]),
+                ..PolicyPatch::default()
+            });
+        }
+        // 7.2: a destination of its own, e.g. an empty base to hold.
+        for h in reaction::trigger_destination_choices(state) {
+            put(PolicyPatch {
+                heli_triggers: Some(vec![HeliTrigger {
+                    when_no_mercenary_in: vec![h],
+                    to: Some(h),
+                    ..HeliTrigger::default()
+                }]),
+                ..PolicyPatch::default()
+            });
+        }
+        for path in reaction::trigger_path_choices(state) {
+            put(PolicyPatch {
+                heli_triggers: Some(vec![HeliTrigger {
+                    path: Some(path),
+                    ..trigger(first)
+                }]),
                 ..PolicyPatch::default()
             });
         }

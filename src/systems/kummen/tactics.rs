@@ -354,7 +354,12 @@ pub fn legal_combat_policies(
         out.extend(legal_retreat_when(state, side, &base.at("retreat"), v));
     }
     if let Some(v) = c.retreat_to {
-        out.extend(combat::legal_retreat_to(state, &base.at("retreat_to"), v));
+        out.extend(combat::legal_retreat_to(
+            state,
+            side,
+            &base.at("retreat_to"),
+            v,
+        ));
     }
     if let Some(v) = c.heli_cargo {
         if side != Side::Mercenary {

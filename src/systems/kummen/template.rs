@@ -14,7 +14,7 @@ use super::orders::{
 use super::reinforce::RP_MAX;
 use super::state::{Place, State, Step};
 use super::steps::{self, Choices};
-use super::{survey, tactics, view};
+use super::{reinforce, survey, tactics, view};
 use crate::kit::hex::Hex;
 use crate::kit::seats::{Seat, TwoSeats};
 use std::collections::BTreeMap;
@@ -53,6 +53,11 @@ fn policy_note(key: &str) -> String {
         "rp_target" => format!(
             "D1 4.3.2: buy 2 RP per BP until RP reach this (0-{RP_MAX}); the rest draws units"
         ),
+        "draw_until" => format!(
+            "D1 4.3.2, A28: stop drawing units {{units: n}} drawn, or once one of\n\
+             {{drawn: [ids or kinds: {}]}} comes out; the BP left buy 2 RP each; {{}} never",
+            reinforce::CUP_KINDS.join(", ")
+        ),
         "hex_order" => {
             "D2 9.4: combat hexes you resolve first as phase player; then label order".into()
         }
@@ -62,14 +67,17 @@ fn policy_note(key: &str) -> String {
         ),
         "pairing" => format!("D4 9.8.1, as phase player: {}", keywords(&Pairing::ALL)),
         "distribute" => format!(
-            "D5/D6 9.8.3, 9.8.5: {} (groups always stay balanced, A6)",
+            "D5/D6 9.8.3, 9.8.5: {} (groups always stay balanced: ruling A6, docs/kummen.md)",
             keywords(&Distribute::ALL)
         ),
         "targets" => format!(
             "D7 9.8.4: {} | [ids or kinds] (then best_value)",
             keywords(&TargetRule::ALL)
         ),
-        "base_targets" => "D8 9.12.3: as targets; who gets the extra base attacks (A10)".into(),
+        "base_targets" => {
+            "D8 9.12.3: as targets; who gets the extra base attacks (ruling A10, docs/kummen.md)"
+                .into()
+        }
         "retreat" => format!(
             "D9 9.11: {} | {{after_round: n}} | {{lost_ge: n}}\n\
              | {{enemy_has: [ids or kinds]}} | {{any: [conditions]}} | {{all: [conditions]}}; forced retreats stay automatic",
@@ -77,7 +85,8 @@ fn policy_note(key: &str) -> String {
         ),
         "retreat_to" => format!(
             "D10 9.11.9-9.11.11: hexes: tried first; prefer: {}\n\
-             (in your order); split: {}",
+             (in your order); split: {}; 9.11.9 splits: groups: [{{units: [ids or kinds],\n\
+             hexes: [..], prefer: [..], split: ..}}], each unit with the first group naming it",
             HexKind::ALL.iter().map(flow).collect::<Vec<_>>().join(", "),
             keywords(&Split::ALL)
         ),
@@ -88,7 +97,9 @@ fn policy_note(key: &str) -> String {
         "heli_triggers" => format!(
             "D14 7.2: fired in phases 3 and 7b after beeler moves, e.g.\n\
              - {{when_beeler_in: [E07, G10], min_units: 1, helis: 1, cargo: [M-AT01], phase: both}}\n\
-             phase: {}; cargo: ids of your ATs and soldiers (never Kiriko, A3)",
+             - {{when_no_mercenary_in: [G10], to: G10, cargo: [M-AT02]}}   # hold an empty base\n\
+             to: destination (default the watched hex); path: [hexes from EX-10] (default cheapest)\n\
+             phase: {}; cargo: ids of your ATs and soldiers (never Kiriko: ruling A3, docs/kummen.md)",
             keywords(&TriggerPhase::ALL)
         ),
         "combat_overrides" => "pending per-hex overrides from your last order".into(),
@@ -301,7 +312,7 @@ fn mercenary_movement_lines(state: &State, c: &Choices) -> Vec<String> {
         " none",
     ));
     out.push("  #   - {hex: K07, units: [M-AT01], targets: [B#3], stop_after: 1}   # units: default all face-up ATs/soldiers there".into());
-    out.push("  #     targets (8.5): tokens flipped first, then the lowest numbers; stop_after (A29): stop rolling after n successes".into());
+    out.push("  #     targets (8.5): tokens flipped first, then the lowest numbers; stop_after (ruling A29, docs/kummen.md): stop rolling after n successes".into());
     out
 }
 
