@@ -459,7 +459,8 @@ pub struct Demo {
 
 #[derive(Args)]
 pub struct Simulate {
-    /// The system to play.
+    /// The system to play (the help lists the systems this pbem has, from the registry).
+    #[arg(help = systems_help("The system to play"))]
     pub system: String,
     /// The scenario (default: the system's first).
     #[arg(long)]
