@@ -281,3 +281,27 @@ fn a_rules_2_kummen_game_upgraded_keeps_its_policies_and_plays_on_under_rules_3(
     }
     assert!(!out.contains("journal/000006.yaml"), "{out}");
 }
+
+#[test]
+fn an_upgrade_keeps_the_data_genesis_pinned_as_data_000000_and_verify_names_it_for_older_steps() {
+    let t = rules2_kummen();
+    let genesis_data = std::fs::read(t.game.join("data.yaml")).unwrap();
+    ok(&[
+        "host",
+        "upgrade",
+        t.dir(),
+        "--reason",
+        "issue 12 rule fixes",
+    ]);
+    assert_eq!(
+        std::fs::read(t.game.join("data/000000.yaml")).unwrap(),
+        genesis_data
+    );
+    let out = ok(&["verify", "--full", t.dir()]);
+    let note = format!(
+        "journal/000004.yaml was resolved by kummen rules 2; this pbem {} has kummen rules {}: replay it with pbem 0.3.0 and data/000000.yaml as its data.yaml",
+        env!("CARGO_PKG_VERSION"),
+        this_rules("kummen")
+    );
+    assert!(out.contains(&note), "{out}");
+}
