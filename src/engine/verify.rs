@@ -1228,7 +1228,11 @@ fn replay_record(
                 }
                 Err(e) => findings.push(format!("{fname}: the journal's key of {}: {e}", o.side)),
             }
-            match yaml::parse::<order::Header>(&env.text, &fname) {
+            let header = match data {
+                Some(data) => game.system.order_header(data, &env.text, &fname),
+                None => yaml::parse::<order::Header>(&env.text, &fname),
+            };
+            match header {
                 Ok(h) => {
                     let mut bad = Vec::new();
                     if h.game != game.config.id {

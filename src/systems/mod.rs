@@ -254,6 +254,7 @@ pub struct GameData {
     data: Arc<dyn Any + Send + Sync>,
     states: Arc<std::sync::Mutex<StateCache>>,
     views: Arc<std::sync::Mutex<ViewCache>>,
+    orders: Arc<std::sync::Mutex<StateCache>>,
 }
 
 /// Parsed states by their text, newest first.
@@ -269,13 +270,31 @@ const CACHED_VIEWS: usize = 8;
 /// a record or two back (a report's board).
 const CACHED_STATES: usize = 4;
 
+/// How many parsed order bodies a game's data keeps: those of one step (one per side).
+const CACHED_ORDERS: usize = 4;
+
 impl GameData {
     fn new<D: Send + Sync + 'static>(data: D) -> GameData {
         GameData {
             data: Arc::new(data),
             states: Default::default(),
             views: Default::default(),
+            orders: Default::default(),
         }
+    }
+
+    /// The orders of the order document `doc`, parsed by [`System::order_header`].
+    fn cached_orders<O: Send + Sync + 'static>(&self, doc: &str) -> Option<Arc<O>> {
+        let cache = self.orders.lock().unwrap_or_else(|e| e.into_inner());
+        let (_, orders) = cache.iter().find(|(t, _)| &**t == doc)?;
+        orders.clone().downcast::<O>().ok()
+    }
+
+    fn remember_orders<O: Send + Sync + 'static>(&self, doc: &str, orders: Arc<O>) {
+        let mut cache = self.orders.lock().unwrap_or_else(|e| e.into_inner());
+        cache.retain(|(t, _)| &**t != doc);
+        cache.insert(0, (Arc::from(doc), orders));
+        cache.truncate(CACHED_ORDERS);
     }
 
     fn of<R: Rules>(&self) -> Result<Arc<R::Data>, String> {
@@ -322,7 +341,7 @@ pub trait Rules: Send + Sync + 'static {
     /// (`data.yaml`, pinned by genesis), never in a state; the state's copy is skipped when it
     /// is written and put back by [`Rules::attach`] when it is read.
     type Data: Serialize + DeserializeOwned + Send + Sync + 'static;
-    type Orders: Serialize + DeserializeOwned + Default;
+    type Orders: Serialize + DeserializeOwned + Default + Clone + Send + Sync + 'static;
     type View: Serialize;
 
     fn id(&self) -> &'static str;
@@ -461,6 +480,18 @@ pub trait System: Send + Sync {
     ) -> Result<Resolution<String>, String>;
     fn view(&self, data: &GameData, state: &str, reader: &Reader) -> Result<RenderedView, String>;
     fn template(&self, data: &GameData, state: &str, side: &str) -> Result<String, String>;
+    /// The header of the order document `doc`; where the whole document reads as this
+    /// system's orders, they are kept parsed for [`System::resolve`] of the same text, so a
+    /// step replayed by `verify` parses each order once. A document whose orders do not read
+    /// gives its header all the same (or the header's own error), as a header-only parse
+    /// would: `check_order` reports the orders' problems. (The error is `yaml::parse`'s.)
+    #[allow(clippy::result_large_err)]
+    fn order_header(
+        &self,
+        data: &GameData,
+        doc: &str,
+        file: &str,
+    ) -> Result<OrderDoc<serde::de::IgnoredAny>, Rejection>;
     /// A bot's orders for `side` ([`Rules::bot`]), as the YAML of an `orders:` block.
     fn bot_orders(
         &self,
@@ -586,9 +617,15 @@ impl<R: Rules> System for R {
         let st = read_state(self, data, state)?;
         let mut typed = BTreeMap::new();
         for (side, doc) in orders {
-            let parsed: OrderDoc<R::Orders> =
-                yaml::parse(doc, &format!("{side}'s order")).map_err(|r| r.to_string())?;
-            typed.insert(side.clone(), parsed.orders);
+            let parsed = match data.cached_orders::<R::Orders>(doc) {
+                Some(o) => (*o).clone(),
+                None => {
+                    yaml::parse::<OrderDoc<R::Orders>>(doc, &format!("{side}'s order"))
+                        .map_err(|r| r.to_string())?
+                        .orders
+                }
+            };
+            typed.insert(side.clone(), parsed);
         }
         let res = Rules::resolve(self, &st, &typed, dice)?;
         let text = yaml::encode(&res.state)?;
@@ -619,6 +656,39 @@ impl<R: Rules> System for R {
             &*read_state(self, data, state)?,
             side,
         ))
+    }
+    fn order_header(
+        &self,
+        data: &GameData,
+        doc: &str,
+        file: &str,
+    ) -> Result<OrderDoc<serde::de::IgnoredAny>, Rejection> {
+        match yaml::parse::<OrderDoc<R::Orders>>(doc, file) {
+            Ok(parsed) => {
+                let OrderDoc {
+                    pbem,
+                    game,
+                    step,
+                    side,
+                    basis,
+                    entropy,
+                    version,
+                    orders,
+                } = parsed;
+                data.remember_orders(doc, Arc::new(orders));
+                Ok(OrderDoc {
+                    pbem,
+                    game,
+                    step,
+                    side,
+                    basis,
+                    entropy,
+                    version,
+                    orders: serde::de::IgnoredAny,
+                })
+            }
+            Err(_) => yaml::parse(doc, file),
+        }
     }
     fn bot_orders(
         &self,
@@ -719,4 +789,37 @@ pub fn by_id(id: &str) -> Result<Box<dyn System>, String> {
         .into_iter()
         .find(|s| s.id() == id)
         .ok_or_else(|| format!("unknown system {id:?}; known systems: {}", known.join(", ")))
+}
+
+#[cfg(test)]
+mod order_header_tests {
+    use super::*;
+
+    const HEADER: &str =
+        "pbem: order/2\ngame: g\nstep: 2\nside: beeler\nbasis: 00\nentropy: 11\nversion: 1\n";
+
+    fn kummen_data() -> GameData {
+        let (_, data) =
+            System::initial_state(&kummen::Kummen, "campaign", &DataSource::default()).unwrap();
+        System::parse_data(&kummen::Kummen, &data).unwrap()
+    }
+
+    #[test]
+    fn an_order_header_keeps_the_orders_parsed_for_the_resolve_of_the_same_text() {
+        let data = kummen_data();
+        let doc = format!("{HEADER}orders:\n  policies: {{rp_target: 4}}\n");
+        let h = System::order_header(&kummen::Kummen, &data, &doc, "o.yaml").unwrap();
+        assert_eq!((h.side.as_str(), h.step), ("beeler", 2));
+        let kept = data.cached_orders::<kummen::Orders>(&doc).unwrap();
+        assert_eq!(kept.policies.rp_target, Some(4));
+    }
+
+    #[test]
+    fn an_order_whose_orders_do_not_read_still_gives_its_header_and_keeps_nothing() {
+        let data = kummen_data();
+        let doc = format!("{HEADER}orders:\n  no_such_field: 1\n");
+        let h = System::order_header(&kummen::Kummen, &data, &doc, "o.yaml").unwrap();
+        assert_eq!(h.game, "g");
+        assert!(data.cached_orders::<kummen::Orders>(&doc).is_none());
+    }
 }
