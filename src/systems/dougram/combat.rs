@@ -1334,21 +1334,24 @@ fn ap_step(state: &mut State, d: &Declared, f: &mut Fight, ctx: &mut Ctx) -> Res
         let own_sol = f.of_class(state, side, Class::Soldier);
         let en_cba = f.of_class(state, side.other(), Class::Cba);
         let en_sol = f.of_class(state, side.other(), Class::Soldier);
+        // 15.6: the hits of every shooter of the side are added together and dealt to the
+        // enemy units they were scored against: CBAs shoot at soldiers, soldiers at CBAs
+        // (15.3), so one pool per side whose targets are the classes it shot at.
+        let mut pool = Pool {
+            by: side,
+            hits: 0,
+            targets: Vec::new(),
+        };
         if !en_sol.is_empty() && !own_cba.is_empty() {
-            let hits = roll_all(state, f, &own_cba, Stat::Ap, "ap", "15.3-15.5", ctx);
-            pools.push(Pool {
-                by: side,
-                hits,
-                targets: en_sol,
-            });
+            pool.hits += roll_all(state, f, &own_cba, Stat::Ap, "ap", "15.3-15.5", ctx);
+            pool.targets.extend(en_sol);
         }
         if !en_cba.is_empty() && !own_sol.is_empty() {
-            let hits = roll_all(state, f, &own_sol, Stat::Aa, "ap", "15.3-15.5", ctx);
-            pools.push(Pool {
-                by: side,
-                hits,
-                targets: en_cba,
-            });
+            pool.hits += roll_all(state, f, &own_sol, Stat::Aa, "ap", "15.3-15.5", ctx);
+            pool.targets.extend(en_cba);
+        }
+        if !pool.targets.is_empty() {
+            pools.push(pool);
         }
     }
     apply_pools(state, d, f, pools, "15.6", ctx);
@@ -2426,6 +2429,41 @@ mod tests {
             at(&s, "RF01"),
             UnitAt::Hex(H),
             "AP hits of a CBA hit soldiers only"
+        );
+    }
+
+    #[test]
+    fn ap_step_hits_of_cbas_and_soldiers_are_added_into_one_pool_15_6() {
+        let mut s = arena(Side::Lib);
+        put(&mut s, "CG14", Side::Lib, H);
+        put(&mut s, "SO40", Side::Lib, H);
+        put(&mut s, "RF01", Side::Fed, H);
+        put(&mut s, "SO01", Side::Fed, H);
+        // Every Lib die hits (AP 6 and AA 6); no Fed unit can hurt back.
+        set(&mut s, "crab_gunner", 0, 6, 6);
+        set(&mut s, "soldier", 6, 0, 6);
+        set(&mut s, "round_facer", 0, 0, 6);
+        s.policies[Side::Fed].combat.ap_attack = ApRequest::Never;
+        s.policies[Side::Lib].combat.melee = MeleeRequest::Never;
+        s.policies[Side::Fed].combat.melee = MeleeRequest::Never;
+        let (log, rolls) = run(&mut s, Side::Lib, &orders(vec![decl("57")]), 18);
+        let face = |id: &str| -> u32 {
+            rolls
+                .iter()
+                .find(|r| r.label.ends_with(&format!("/ap/{id}")))
+                .map(|r| r.values[0])
+                .unwrap_or_else(|| panic!("{id} rolled in the AP step: {rolls:?}"))
+        };
+        let total = face("CG14") + face("SO40");
+        let lines: Vec<&String> = log
+            .public
+            .iter()
+            .filter(|l| l.starts_with("lib allocates") && l.contains("(15.6"))
+            .collect();
+        assert_eq!(lines.len(), 1, "one pool for the side: {lines:?}");
+        assert!(
+            lines[0].starts_with(&format!("lib allocates {total} hit(s)")),
+            "the CBA's and the soldier's hits are added: {lines:?}"
         );
     }
 
