@@ -214,6 +214,7 @@ fn random_policies(s: &State, side: Side, r: &mut Rng) -> Vec<Part> {
             .collect();
         let p = CardPolicy {
             keep: r.some(&h, 3),
+            keep_none: r.chance(20),
             stock_wishlist: r.some(&mine, 3),
             swap_out: r.some(&mine, 2),
         };

@@ -392,7 +392,9 @@ mod tests {
 
     #[test]
     fn a_pending_discard_is_made_by_the_policy_fallback_without_an_order_5_4() {
-        let s = resolve(&start(), &none(), &mut dice(6)).unwrap().state;
+        let mut s = start();
+        s.policies[Side::Lib].card.keep_none = true;
+        let s = resolve(&s, &none(), &mut dice(6)).unwrap().state;
         let mut s = resolve(&s, &none(), &mut dice(7)).unwrap().state;
         s = resolve(&s, &none(), &mut dice(8)).unwrap().state;
         // Force a 7th card in Lib's hand as if one card had been kept.

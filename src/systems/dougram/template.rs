@@ -14,7 +14,10 @@ use crate::kit::seats::Seat;
 /// What each policy part means and accepts (digest 3.2).
 const POLICY_HELP: &str = "\
 # policies (standing, kept until you send a new one; each part replaces the stored part):
-#   card: {keep: [cards, best first], stock_wishlist: [cards], swap_out: [cards]}   (5.2, 5.5)
+#   card: {keep: [cards, best first], keep_none: false, stock_wishlist: [cards], swap_out: [cards]}   (5.2, 5.5)
+#         by default (no listed card in hand) the best card is kept: one that stays open, then
+#         sea moves, arming points and placements, then combat and security cards, lowest number
+#         first; keep_none: true keeps only a listed card
 #   combat: see docs/dougram.md, Policies (capture requests, card reactions, AP and melee
 #           requests, hit allocation, fight group, fortress displacement)
 #   movement: see docs/dougram.md, Policies (over-stack fix, 6.10)
