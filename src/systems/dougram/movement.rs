@@ -736,12 +736,19 @@ fn start_control(state: &State, side: Side, h: HexId, mode: &Mode) -> Option<Sid
     match mode {
         Mode::Live { start, .. } => Some(start.get(&id).copied().unwrap_or(Side::Fed)),
         Mode::Check { .. } => {
+            // A card the side may play before its movement, or one that opens by itself
+            // (24.1), may place units in the hex.
+            let places_here = |effects: &[Effect]| {
+                effects.iter().any(
+                    |e| matches!(e, Effect::PlaceUnits(p) if state.data.map.hex_of(&p.at) == h),
+                )
+            };
             let placed_here = state.data.cards.cards.iter().any(|c| {
                 !state.open.contains(&c.no)
                     && !state.removed.contains(&c.no)
-                    && c.effects.iter().chain(&c.on_open).any(
-                        |e| matches!(e, Effect::PlaceUnits(p) if state.data.map.hex_of(&p.at) == h),
-                    )
+                    && ((state.cards.get(side).hand.contains(&c.no)
+                        && (places_here(&c.effects) || places_here(&c.on_open)))
+                        || (!c.auto_open.is_empty() && places_here(&c.on_open)))
             });
             let may_change = placed_here
                 || (side == Side::Lib
@@ -1071,7 +1078,7 @@ pub fn legal_move(
                                 units[*j].name,
                                 place_id(state, from)
                             ),
-                            "units in the origin city that have not moved (A16)",
+                            "units in the origin city that have not moved (10.2, 8.2)",
                         ));
                     }
                 }
@@ -1128,7 +1135,7 @@ pub fn legal_move(
                         "mercenary {} would end in hex {d}; the mercenaries that moved before end in {first}",
                         u.name
                     ),
-                    format!("move every mercenary to hex {first} (A52)"),
+                    format!("move every mercenary to hex {first} (8.6: all moving mercenaries end in one hex)"),
                 ));
             }
         }
@@ -1209,7 +1216,7 @@ fn normal(
                 if mountain { "9.3" } else { "9.1" },
                 if mountain {
                     format!(
-                        "crossing the mountain hexside into {h} costs 2 MP and only {} MP are left (A14)",
+                        "crossing the mountain hexside into {h} costs 2 MP and only {} MP are left (9.3)",
                         MP + cost - spent
                     )
                 } else {
@@ -1590,7 +1597,7 @@ pub fn fix_overstack(state: &mut State, ctx: &mut Ctx) {
         here.sort();
         let excess = here.len().saturating_sub(LIB_STACK);
         ctx.log.public(format!(
-            "hex {h} holds {} Lib units, over the limit of {LIB_STACK} (8.4.2): the standing policy removes {excess} (6.10, A6)",
+            "hex {h} holds {} Lib units, over the limit of {LIB_STACK} (8.4.2): the standing policy removes {excess} (6.10: your movement policy, docs/dougram.md, Decisions)",
             here.len()
         ));
         for (_, _, id) in here.into_iter().take(excess) {
@@ -1613,7 +1620,7 @@ pub fn fix_overstack(state: &mut State, ctx: &mut Ctx) {
                         u.at = UnitAt::Hex(d);
                     }
                     ctx.log.public(format!(
-                        "{id} leaves the over-stack in hex {h} for hex {d} (6.10, A6)"
+                        "{id} leaves the over-stack in hex {h} for hex {d} (6.10: your movement policy, docs/dougram.md, Decisions)"
                     ));
                     play::lib_unit_entered(state, d, ctx);
                 }
@@ -1622,7 +1629,7 @@ pub fn fix_overstack(state: &mut State, ctx: &mut Ctx) {
                         u.at = UnitAt::Stock;
                     }
                     ctx.log.public(format!(
-                        "{id} is eliminated to the stock to end the over-stack in hex {h} (6.10, A6)"
+                        "{id} is eliminated to the stock to end the over-stack in hex {h} (6.10: your movement policy, docs/dougram.md, Decisions)"
                     ));
                 }
             }

@@ -162,7 +162,7 @@ fn combat(s: &State, word: &str) -> Result<String, String> {
                 sum(fed, Class::Cba, |v| v.aa),
             ));
         } else {
-            out.push("    CBA step (14): skipped, a side has no CBA (A20)".into());
+            out.push("    CBA step (14): skipped, a side has no CBA (14.1)".into());
         }
         // 15.3: CBAs shoot soldiers on AP, soldiers shoot CBAs on AA; a shooter with no unit
         // of the class it shoots at has no target and does not roll (combat.rs `ap_step`).
