@@ -73,7 +73,7 @@ pub fn legal_card_policy(
                     at.at(field).at(i),
                     "5.5.1",
                     format!("card {no} belongs to {}", c.owner.name()),
-                    format!("one of {}'s own cards (default A43)", side.name()),
+                    format!("one of {}'s own cards (5.5.1: a side takes only its own cards from the stock; docs/dougram.md, Decisions)", side.name()),
                 )),
                 _ => {}
             }
@@ -548,7 +548,7 @@ mod tests {
         s.policies[Side::Lib].card.keep_none = true;
         s.turn = 3;
         // Four more Lib cards in the stock, so that the cap of 3 is what stops the swaps.
-        let extra = [302, 303, 310, 311];
+        let extra = [208, 302, 303, 310];
         for c in s.data.cards.cards.iter_mut() {
             if extra.contains(&c.no) {
                 c.owner = Side::Lib;

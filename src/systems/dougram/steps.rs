@@ -509,6 +509,34 @@ mod tests {
     }
 
     #[test]
+    fn a_rules_2_game_of_the_stand_in_deck_takes_the_rules_3_cards_and_its_own_deck_stays_2_10() {
+        let s = resolve(&start(), &none(), &mut dice(21)).unwrap().state;
+        let text = crate::yaml::to_string(&s);
+        let shipped = (*s.data.arc()).clone();
+        // The rules-2 stand-in deck had no conditions.
+        let mut old = shipped.clone();
+        for c in old.cards.cards.iter_mut() {
+            c.requires.clear();
+        }
+        let up = |d: &super::super::data::Data| {
+            crate::systems::Rules::upgrade_state(
+                &super::super::Dougram,
+                2,
+                &text,
+                Some(std::sync::Arc::new(d.clone())),
+            )
+            .unwrap()
+        };
+        let st = up(&old);
+        assert_eq!(st.data.cards, shipped.cards, "the rules-3 cards");
+        assert_eq!(st.cards, s.cards, "hands and decks as they were");
+        // A game with its own cards.yaml keeps it as it is.
+        let mut own = old.clone();
+        own.cards.stand_in = false;
+        assert_eq!(up(&own).data.cards, own.cards);
+    }
+
+    #[test]
     fn a_rules_1_state_keeps_each_sides_hand_and_deck_order() {
         let lib = &upgraded(RULES1_STATE).cards[Side::Lib];
         assert_eq!(lib.hand.cards(), [2, 105, 108, 109, 110, 112]);

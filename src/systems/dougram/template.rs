@@ -44,8 +44,30 @@ fn card_lines(state: &State, side: Side, c: &Choices) -> String {
                     .step
                     .map(|s| format!(", step {s:?}"))
                     .unwrap_or_default();
+                // 2.10: the card's conditions, and whether each holds now.
+                let needs = if c.requires.is_empty() {
+                    String::new()
+                } else {
+                    let list: Vec<String> = c
+                        .requires
+                        .iter()
+                        .map(|r| {
+                            let (ok, now) = super::play::condition(state, side, r);
+                            format!(
+                                "{} ({})",
+                                r.describe(),
+                                if ok {
+                                    "met".to_string()
+                                } else {
+                                    format!("not met: {now}")
+                                }
+                            )
+                        })
+                        .collect();
+                    format!("; needs {}", list.join(", "))
+                };
                 out.push_str(&format!(
-                    "#   {no} \"{}\": {:?} turn, {} phase{step}\n",
+                    "#   {no} \"{}\": {:?} turn, {} phase{step}{needs}\n",
                     c.en,
                     c.when.turn,
                     c.when.phase.name()
@@ -148,4 +170,31 @@ pub fn template(state: &State, side_name: &str) -> String {
     body.push_str(POLICY_HELP);
     body.push('\n');
     format!("orders:\n{}  policies: {{}}\n", indent(&body))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::dougram::fixtures::{dealt, give};
+
+    #[test]
+    fn the_template_lists_a_cards_conditions_and_whether_they_hold_2_10() {
+        let mut s = dealt("setup1", 12);
+        s.step = Step::Fed;
+        give(&mut s, Side::Fed, 77);
+        let t = template(&s, "fed");
+        let line = t
+            .lines()
+            .find(|l| l.contains("77 \""))
+            .unwrap_or_else(|| panic!("card 77 listed: {t}"));
+        assert!(
+            line.contains("needs turn 5 or later (not met: it is turn 1)"),
+            "{line}"
+        );
+        assert!(line.contains("Lib VP at most 2 (met)"), "{line}");
+        assert!(
+            t.contains("keep_none"),
+            "the card policy's default is explained: {t}"
+        );
+    }
 }
