@@ -52,6 +52,12 @@ pub fn odds(state: Option<&State>, reader: &Reader, args: &[String]) -> Result<S
         (["roll", v], _) => {
             let v = number(v, "VALUE")?;
             let hits = v.min(6);
+            if hits == 0 {
+                // No face hits: say so rather than print an empty fraction.
+                return Ok(format!(
+                    "one die against {v}: no face hits, so such a unit rolls no die; expected hits 0 (14.3, 15.4, 16.3)\n"
+                ));
+            }
             Ok(format!(
                 "one die against {v}: a hit on {hits} of 6 faces = {}, worth the face; expected hits {}/12 = {:.2} (14.3-14.4, 15.4-15.5, 16.3-16.4)\n",
                 pct(hits, 6),
@@ -225,6 +231,13 @@ mod tests {
         assert!(a.contains("4 of 6 faces = 66.67%"), "{a}");
         assert!(a.contains("expected hits 20/12"), "{a}"); // (1+2+3+4)/6 = 20/12
         assert!(ask(None, &["roll", "9"]).unwrap().contains("6 of 6"));
+    }
+
+    #[test]
+    fn a_die_against_0_is_no_roll_and_expects_0_hits_14_3() {
+        let a = ask(None, &["roll", "0"]).unwrap();
+        assert!(a.contains("rolls no die; expected hits 0 "), "{a}");
+        assert!(!a.contains("0/"), "no empty fraction: {a}");
     }
 
     #[test]
