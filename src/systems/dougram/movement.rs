@@ -315,7 +315,7 @@ pub fn move_choices(state: &State, side: Side) -> Vec<Move> {
     let legal = |m: &Move| {
         let j = legal_move(state, side, m, &FieldPath::root(), &mem, &mode);
         j.problems.is_empty()
-            && !(stack_limit && !legal_stacking(state, side, &[j], &FieldPath::root()).is_empty())
+            && (!stack_limit || legal_stacking(state, side, &[j], &FieldPath::root()).is_empty())
     };
     let map = &state.data.map;
     let cities: Vec<&str> = map
