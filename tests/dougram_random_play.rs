@@ -4,7 +4,8 @@
 //! hold whatever the players do: no error or panic, every die label used once, counters,
 //! chits and cards conserved, the Lib stack limit (8.4.2, 6.10), Andy closed to Fed (23.1), no
 //! latent chit value next to its token in public lines (2.5), and a finished game reported as
-//! finished.
+//! finished. The default run also shows that the shipped stand-in cards bring the mercenaries,
+//! Mackerel, Cochma Spl, the Dougram and the Jagd Dougram onto the map.
 //!
 //! `DOUGRAM_RANDOM_GAMES` (games per scenario) and `DOUGRAM_RANDOM_SEED` widen or move the run.
 
@@ -214,6 +215,7 @@ fn random_policies(s: &State, side: Side, r: &mut Rng) -> Vec<Part> {
             .collect();
         let p = CardPolicy {
             keep: r.some(&h, 3),
+            keep_none: r.chance(20),
             stock_wishlist: r.some(&mine, 3),
             swap_out: r.some(&mine, 2),
         };
@@ -1041,7 +1043,22 @@ struct Tally {
     parts: BTreeMap<&'static str, (u64, u64)>,
     /// Public lines of the 6.10 fix, to see that the stack limit is exercised.
     overstacks: u64,
+    /// Unit type -> games in which a unit of it stood on the map.
+    on_map: BTreeMap<String, u64>,
 }
+
+/// The types the shipped stand-in data must bring onto the map in ordinary play (issue 12):
+/// the mercenaries (2.9: 8.6, 12.5, 13.4, 25.1, 27.1), Mackerel and Cochma Spl (17.6), and the
+/// Dougram family Lib arms by cards (6.8, 21, 20.3.2).
+const MUST_REACH_THE_MAP: [&str; 7] = [
+    "garcia_squad",
+    "tequila_gunner",
+    "desert_gunner",
+    "mackerel",
+    "cochma_spl",
+    "dougram",
+    "jagd_dougram",
+];
 
 /// `s` with Estor held by Lib: its Fed units go to the stock and two stock Lib soldiers come
 /// in, so that Lib starts with 1 VP and the 20.3.2 roll does not end most games on turn 1.
@@ -1085,6 +1102,7 @@ fn play_game(scenario: &str, long: bool, seed: u64, tally: &mut Tally) {
     }
     AVOID.with(|a| *a.borrow_mut() = avoid);
     let mut s = first.clone();
+    let mut seen: BTreeSet<String> = BTreeSet::new();
     for step in 0..MAX_STEPS {
         let ctx = format!(
             "{scenario} seed {seed} step {step} ({:?} turn {})",
@@ -1129,6 +1147,13 @@ fn play_game(scenario: &str, long: bool, seed: u64, tally: &mut Tally) {
             );
         }
         tally.steps += 1;
+        for (id, u) in &next.units {
+            if matches!(u.at, UnitAt::Hex(_))
+                && let Some(t) = next.unit_type(id)
+            {
+                seen.insert(t.to_string());
+            }
+        }
         s = next;
         if s.finished.is_some() {
             assert!(
@@ -1148,6 +1173,9 @@ fn play_game(scenario: &str, long: bool, seed: u64, tally: &mut Tally) {
         }
     }
     tally.games += 1;
+    for t in seen {
+        *tally.on_map.entry(t).or_default() += 1;
+    }
 }
 
 /// `games` games as the scenario starts, then as many with Lib holding Estor (longer games).
@@ -1164,6 +1192,22 @@ fn run(scenario: &str) {
         tally.games, tally.steps, tally.finished, tally.parts
     );
     eprintln!("{scenario}: Lib over-stacks fixed: {}", tally.overstacks);
+    eprintln!(
+        "{scenario}: games with each type on the map: {:?}",
+        tally.on_map
+    );
+    // The shipped data brings every type onto the map in ordinary play (issue 12). Checked on
+    // the default run, whose games are fixed; a moved or narrowed run only reports.
+    if std::env::var_os("DOUGRAM_RANDOM_SEED").is_none() && games >= 8 {
+        for t in MUST_REACH_THE_MAP {
+            assert!(
+                tally.on_map.get(t).is_some_and(|n| *n > 0),
+                "{scenario}: no {t} reached the map in {} games: {:?}",
+                tally.games,
+                tally.on_map
+            );
+        }
+    }
     assert!(
         tally.steps > games,
         "{scenario}: games too short to test anything"

@@ -17,8 +17,9 @@ fn a_concluded_journal_1_game_verifies_in_full_from_its_archive() {
     for seq in 1..=3 {
         assert!(
             out.contains(&format!(
-                "not replayed: journal/{seq:06}.yaml was resolved by dougram rules 1; this pbem {} has dougram rules 2: replay it with pbem 0.1.0",
-                pbem::PBEM_VERSION
+                "not replayed: journal/{seq:06}.yaml was resolved by dougram rules 1; this pbem {} has dougram rules {}: replay it with pbem 0.1.0",
+                pbem::PBEM_VERSION,
+                pbem::systems::by_id("dougram").unwrap().rules_version()
             )),
             "{out}"
         );

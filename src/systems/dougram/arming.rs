@@ -204,7 +204,7 @@ pub fn legal_repair(
         return Err(problem(
             "21.3",
             format!("{name} is listed twice"),
-            "one repair per unit per phase (A34)",
+            "one repair per unit per phase (21.3.1; docs/dougram.md, Decisions)",
         ));
     }
     let Some(u) = state.units.get(name) else {
@@ -551,7 +551,7 @@ impl Pool {
             if state.control.get(&p.id) == Some(&Side::Lib) && self.counted.insert(p.id.clone()) {
                 self.points += p.vp;
                 ctx.log.public(format!(
-                    "{} (Lib) gives {} arming point(s); {} in all (6.3.1, A4)",
+                    "{} (Lib) gives {} arming point(s); {} in all (6.3.1: each city once, when it counts; docs/dougram.md, Decisions)",
                     p.en, p.vp, self.points
                 ));
             }
@@ -674,7 +674,7 @@ fn repair(
         u.damaged = false;
     }
     ctx.log.public(format!(
-        "lib repairs {name} in {} for 1 arming point; {} left; the chits stay (21.3.2, A34)",
+        "lib repairs {name} in {} for 1 arming point; {} left; the chits stay (21.3.2; docs/dougram.md, Decisions)",
         hex_name(state, h),
         pool.points
     ));
@@ -749,7 +749,7 @@ fn arm(state: &mut State, i: usize, a: &Arm, pool: &mut Pool, ctx: &mut Ctx) {
     ctx.log.private(
         Side::Lib,
         format!(
-            "arming {}: chits {} give {have} latent point(s); {need} used, {} lost (6.6, A5)",
+            "arming {}: chits {} give {have} latent point(s); {need} used, {} lost (6.6: the rest is lost; docs/dougram.md, Decisions)",
             i + 1,
             detail.join(", "),
             have - need

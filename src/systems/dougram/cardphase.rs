@@ -5,7 +5,7 @@
 //! choices come from the side's [`CardPolicy`]; the 5.4 discard waits for the owner's next
 //! submission ([`discard_to_six`]).
 
-use super::cards::DECK_SIZE;
+use super::cards::{After, DECK_SIZE, Effect};
 use super::data::Side;
 use super::state::State;
 use crate::kit::deck::{Discarded, Face};
@@ -25,9 +25,13 @@ pub const MAX_SWAPS: usize = 3;
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CardPolicy {
-    /// 5.2: keep the highest-ranked card of this list that is in hand; none if no card is listed.
+    /// 5.2: keep the highest-ranked card of this list that is in hand; when none of them is,
+    /// the best card of the hand by [`default_rank`], unless `keep_none`.
     #[serde(default)]
     pub keep: Vec<u32>,
+    /// 5.2 lets a player keep no card: with `true`, only a listed card is ever kept.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub keep_none: bool,
     /// 5.5.1-5.5.2: stock cards wanted, best first. Top-up takes these first, then the lowest
     /// numbers of the side's other stock cards; swaps take only these.
     #[serde(default)]
@@ -69,7 +73,7 @@ pub fn legal_card_policy(
                     at.at(field).at(i),
                     "5.5.1",
                     format!("card {no} belongs to {}", c.owner.name()),
-                    format!("one of {}'s own cards (default A43)", side.name()),
+                    format!("one of {}'s own cards (5.5.1: a side takes only its own cards from the stock; docs/dougram.md, Decisions)", side.name()),
                 )),
                 _ => {}
             }
@@ -105,18 +109,65 @@ pub fn card_policy_choices(state: &State, side: Side) -> Vec<CardPolicy> {
     out
 }
 
-/// The card a 5.2 keep policy keeps from `hand`.
-pub fn kept(hand: &[u32], policy: &CardPolicy) -> Option<u32> {
-    policy.keep.iter().copied().find(|c| hand.contains(c))
+/// How good a card is to keep when the policy names none (5.2), lower is better, read from the
+/// card's data: a card that stays open (a lasting effect, and every card a victory needs),
+/// then one that moves or brings units (sea moves, arming points, placements), then combat
+/// and security cards, then the rest; ties go to the lower number.
+pub fn default_rank(state: &State, no: u32) -> (u8, u32) {
+    let tier = match state.card(no) {
+        None => 4,
+        Some(c) if c.after == After::Open => 0,
+        Some(c)
+            if c.effects.iter().any(|e| {
+                matches!(
+                    e,
+                    Effect::SeaMove(_) | Effect::ArmingPoints(_) | Effect::PlaceUnits(_)
+                )
+            }) =>
+        {
+            1
+        }
+        Some(c)
+            if c.effects.iter().any(|e| {
+                matches!(
+                    e,
+                    Effect::CombatMod(_) | Effect::CancelCombat | Effect::SecurityChecks
+                )
+            }) =>
+        {
+            2
+        }
+        Some(_) => 3,
+    };
+    (tier, no)
 }
 
-/// The 5.4 fallback when the owner names no card: the unranked card with the highest number,
-/// else the lowest-ranked card.
-pub fn fallback_discard(hand: &[u32], policy: &CardPolicy) -> Option<u32> {
-    let rank = |c: u32| policy.keep.iter().position(|k| *k == c);
-    hand.iter()
+/// The card a 5.2 keep policy keeps from `hand`: the first listed card in hand, else the best
+/// by [`default_rank`] unless the policy says `keep_none`.
+pub fn kept(state: &State, hand: &[u32], policy: &CardPolicy) -> Option<u32> {
+    policy
+        .keep
+        .iter()
         .copied()
-        .max_by_key(|c| (rank(*c).is_none(), rank(*c).unwrap_or(0), *c))
+        .find(|c| hand.contains(c))
+        .or_else(|| {
+            (!policy.keep_none)
+                .then(|| hand.iter().copied().min_by_key(|c| default_rank(state, *c)))
+                .flatten()
+        })
+}
+
+/// The 5.4 fallback when the owner names no card: among the cards the policy does not list,
+/// the worst by [`default_rank`]; else the lowest-listed card.
+pub fn fallback_discard(state: &State, hand: &[u32], policy: &CardPolicy) -> Option<u32> {
+    let rank = |c: u32| policy.keep.iter().position(|k| *k == c);
+    hand.iter().copied().max_by_key(|c| {
+        (
+            rank(*c).is_none(),
+            rank(*c).unwrap_or(0),
+            default_rank(state, *c),
+        )
+    })
 }
 
 /// Builds a new deck from the discard pile (5.5): top-up to 18 from the stock (5.5.1), up to
@@ -238,8 +289,8 @@ pub fn card_phase(state: &mut State, side: Side, dice: &mut Dice, label: &str) -
     }
     // 5.2, 5.6
     let policy = state.policies.get(side).card.clone();
+    let keep = kept(state, state.cards.get(side).hand.cards(), &policy);
     let z = state.cards.get_mut(side);
-    let keep = kept(z.hand.cards(), &policy);
     if let Some(c) = keep {
         z.hand.take(&c);
     }
@@ -350,9 +401,8 @@ pub fn discard_to_six(state: &mut State, side: Side, card: Option<u32>) -> Resul
                 .map_err(|p| p.message)?;
             c
         }
-        None => {
-            fallback_discard(state.cards.get(side).hand.cards(), &policy).ok_or("empty hand")?
-        }
+        None => fallback_discard(state, state.cards.get(side).hand.cards(), &policy)
+            .ok_or("empty hand")?,
     };
     let z = state.cards.get_mut(side);
     z.deck
@@ -400,6 +450,7 @@ mod tests {
     fn keeping_none_leaves_a_hand_of_six_and_no_5_4_discard() {
         let mut s = dealt("setup1", 1);
         s.turn = 2;
+        s.policies[Side::Fed].card.keep_none = true;
         card_phase(&mut s, Side::Fed, &mut dice(4), "t2");
         assert_eq!(s.cards[Side::Fed].hand.len(), 6);
         assert!(!s.pending_discard[Side::Fed]);
@@ -407,8 +458,45 @@ mod tests {
     }
 
     #[test]
+    fn by_default_the_best_card_of_the_hand_is_kept_5_2() {
+        let mut s = dealt("setup1", 1);
+        s.turn = 2;
+        let hand: Vec<u32> = s.cards[Side::Fed].hand.cards().to_vec();
+        let best = *hand.iter().min_by_key(|c| default_rank(&s, **c)).unwrap();
+        let r = card_phase(&mut s, Side::Fed, &mut dice(4), "t2");
+        assert!(
+            r.private.contains(&format!("you keep card {best}")),
+            "{r:?}"
+        );
+        assert!(s.cards[Side::Fed].hand.contains(&best));
+        assert_eq!(s.cards[Side::Fed].hand.len(), 7, "kept + 6 drawn (5.3)");
+        // A card that stays open outranks one that only draws cards.
+        let stays_open = s
+            .data
+            .cards
+            .cards
+            .iter()
+            .find(|c| c.after == After::Open)
+            .unwrap()
+            .no;
+        let draws = s
+            .data
+            .cards
+            .cards
+            .iter()
+            .find(|c| c.effects.iter().any(|e| matches!(e, Effect::DrawCards(_))))
+            .unwrap()
+            .no;
+        assert_eq!(
+            kept(&s, &[draws, stays_open], &CardPolicy::default()),
+            Some(stays_open)
+        );
+    }
+
+    #[test]
     fn a_short_deck_gives_only_what_it_has_5_3() {
         let mut s = dealt("setup1", 1);
+        s.policies[Side::Lib].card.keep_none = true;
         s.turn = 2;
         let rest: Vec<u32> = s.cards[Side::Lib].deck.draw_pile.drain(3..).collect();
         s.stock.extend(rest);
@@ -420,6 +508,7 @@ mod tests {
     #[test]
     fn an_empty_deck_reshuffles_the_discards_topped_up_to_18_5_5_5_5_1() {
         let mut s = dealt("setup1", 1);
+        s.policies[Side::Lib].card.keep_none = true;
         s.turn = 3;
         let rest: Vec<u32> = s.cards[Side::Lib].deck.draw_pile.drain(..).collect();
         s.stock.extend(rest.iter().copied());
@@ -456,9 +545,10 @@ mod tests {
     #[test]
     fn up_to_three_discards_are_swapped_for_stock_cards_5_5_2() {
         let mut s = dealt("setup1", 1);
+        s.policies[Side::Lib].card.keep_none = true;
         s.turn = 3;
         // Four more Lib cards in the stock, so that the cap of 3 is what stops the swaps.
-        let extra = [302, 303, 310, 311];
+        let extra = [208, 302, 303, 310];
         for c in s.data.cards.cards.iter_mut() {
             if extra.contains(&c.no) {
                 c.owner = Side::Lib;
@@ -534,8 +624,9 @@ mod tests {
                 .iter()
                 .chain([&f])
                 .filter(|c| **c != keep)
-                .max()
-                .unwrap()
+                .max_by_key(|c| default_rank(&t, **c))
+                .unwrap(),
+            "the worst unlisted card by the default rank goes"
         );
     }
 

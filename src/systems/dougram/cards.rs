@@ -99,11 +99,14 @@ pub enum ModTarget {
     Def,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum UnitPool {
     /// The blue 6th Army counters in the stock (24.2-24.3).
     SixthArmy,
+    /// The stock counters whose Fed face is one of these types, 6th Army counters excepted, in
+    /// counter id order (stand-in cards that bring the mercenaries, Mackerel and Cochma Spl).
+    Types(Vec<String>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -111,6 +114,8 @@ pub enum UnitPool {
 pub enum Count {
     /// Half the points of the chit revealed by this card's `reveal_box_chit`, rounded up (24.2).
     CeilHalfRevealed,
+    /// Every counter of the pool in the stock.
+    All,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -234,6 +239,40 @@ pub enum Trigger {
     LibControls(LibControls),
 }
 
+/// A condition a card names for its use (2.10: each card states when and on what conditions it
+/// may be played). Every condition of a card must hold when it is played: `check` judges them
+/// on the state at the start of the step, the phase again when it plays the card.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Requires {
+    /// The game has reached this turn.
+    TurnAtLeast(u32),
+    /// This card is open (2.12).
+    CardOpen(u32),
+    /// This card is not open.
+    CardNotOpen(u32),
+    /// The cities Lib controls are worth at least this many VP (20.3).
+    LibVpAtLeast(u32),
+    /// The cities Lib controls are worth at most this many VP.
+    LibVpAtMost(u32),
+    /// The side that plays the card controls this city (3.2).
+    OwnControls(String),
+}
+
+impl Requires {
+    /// The condition in words, for templates and refusals.
+    pub fn describe(&self) -> String {
+        match self {
+            Requires::TurnAtLeast(t) => format!("turn {t} or later"),
+            Requires::CardOpen(n) => format!("card {n} open"),
+            Requires::CardNotOpen(n) => format!("card {n} not open"),
+            Requires::LibVpAtLeast(v) => format!("Lib VP at least {v}"),
+            Requires::LibVpAtMost(v) => format!("Lib VP at most {v}"),
+            Requires::OwnControls(p) => format!("you control {p}"),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Card {
@@ -245,6 +284,9 @@ pub struct Card {
     pub setup1: Setup1,
     pub setup2: Setup2,
     pub when: When,
+    /// Conditions for its use, all of which must hold (2.10).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub requires: Vec<Requires>,
     pub after: After,
     #[serde(default)]
     pub effects: Vec<Effect>,
@@ -351,6 +393,22 @@ impl CardsFile {
                         format!("lib_arm names {t:?}, which is not a CBA type in counters.yaml"),
                     )),
                     _ => {}
+                }
+            }
+            for (j, r) in c.requires.iter().enumerate() {
+                let bad = match r {
+                    Requires::CardOpen(n) | Requires::CardNotOpen(n)
+                        if !self.cards.iter().any(|k| k.no == *n) =>
+                    {
+                        Some(format!("there is no card {n}"))
+                    }
+                    Requires::OwnControls(pl) if !k.cities.contains(pl) => {
+                        Some(format!("{pl:?} is not a city of map.yaml"))
+                    }
+                    _ => None,
+                };
+                if let Some(m) = bad {
+                    errs.push((p.at("requires").at(j), m));
                 }
             }
             for (j, t) in c.auto_open.iter().enumerate() {
@@ -514,6 +572,19 @@ fn check_effect(e: &Effect, p: &FieldPath, k: &Known, errs: &mut Vec<(FieldPath,
             p.at("place_units").at("at"),
             format!("unknown place {:?} (map.yaml places)", pu.at),
         )),
+        Effect::PlaceUnits(PlaceUnits {
+            pool: UnitPool::Types(ts),
+            ..
+        }) => {
+            for (j, t) in ts.iter().enumerate() {
+                if !k.unit_types.contains(t) {
+                    errs.push((
+                        p.at("place_units").at("pool").at("types").at(j),
+                        format!("unknown unit type {t:?} (counters.yaml types)"),
+                    ));
+                }
+            }
+        }
         Effect::ArmingPoints(a) if a.draw_chits == 0 => errs.push((
             p.at("arming_points").at("draw_chits"),
             "must be at least 1".into(),

@@ -1016,7 +1016,7 @@ fn try_play(
                     }
                 };
                 ctx.log.public(format!(
-                    "card {no}: {what} {:+} for {} in the combat at {} (12.9, A27)",
+                    "card {no}: {what} {:+} for {} in the combat at {} (12.9: modifiers add up for the side they name)",
                     m.delta,
                     target.name(),
                     f.name
@@ -1053,7 +1053,7 @@ fn capture_step(
     }
     if lib_n > 3 {
         ctx.log.public(format!(
-            "no capture check at {}: Lib has {lib_n} units there (13.1, A24)",
+            "no capture check at {}: Lib has {lib_n} units there, more than 3 (13.1)",
             f.name
         ));
         skip_cards(d, f, StepName::Capture, "no capture step took place", ctx);
@@ -1085,6 +1085,16 @@ fn capture_step(
         return Ok(false);
     }
     let t = soldiers.len() as i32 + 3 * garcia + f.capture;
+    if t < 1 {
+        // No face of the die is at most the target: nothing to roll.
+        ctx.log.public(format!(
+            "capture check at {}: target {t} ({} Fed soldier(s), {garcia} Garcia Squad(s) +3 each, cards {:+}); no roll can succeed, so no die is rolled and the combat does not take place (13.3-13.5)",
+            f.name,
+            soldiers.len(),
+            f.capture
+        ));
+        return Ok(false);
+    }
     let label = format!("{}/capture", f.label);
     let roll = ctx.dice.d6(&label) as i32;
     let ok = roll <= t;
@@ -1095,7 +1105,7 @@ fn capture_step(
     };
     ctx.dice.set_result(&label, result);
     ctx.log.public(format!(
-        "capture check at {}: target {t} ({} Fed soldier(s), {garcia} Garcia Squad(s) +3 each, cards {:+}); Fed rolls {roll}: {} (13.3-13.5, A25)",
+        "capture check at {}: target {t} ({} Fed soldier(s), {garcia} Garcia Squad(s) +3 each, cards {:+}); Fed rolls {roll}: {} (13.3-13.5; 13.4: each Garcia Squad counts 1 + 3, docs/dougram.md, Decisions)",
         f.name,
         soldiers.len(),
         f.capture,
@@ -1133,9 +1143,16 @@ fn roll_all(
             Stat::Aa => (v.aa, "AA"),
             Stat::Ap => (v.ap, "AP"),
         };
+        let ty = state.unit_type(id).unwrap_or("");
+        if value == 0 {
+            // A value of 0 (a card's modifier, 12.9) hits on no face: nothing to roll.
+            ctx.log.public(format!(
+                "{id} ({ty}, {vname} 0) cannot score a hit, so it rolls no die ({rule})"
+            ));
+            continue;
+        }
         let label = format!("{}/{step}/{id}", f.label);
         let face = ctx.dice.d6(&label);
-        let ty = state.unit_type(id).unwrap_or("");
         if face <= value {
             total += face;
             ctx.dice.set_result(&label, format!("{face} hit(s)"));
@@ -1234,7 +1251,7 @@ fn cba_step(state: &mut State, d: &Declared, f: &mut Fight, ctx: &mut Ctx) -> Re
     let fed = f.of_class(state, Side::Fed, Class::Cba);
     if lib.is_empty() || fed.is_empty() {
         ctx.log.public(format!(
-            "no CBA step at {}: a side has no CBA in the combat (14.1, A20)",
+            "no CBA step at {}: a side has no CBA in the combat (14.1: CBAs fight CBAs; docs/dougram.md, Decisions)",
             f.name
         ));
         skip_cards(d, f, StepName::Cba, "no CBA step took place", ctx);
@@ -1316,7 +1333,7 @@ fn ap_step(state: &mut State, d: &Declared, f: &mut Fight, ctx: &mut Ctx) -> Res
         return Ok(());
     }
     ctx.log.public(format!(
-        "AP step at {}: {} attack(s) (15.2, A18)",
+        "AP step at {}: {} attack(s) (15.2: the side that asks attacks; docs/dougram.md, Decisions)",
         f.name,
         attackers
             .iter()
@@ -1334,21 +1351,24 @@ fn ap_step(state: &mut State, d: &Declared, f: &mut Fight, ctx: &mut Ctx) -> Res
         let own_sol = f.of_class(state, side, Class::Soldier);
         let en_cba = f.of_class(state, side.other(), Class::Cba);
         let en_sol = f.of_class(state, side.other(), Class::Soldier);
+        // 15.6: the hits of every shooter of the side are added together and dealt to the
+        // enemy units they were scored against: CBAs shoot at soldiers, soldiers at CBAs
+        // (15.3), so one pool per side whose targets are the classes it shot at.
+        let mut pool = Pool {
+            by: side,
+            hits: 0,
+            targets: Vec::new(),
+        };
         if !en_sol.is_empty() && !own_cba.is_empty() {
-            let hits = roll_all(state, f, &own_cba, Stat::Ap, "ap", "15.3-15.5", ctx);
-            pools.push(Pool {
-                by: side,
-                hits,
-                targets: en_sol,
-            });
+            pool.hits += roll_all(state, f, &own_cba, Stat::Ap, "ap", "15.3-15.5", ctx);
+            pool.targets.extend(en_sol);
         }
         if !en_cba.is_empty() && !own_sol.is_empty() {
-            let hits = roll_all(state, f, &own_sol, Stat::Aa, "ap", "15.3-15.5", ctx);
-            pools.push(Pool {
-                by: side,
-                hits,
-                targets: en_cba,
-            });
+            pool.hits += roll_all(state, f, &own_sol, Stat::Aa, "ap", "15.3-15.5", ctx);
+            pool.targets.extend(en_cba);
+        }
+        if !pool.targets.is_empty() {
+            pools.push(pool);
         }
     }
     apply_pools(state, d, f, pools, "15.6", ctx);
@@ -1373,7 +1393,7 @@ fn melee_step(state: &mut State, d: &Declared, f: &mut Fight, ctx: &mut Ctx) -> 
     let fed = f.of_class(state, Side::Fed, Class::Soldier);
     if lib.is_empty() || fed.is_empty() {
         ctx.log.public(format!(
-            "no melee step at {}: a side has no soldier in the combat (16.1, A19)",
+            "no melee step at {}: a side has no soldier in the combat (16.1: melee is between soldiers; docs/dougram.md, Decisions)",
             f.name
         ));
         skip_cards(d, f, StepName::Melee, "no melee step took place", ctx);
@@ -1488,7 +1508,7 @@ pub fn displace_from_fortress(state: &mut State, ctx: &mut Ctx) {
             }
         }
         ctx.log.public(format!(
-            "Fed displaces {} from the fortress hex {name} to {} (22.9, A35)",
+            "Fed displaces {} from the fortress hex {name} to {} (22.9: to a neighbouring land hex; docs/dougram.md, Decisions)",
             libs.join(", "),
             hex_name(state, to)
         ));
@@ -1842,7 +1862,7 @@ mod tests {
     fn cbas_roll_against_aa_and_score_the_die_face_14_2_14_4() {
         let mut s = arena(Side::Lib);
         set(&mut s, "crab_gunner", 6, 0, 6);
-        set(&mut s, "round_facer", 0, 0, 1);
+        set(&mut s, "round_facer", 1, 0, 1);
         put(&mut s, "CG14", Side::Lib, H);
         put(&mut s, "RF01", Side::Fed, H);
         let (log, rolls) = run(&mut s, Side::Lib, &orders(vec![decl("57")]), 2);
@@ -1855,7 +1875,8 @@ mod tests {
             .iter()
             .find(|r| r.label == "t2/lib/combat/57/cba/RF01")
             .unwrap();
-        assert_eq!(f.result, "miss");
+        let want = if f.values[0] <= 1 { "1 hit(s)" } else { "miss" };
+        assert_eq!(f.result, want, "AA 1: a hit on a 1 only");
         assert_eq!(at(&s, "RF01"), UnitAt::ReplenishmentBox, "17.6");
         assert_eq!(at(&s, "CG14"), UnitAt::Hex(H));
         assert!(says(&log, "(14.5, 17.3-17.4)"));
@@ -1884,7 +1905,7 @@ mod tests {
         s.policies[Side::Fed].combat.ap_attack = ApRequest::Never;
         s.policies[Side::Lib].combat.ap_attack = ApRequest::Never;
         let (log, rolls) = run(&mut s, Side::Fed, &orders(vec![decl("57")]), 3);
-        assert!(says(&log, "A20"));
+        assert!(says(&log, "(14.1: CBAs fight CBAs"));
         assert!(!rolls.iter().any(|r| r.label.contains("/cba/")));
     }
 
@@ -1911,7 +1932,7 @@ mod tests {
     fn the_fortress_fights_as_a_cba_and_once_destroyed_leaves_the_game_22_8_22_10() {
         let mut s = arena(Side::Lib);
         set(&mut s, "crab_gunner", 6, 0, 6);
-        set(&mut s, "fortress", 0, 0, 1);
+        set(&mut s, "fortress", 1, 0, 1);
         put(&mut s, "CG14", Side::Lib, H);
         put(&mut s, "FT01", Side::Fed, H);
         s.policies[Side::Fed].combat.fortress_displace = Some(Displace::Never);
@@ -2038,7 +2059,7 @@ mod tests {
         let log = kill(&mut s, "HS01");
         assert_eq!(at(&s, "HS01"), UnitAt::Stock);
         assert!(!s.units.values().any(|u| u.at == UnitAt::ReplenishmentBox));
-        assert!(says(&log, "A12"));
+        assert!(says(&log, "(17.7: the replacement comes from the stock"));
         // Hasty deployment open (61): the Hasty itself goes to the box.
         let mut s = arena(Side::Lib);
         s.open.insert(61);
@@ -2295,9 +2316,24 @@ mod tests {
         put(&mut s, "CG14", Side::Lib, H);
         put(&mut s, "RF01", Side::Fed, H);
         let (log, rolls) = run(&mut s, Side::Fed, &orders(vec![decl("57")]), 13);
-        assert!(rolled(&rolls, "t2/fed/combat/57/capture"));
+        // Target 0: no face succeeds, so no die is rolled (an impossible roll is not made).
+        assert!(!rolled(&rolls, "/capture"));
         assert!(!rolled(&rolls, "/cba/"));
         assert!(says(&log, "target 0"));
+        assert!(says(&log, "no die is rolled"), "{:?}", log.public);
+    }
+
+    #[test]
+    fn a_shooter_with_a_value_of_0_rolls_no_die_14_3_15_4() {
+        let mut s = arena(Side::Lib);
+        put(&mut s, "CG14", Side::Lib, H);
+        put(&mut s, "RF01", Side::Fed, H);
+        set(&mut s, "round_facer", 0, 0, 6);
+        set(&mut s, "crab_gunner", 3, 3, 6);
+        let (log, rolls) = run(&mut s, Side::Lib, &orders(vec![decl("57")]), 13);
+        assert!(rolled(&rolls, "/cba/CG14"));
+        assert!(!rolled(&rolls, "/cba/RF01"), "AA 0 hits on no face");
+        assert!(says(&log, "RF01 (round_facer, AA 0) cannot score a hit"));
     }
 
     #[test]
@@ -2370,7 +2406,7 @@ mod tests {
             put(&mut s, id, Side::Lib, H);
         }
         let (log, rolls) = run(&mut s, Side::Fed, &orders(vec![decl("57")]), 16);
-        assert!(!rolled(&rolls, "/capture") && says(&log, "A24"));
+        assert!(!rolled(&rolls, "/capture") && says(&log, "more than 3 (13.1)"));
         let mut s = arena(Side::Fed);
         base(&mut s);
         s.policies[Side::Lib].combat.capture = Some(CaptureRequest::IfTargetAtMost(-1));
@@ -2391,9 +2427,9 @@ mod tests {
         put(&mut s, "SO40", Side::Lib, H);
         put(&mut s, "RF01", Side::Fed, H);
         put(&mut s, "SO01", Side::Fed, H);
-        set(&mut s, "round_facer", 0, 0, 6);
-        set(&mut s, "crab_gunner", 0, 0, 6);
-        set(&mut s, "soldier", 0, 0, 6);
+        set(&mut s, "round_facer", 1, 1, 6);
+        set(&mut s, "crab_gunner", 1, 1, 6);
+        set(&mut s, "soldier", 1, 1, 6);
         s.policies[Side::Fed].combat.ap_attack = ApRequest::Never;
         s.policies[Side::Lib].combat.melee = MeleeRequest::Never;
         s.policies[Side::Fed].combat.melee = MeleeRequest::Never;
@@ -2426,6 +2462,41 @@ mod tests {
             at(&s, "RF01"),
             UnitAt::Hex(H),
             "AP hits of a CBA hit soldiers only"
+        );
+    }
+
+    #[test]
+    fn ap_step_hits_of_cbas_and_soldiers_are_added_into_one_pool_15_6() {
+        let mut s = arena(Side::Lib);
+        put(&mut s, "CG14", Side::Lib, H);
+        put(&mut s, "SO40", Side::Lib, H);
+        put(&mut s, "RF01", Side::Fed, H);
+        put(&mut s, "SO01", Side::Fed, H);
+        // Every Lib die hits (AP 6 and AA 6); no Fed unit can hurt back.
+        set(&mut s, "crab_gunner", 0, 6, 6);
+        set(&mut s, "soldier", 6, 0, 6);
+        set(&mut s, "round_facer", 0, 0, 6);
+        s.policies[Side::Fed].combat.ap_attack = ApRequest::Never;
+        s.policies[Side::Lib].combat.melee = MeleeRequest::Never;
+        s.policies[Side::Fed].combat.melee = MeleeRequest::Never;
+        let (log, rolls) = run(&mut s, Side::Lib, &orders(vec![decl("57")]), 18);
+        let face = |id: &str| -> u32 {
+            rolls
+                .iter()
+                .find(|r| r.label.ends_with(&format!("/ap/{id}")))
+                .map(|r| r.values[0])
+                .unwrap_or_else(|| panic!("{id} rolled in the AP step: {rolls:?}"))
+        };
+        let total = face("CG14") + face("SO40");
+        let lines: Vec<&String> = log
+            .public
+            .iter()
+            .filter(|l| l.starts_with("lib allocates") && l.contains("(15.6"))
+            .collect();
+        assert_eq!(lines.len(), 1, "one pool for the side: {lines:?}");
+        assert!(
+            lines[0].starts_with(&format!("lib allocates {total} hit(s)")),
+            "the CBA's and the soldier's hits are added: {lines:?}"
         );
     }
 

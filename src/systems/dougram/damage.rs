@@ -185,7 +185,7 @@ pub fn destroy(state: &mut State, id: &str, ctx: &mut Ctx) {
                 ));
             }
             None => ctx.log.public(format!(
-                "{id} (hasty) is destroyed and goes to the stock; no Round Facer is left in the stock, so nothing enters the box (17.7, A12)"
+                "{id} (hasty) is destroyed and goes to the stock; no Round Facer is left in the stock, so nothing enters the box (17.7: the replacement comes from the stock; docs/dougram.md, Decisions)"
             )),
         }
         return;

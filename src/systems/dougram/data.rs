@@ -692,6 +692,35 @@ mod tests {
     }
 
     #[test]
+    fn every_lib_arm_card_names_a_type_some_counter_has_a_lib_face_of_6_8_6_9() {
+        let d = load(&DataSource::default()).unwrap();
+        let defs = d.counters.counter_defs();
+        let lib_faces: BTreeSet<&str> = defs
+            .values()
+            .flat_map(|c| [Some(&c.front), c.back.as_ref()])
+            .flatten()
+            .filter(|f| f.side == Side::Lib)
+            .map(|f| f.kind.as_str())
+            .collect();
+        let mut armed = BTreeSet::new();
+        for c in &d.cards.cards {
+            for f in &c.while_open {
+                if let super::super::cards::Flag::LibArm(t) = f {
+                    assert!(
+                        lib_faces.contains(t.as_str()),
+                        "card {} arms {t}, which no counter has on a Lib face",
+                        c.no
+                    );
+                    armed.insert(t.as_str());
+                }
+            }
+        }
+        for t in ["dougram", "jagd_dougram"] {
+            assert!(armed.contains(t), "a card lets Lib arm the {t} (21)");
+        }
+    }
+
+    #[test]
     fn built_in_stand_in_data_loads() {
         let d = load(&DataSource::default()).unwrap();
         assert!(d.map.stand_in && d.counters.stand_in && d.cards.stand_in);
@@ -773,6 +802,26 @@ mod tests {
         );
         let err = with_override(&CARDS, &bad).unwrap_err();
         assert!(err.contains("starts open"), "{err}");
+    }
+
+    #[test]
+    fn a_card_condition_naming_an_unknown_card_or_city_is_rejected_2_10() {
+        let bad = replaced(CARDS.builtin, "{card_open: 29}", "{card_open: 9999}");
+        let err = with_override(&CARDS, &bad).unwrap_err();
+        assert!(err.contains(".requires[0]"), "{err}");
+        assert!(err.contains("there is no card 9999"), "{err}");
+        let bad = replaced(
+            CARDS.builtin,
+            "{own_controls: doga}",
+            "{own_controls: atlantis}",
+        );
+        let err = with_override(&CARDS, &bad).unwrap_err();
+        assert!(err.contains("not a city"), "{err}");
+        let bad = replaced(CARDS.builtin, "{turn_at_least: 5}", "{turn_at_most: 5}");
+        assert!(
+            with_override(&CARDS, &bad).is_err(),
+            "unknown condition kind"
+        );
     }
 
     #[test]

@@ -545,10 +545,14 @@ fn legal_moves_are_choices(s: &State, side: Side, c: &Choices, rng: &mut ChaCha2
         labels: &labels,
         start: &s.control,
     };
+    let stack_limit =
+        side == Side::Lib && !s.flag(&crate::systems::dougram::cards::Flag::LibGovernment);
     let live = |m: &Move| {
-        movement::legal_move(s, side, m, &FieldPath::root(), &Memory::default(), &mode)
-            .problems
-            .is_empty()
+        let j = movement::legal_move(s, side, m, &FieldPath::root(), &Memory::default(), &mode);
+        // 8.4.2 is judged on the orders as a whole; a move on its own is one such order.
+        j.problems.is_empty()
+            && (!stack_limit
+                || movement::legal_stacking(s, side, &[j], &FieldPath::root()).is_empty())
     };
     let ends: BTreeSet<(String, HexId)> = c
         .moves

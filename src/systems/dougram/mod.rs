@@ -65,9 +65,12 @@ impl Rules for Dougram {
 
     /// 1: the rules as first released (pbem 0.1.0); 2: the map, counters and cards moved out
     /// of the state into the game's data.yaml, `stage` is `step` in state and view, and the
-    /// view's `policy` is `policies` (pbem 0.3.0). History: docs/dougram.md.
+    /// view's `policy` is `policies` (pbem 0.3.0); 3: the audited fixes of issue 12 (card
+    /// conditions, 8.4.2 and 10.6/11.3 at check, 10.8, 15.6, the default card keep, no
+    /// impossible rolls, the stand-in cards that bring every unit type into play). History:
+    /// docs/dougram.md.
     fn rules_version(&self) -> u32 {
-        2
+        3
     }
 
     fn data_of(&self, state: &State) -> std::sync::Arc<data::Data> {
@@ -80,7 +83,8 @@ impl Rules for Dougram {
 
     /// Rules 1 kept the map, counters and cards in every state: they become the game's data; its
     /// `stage` is rules 2's `step`, and each side's `deck` and `discard` are the two piles of
-    /// its `deck` (kit::deck).
+    /// its `deck` (kit::deck). Rules 2's state reads as it is; the cards of a game that plays
+    /// the shipped stand-in deck become rules 3's ([`rules3_cards`]).
     fn upgrade_state(
         &self,
         from: u32,
@@ -99,10 +103,14 @@ impl Rules for Dougram {
         let mut st: State = serde_json::from_value(serde_json::Value::Object(fields))
             .map_err(|e| format!("the stored state: {e}"))?;
         let data = match held {
-            Some(h) => std::sync::Arc::new(h.data),
-            None => data.ok_or("the game has no data.yaml to carry over")?,
+            Some(h) => h.data,
+            None => {
+                let d = data.ok_or("the game has no data.yaml to carry over")?;
+                (*d).clone()
+            }
         };
-        self.attach(&mut st, data);
+        let data = if from < 3 { rules3_cards(data)? } else { data };
+        self.attach(&mut st, std::sync::Arc::new(data));
         Ok(st)
     }
 
@@ -208,6 +216,29 @@ impl Rules for Dougram {
     ) -> Result<String, String> {
         odds::odds(state, reader, args)
     }
+}
+
+/// Rules 3 gave cards conditions for their use (2.10: 34, 64, 76 and 77 among the stand-in
+/// deck) and changed stand-in cards so that every unit type reaches the map (107, 108, 203,
+/// 303, 304, 311; 208 and 311 swapped their setup1 marks). A game whose cards are the shipped
+/// stand-in deck, card for card by number and owner, takes rules 3's cards: no card changes
+/// zone, so hands, decks and the stock stay as they are, and the setup marks only matter at
+/// setup. A game with its own cards.yaml (`pbem new --data`) keeps its cards, which have no
+/// conditions unless their owner writes them.
+fn rules3_cards(mut old: data::Data) -> Result<data::Data, String> {
+    let shipped = data::load(&crate::systems::DataSource::default())?.cards;
+    let same_deck = old.cards.stand_in
+        && old.cards.cards.len() == shipped.cards.len()
+        && old.cards.cards.iter().all(|c| {
+            shipped
+                .cards
+                .iter()
+                .any(|n| n.no == c.no && n.owner == c.owner)
+        });
+    if same_deck {
+        old.cards = shipped;
+    }
+    Ok(old)
 }
 
 /// Rules 1 kept a side's draw pile and discard pile beside its hand (`cards.<side>.deck` a list,

@@ -7,12 +7,12 @@
 //! illegal by the time it runs is skipped with a line that cites the rule, told to the moving
 //! side only: the opponent learns what moved, never what was ordered and did not happen.
 
-use super::cards::{Effect, Flag, PhaseName, SeaMove};
+use super::cards::{Card, Effect, Flag, PhaseName, SeaMove};
 use super::control;
 use super::ctx::{Ctx, reason};
 use super::data::{Class, HexId, HexRef, Hexside, Map, Side};
 use super::play;
-use super::state::{State, UnitAt};
+use super::state::{ChitAt, State, UnitAt};
 use super::steps::Choices;
 use crate::kit::seats::{Seat, TwoSeats};
 use crate::systems::Problem;
@@ -229,10 +229,72 @@ pub fn check_with(
     let mut mem = Memory::default();
     let mut out = Vec::new();
     let mode = Mode::Check { labels };
+    let mut judged = Vec::new();
     for (i, m) in orders.moves.iter().enumerate() {
-        let j = legal_move(state, side, m, &at.at("moves").at(i), &mem, &mode);
+        let mut j = legal_move(state, side, m, &at.at("moves").at(i), &mem, &mode);
         mem.note(&j);
-        out.extend(j.problems);
+        out.append(&mut j.problems);
+        judged.push(j);
+    }
+    if !may_hold(state, side, &Flag::LibGovernment, &mode) {
+        out.extend(legal_stacking(state, side, &judged, &at.at("moves")));
+    }
+    out
+}
+
+/// 8.4.2-8.4.3: while card 29 is closed, a hex holds at most 4 Lib units when movement ends
+/// (units may pass through a full hex on the way). Judged on the moves of the orders as a
+/// whole, `judged` in order, the problems under `at` (the `moves` list): each hex's Lib units
+/// now, less those ordered out, plus those ordered in. Each move that brings units into a hex
+/// that ends over the limit is refused. An over-stack that arming makes is not an order's
+/// fault: 6.10 lets the movement phase fix it ([`fix_overstack`]), and units that stay put
+/// are never refused.
+pub fn legal_stacking(
+    state: &State,
+    side: Side,
+    judged: &[Judged],
+    at: &FieldPath,
+) -> Vec<Problem> {
+    if side != Side::Lib {
+        return Vec::new(); // 8.4.1: no limit for Fed
+    }
+    let ok = |j: &&Judged| j.problems.is_empty() && j.dest.is_some();
+    let mut end: BTreeMap<HexId, (usize, usize)> = BTreeMap::new(); // hex -> (units, arrived)
+    for j in judged.iter().filter(ok) {
+        let dest = j.dest.unwrap_or_default();
+        for u in &j.units {
+            if let Some(from) = u.loc {
+                let e = end
+                    .entry(from)
+                    .or_insert_with(|| (state.units_in(from, side).len(), 0));
+                e.0 = e.0.saturating_sub(1);
+            }
+            let e = end
+                .entry(dest)
+                .or_insert_with(|| (state.units_in(dest, side).len(), 0));
+            e.0 += 1;
+            e.1 += 1;
+        }
+    }
+    let mut out = Vec::new();
+    for (i, j) in judged.iter().enumerate() {
+        if !ok(&j) {
+            continue;
+        }
+        let dest = j.dest.unwrap_or_default();
+        let (n, arrived) = end.get(&dest).copied().unwrap_or_default();
+        if n > LIB_STACK && arrived > 0 {
+            out.push(bad(
+                at.at(i),
+                "8.4.2",
+                format!(
+                    "hex {dest} would hold {n} Lib units when movement ends ({arrived} moved in); Lib stacks at most {LIB_STACK} while card 29 is closed"
+                ),
+                format!(
+                    "moves that leave at most {LIB_STACK} Lib units in hex {dest} at the end of the phase (passing through is fine, 8.4.3)"
+                ),
+            ));
+        }
     }
     out
 }
@@ -249,10 +311,11 @@ pub fn move_choices(state: &State, side: Side) -> Vec<Move> {
         start: &state.control,
     };
     let mem = Memory::default();
+    let stack_limit = side == Side::Lib && !state.flag(&Flag::LibGovernment);
     let legal = |m: &Move| {
-        legal_move(state, side, m, &FieldPath::root(), &mem, &mode)
-            .problems
-            .is_empty()
+        let j = legal_move(state, side, m, &FieldPath::root(), &mem, &mode);
+        j.problems.is_empty()
+            && (!stack_limit || legal_stacking(state, side, &[j], &FieldPath::root()).is_empty())
     };
     let map = &state.data.map;
     let cities: Vec<&str> = map
@@ -420,6 +483,11 @@ pub fn template(state: &State, side: Side, c: &Choices) -> String {
         v.push(format!("#   {h}{name}: {}{over}", list.join(", ")));
     }
     v.push("# a mountain hexside costs 1 MP more (9.3); no sea, no impassable hexside (9.6); entering a hex with enemy units ends the move (9.4)".into());
+    if side == Side::Lib && !state.flag(&Flag::LibGovernment) {
+        v.push(format!(
+            "# at most {LIB_STACK} Lib units in a hex when movement ends, until card 29 is open (8.4.2); passing through is fine (8.4.3)"
+        ));
+    }
     v.extend(choice_lines(state, &c.moves));
     if side == Side::Fed {
         v.push(
@@ -450,7 +518,7 @@ pub fn template(state: &State, side: Side, c: &Choices) -> String {
     if sea_cards.is_empty() {
         v.push("# sea moves (10): no sea-move card in hand".into());
     } else {
-        v.push("# sea-move cards in hand (10), one route and one group per card:".into());
+        v.push("# sea-move cards in hand (10); all of a phase's sea moves go from one city to one city (10.8):".into());
         v.extend(sea_cards);
     }
     if side == Side::Lib && !state.flag(&Flag::LibGovernment) {
@@ -578,6 +646,8 @@ pub struct Memory {
     moved: BTreeSet<String>,
     transported: usize,
     cards: BTreeSet<u32>,
+    /// The origin and destination of the first sea move (10.8).
+    sea_route: Option<(HexId, HexId)>,
     /// Where the first mercenaries to move ended (8.6).
     merc_dest: Option<HexId>,
 }
@@ -593,8 +663,9 @@ impl Memory {
         }
         match &j.kind {
             Some(Kind::Transport { .. }) => self.transported += j.units.len(),
-            Some(Kind::Sea { card, .. }) => {
+            Some(Kind::Sea { card, from, to }) => {
                 self.cards.insert(*card);
+                self.sea_route.get_or_insert((*from, *to));
             }
             _ => {}
         }
@@ -652,6 +723,42 @@ fn may_hold(state: &State, side: Side, f: &Flag, mode: &Mode) -> bool {
                     .card(*no)
                     .is_some_and(|c| c.while_open.contains(f) && c.owner == side)
             }))
+}
+
+/// Who controls city `h` at the start of the movement phase (10.6, 11.3), when that is certain:
+/// live, the phase's snapshot; at check time, control as the units give it now when nothing before `side`'s
+/// movement can change it (3.3.3). Lib's arming needs latent chits in the hex (6.5) and card
+/// 29 changes the control rule (3.3a); a card that places units there (24.2) may add to
+/// either side. Fed's replenishment never places units where Lib has control (7.6), and
+/// 7.10 only takes a Fed unit away, so neither can give Fed a city it does not hold.
+fn start_control(state: &State, side: Side, h: HexId, mode: &Mode) -> Option<Side> {
+    let id = place_id(state, h);
+    match mode {
+        Mode::Live { start, .. } => Some(start.get(&id).copied().unwrap_or(Side::Fed)),
+        Mode::Check { .. } => {
+            // A card the side may play before its movement, or one that opens by itself
+            // (24.1), may place units in the hex.
+            let places_here = |effects: &[Effect]| {
+                effects.iter().any(
+                    |e| matches!(e, Effect::PlaceUnits(p) if state.data.map.hex_of(&p.at) == h),
+                )
+            };
+            let placed_here = state.data.cards.cards.iter().any(|c| {
+                !state.open.contains(&c.no)
+                    && !state.removed.contains(&c.no)
+                    && ((state.cards.get(side).hand.contains(&c.no)
+                        && (places_here(&c.effects) || places_here(&c.on_open)))
+                        || (!c.auto_open.is_empty() && places_here(&c.on_open)))
+            });
+            let may_change = placed_here
+                || (side == Side::Lib
+                    && (state.chits.values().any(|c| c.at == ChitAt::Hex(h))
+                        || (!state.flag(&Flag::LibGovernment)
+                            && may_hold(state, side, &Flag::LibGovernment, mode))));
+            // The movement phase starts with a control check (3.3.1): as the units stand.
+            (!may_change).then(|| state.control_by_units(h))
+        }
+    }
 }
 
 /// A city named in an order, as its hex.
@@ -843,7 +950,8 @@ fn movers(
                 bads.push(bad(
                     p,
                     "8.1",
-                    format!("{id} is a {} unit", u.side.other().name()),
+                    // The unit's own side: it is not one of the mover's.
+                    format!("{id} is a {} unit", u.side.name()),
                     format!("one of {}'s own units", side.name()),
                 ));
                 continue;
@@ -970,7 +1078,7 @@ pub fn legal_move(
                                 units[*j].name,
                                 place_id(state, from)
                             ),
-                            "units in the origin city that have not moved (A16)",
+                            "units in the origin city that have not moved (10.2, 8.2)",
                         ));
                     }
                 }
@@ -1027,7 +1135,7 @@ pub fn legal_move(
                         "mercenary {} would end in hex {d}; the mercenaries that moved before end in {first}",
                         u.name
                     ),
-                    format!("move every mercenary to hex {first} (A52)"),
+                    format!("move every mercenary to hex {first} (8.6: all moving mercenaries end in one hex)"),
                 ));
             }
         }
@@ -1108,7 +1216,7 @@ fn normal(
                 if mountain { "9.3" } else { "9.1" },
                 if mountain {
                     format!(
-                        "crossing the mountain hexside into {h} costs 2 MP and only {} MP are left (A14)",
+                        "crossing the mountain hexside into {h} costs 2 MP and only {} MP are left (9.3)",
                         MP + cost - spent
                     )
                 } else {
@@ -1211,6 +1319,25 @@ fn sea(
         bads,
     )?;
     let (a, b) = (place_id(state, from), place_id(state, to));
+    // 10.8: every unit that moves by sea in the phase goes from the same hex to the same hex.
+    if let Some((f0, t0)) = mem.sea_route
+        && (f0, t0) != (from, to)
+    {
+        bads.push(bad(
+            at.clone(),
+            "10.8",
+            format!(
+                "an earlier sea move goes from {} to {}: all sea-moving units go from one hex to one hex",
+                place_id(state, f0),
+                place_id(state, t0)
+            ),
+            format!(
+                "from: {}, to: {}, or move these units another way",
+                place_id(state, f0),
+                place_id(state, t0)
+            ),
+        ));
+    }
     if !effect
         .routes
         .iter()
@@ -1223,29 +1350,45 @@ fn sea(
             .collect();
         bads.push(bad(
             at.at("to"),
-            "10.3",
+            route_rule(card),
             format!("card {no} has no route {a}-{b}"),
             format!("one of its routes: {}", routes.join(", ")),
         ));
     }
     if effect.origin_must_be_friendly
-        && let Mode::Live { start, .. } = mode
-        && start.get(&a) != Some(&side)
+        && let Some(held) = start_control(state, side, from, mode)
+        && held != side
     {
         bads.push(bad(
             at.at("from"),
             "10.6",
             format!(
-                "card {no} needs an origin {} controlled at the start of the phase; {a} was not",
-                side.name()
+                "card {no} needs an origin {} controlled at the start of the phase; {a} {} {}'s{}",
+                side.name(),
+                if mode.live() { "was" } else { "is" },
+                held.name(),
+                if mode.live() {
+                    ""
+                } else {
+                    " and nothing before your movement phase can change that"
+                }
             ),
-            "an origin you controlled when the phase began",
+            "an origin you control when the phase begins (10.6)",
         ));
     }
     if let Some(b) = andy_bad(state, side, to, &at.at("to"), mode) {
         bads.push(b);
     }
     (bads.len() == n0).then_some((no, from, to))
+}
+
+/// The rule that lists a sea-move card's routes: 10.3 for card 20, 10.4 for 32, 10.5 for 68,
+/// as each card's `rules` says; 10.2 (routes between cities) for a card that names none.
+fn route_rule(card: &Card) -> &'static str {
+    ["10.3", "10.4", "10.5"]
+        .into_iter()
+        .find(|r| card.rules.iter().any(|c| c == r))
+        .unwrap_or("10.2")
 }
 
 /// 11.2-11.9 except the units' location and the cap; returns (from, to).
@@ -1296,20 +1439,24 @@ fn transport(
             "a city within 3 hexes (11.4); bonar/spa-grante count 3 (11.7); Fed: north_pole_port-sandrea (11.6)",
         ));
     }
-    if let Mode::Live { start, .. } = mode {
-        for (f, h) in [("from", from), ("to", to)] {
-            let id = place_id(state, h);
-            if start.get(&id) != Some(&side) {
-                bads.push(bad(
-                    at.at(f),
-                    "11.3",
+    for (f, h) in [("from", from), ("to", to)] {
+        let id = place_id(state, h);
+        if let Some(held) = start_control(state, side, h, mode)
+            && held != side
+        {
+            bads.push(bad(
+                at.at(f),
+                "11.3",
+                if mode.live() {
+                    format!("{id} was {}'s at the start of the phase", held.name())
+                } else {
                     format!(
-                        "{id} was not {}-controlled at the start of the phase",
-                        side.name()
-                    ),
-                    "cities you controlled when the phase began",
-                ));
-            }
+                        "{id} is {}'s and nothing before your movement phase can change that",
+                        held.name()
+                    )
+                },
+                "cities you control when the phase begins (11.3)",
+            ));
         }
     }
     if let Some(b) = andy_bad(state, side, to, &at.at("to"), mode) {
@@ -1450,7 +1597,7 @@ pub fn fix_overstack(state: &mut State, ctx: &mut Ctx) {
         here.sort();
         let excess = here.len().saturating_sub(LIB_STACK);
         ctx.log.public(format!(
-            "hex {h} holds {} Lib units, over the limit of {LIB_STACK} (8.4.2): the standing policy removes {excess} (6.10, A6)",
+            "hex {h} holds {} Lib units, over the limit of {LIB_STACK} (8.4.2): the standing policy removes {excess} (6.10: your movement policy, docs/dougram.md, Decisions)",
             here.len()
         ));
         for (_, _, id) in here.into_iter().take(excess) {
@@ -1473,7 +1620,7 @@ pub fn fix_overstack(state: &mut State, ctx: &mut Ctx) {
                         u.at = UnitAt::Hex(d);
                     }
                     ctx.log.public(format!(
-                        "{id} leaves the over-stack in hex {h} for hex {d} (6.10, A6)"
+                        "{id} leaves the over-stack in hex {h} for hex {d} (6.10: your movement policy, docs/dougram.md, Decisions)"
                     ));
                     play::lib_unit_entered(state, d, ctx);
                 }
@@ -1482,7 +1629,7 @@ pub fn fix_overstack(state: &mut State, ctx: &mut Ctx) {
                         u.at = UnitAt::Stock;
                     }
                     ctx.log.public(format!(
-                        "{id} is eliminated to the stock to end the over-stack in hex {h} (6.10, A6)"
+                        "{id} is eliminated to the stock to end the over-stack in hex {h} (6.10: your movement policy, docs/dougram.md, Decisions)"
                     ));
                 }
             }
@@ -1860,6 +2007,41 @@ mod tests {
     }
 
     #[test]
+    fn a_unit_of_the_other_side_is_named_by_its_own_side_8_1() {
+        let mut s = blank(Side::Lib);
+        put(&mut s, &["SO05"], Side::Fed, 62);
+        let at = FieldPath::root();
+        let p = check(
+            &s,
+            Side::Lib,
+            &orders("moves: [{units: [SO05], path: [52]}]"),
+            &at,
+        );
+        assert_eq!(p.len(), 1, "{p:?}");
+        assert_eq!(p[0].message, "SO05 is a fed unit");
+        assert_eq!(p[0].accepted, "one of lib's own units");
+    }
+
+    #[test]
+    fn a_bad_sea_route_cites_the_rule_that_lists_the_cards_routes_10_3_10_4_10_5() {
+        let mut s = blank(Side::Fed);
+        give(&mut s, Side::Fed, 32);
+        give(&mut s, Side::Fed, 68);
+        put(&mut s, &["SO10"], Side::Fed, 95);
+        for (card, rule) in [(32, "10.4"), (68, "10.5")] {
+            let y = format!(
+                "moves: [{{units: [SO10], sea: {{card: {card}, from: garland, to: estor}}}}]"
+            );
+            assert_eq!(probs(&s, Side::Fed, &y), one("moves[0].sea.to", rule));
+        }
+        let mut s = blank(Side::Lib);
+        give(&mut s, Side::Lib, 20);
+        put(&mut s, &["SO01"], Side::Lib, 95);
+        let y = "moves: [{units: [SO01], sea: {card: 20, from: garland, to: estor}}]";
+        assert_eq!(probs(&s, Side::Lib, y), one("moves[0].sea.to", "10.3"));
+    }
+
+    #[test]
     fn only_own_units_on_the_map_move_8_1() {
         let mut s = blank(Side::Lib);
         put(&mut s, &["SO10"], Side::Fed, 62);
@@ -2018,6 +2200,36 @@ mod tests {
     }
 
     #[test]
+    fn a_move_that_leaves_more_than_four_lib_units_in_a_hex_is_refused_at_check_8_4_2() {
+        let mut s = blank(Side::Lib);
+        put(&mut s, &["SO01", "SO02", "SO03"], Side::Lib, 53);
+        put(&mut s, &["SO05", "SO06"], Side::Lib, 52);
+        let y = "moves: [{units: [SO05, SO06], path: [53]}]";
+        let p = check(&s, Side::Lib, &orders(y), &FieldPath::root());
+        assert_eq!(p.len(), 1, "{p:?}");
+        assert_eq!(p[0].path.to_string(), "moves[0]");
+        assert_eq!(p[0].rule.as_deref(), Some("8.4.2"));
+        assert!(p[0].message.contains("would hold 5 Lib units"), "{p:?}");
+        // A unit leaving the hex in the same phase makes room (8.4.3: only the end counts).
+        let y = "moves: [{units: [SO05, SO06], path: [53]}, {units: [SO01], path: [54]}]";
+        assert!(probs(&s, Side::Lib, y).is_empty());
+        // With card 29 in hand it may be open before movement: no limit then (8.4.2).
+        let y = "moves: [{units: [SO05, SO06], path: [53]}]";
+        give(&mut s, Side::Lib, 29);
+        assert!(probs(&s, Side::Lib, y).is_empty());
+        // The template's choices offer no move into a full hex.
+        let mut t = blank(Side::Lib);
+        put(&mut t, &["SO01", "SO02", "SO03", "SO04"], Side::Lib, 53);
+        put(&mut t, &["SO05"], Side::Lib, 52);
+        assert!(
+            !move_choices(&t, Side::Lib)
+                .iter()
+                .any(|m| m.units == ["SO05"] && m.path.last() == Some(&53)),
+            "no choice ends in the full hex 53"
+        );
+    }
+
+    #[test]
     fn no_stack_limit_for_fed_or_for_lib_with_29_open_8_4_1_8_4_2() {
         let mut s = blank(Side::Lib);
         put(
@@ -2154,19 +2366,29 @@ mod tests {
     }
 
     #[test]
-    fn one_route_and_group_per_card_several_cards_a_phase_10_8_a15() {
+    fn all_sea_moves_of_a_phase_go_from_one_hex_to_one_hex_10_8() {
         let mut s = blank(Side::Fed);
         give(&mut s, Side::Fed, 32);
         give(&mut s, Side::Fed, 68);
         put(&mut s, &["SO10"], Side::Fed, 95);
         put(&mut s, &["SO11"], Side::Fed, 95);
-        let y = "moves: [{units: [SO10], sea: {card: 32, from: garland, to: sandrea}}, {units: [SO11], sea: {card: 32, from: garland, to: cardinal}}]";
+        // A card carries one group (2.10: it is played once).
+        let y = "moves: [{units: [SO10], sea: {card: 32, from: garland, to: sandrea}}, {units: [SO11], sea: {card: 32, from: garland, to: sandrea}}]";
         assert_eq!(probs(&s, Side::Fed, y), one("moves[1].sea.card", "10.8"));
+        // Two cards, two destinations: the second move breaks 10.8.
         let y = "moves: [{units: [SO10], sea: {card: 32, from: garland, to: sandrea}}, {units: [SO11], sea: {card: 68, from: garland, to: doga}}]";
+        assert_eq!(probs(&s, Side::Fed, y), one("moves[1].sea", "10.8"));
+        let mut t = s.clone();
+        let log = run(&mut t, Side::Fed, y);
+        assert_eq!(at(&t, "SO10"), UnitAt::Hex(75));
+        assert_eq!(at(&t, "SO11"), UnitAt::Hex(95), "{log:?}");
+        assert!(has(&log.private[Side::Fed], "(10.8)"), "{log:?}");
+        // Two cards on the same hex-to-hex route: fine.
+        let y = "moves: [{units: [SO10], sea: {card: 32, from: garland, to: sandrea}}, {units: [SO11], sea: {card: 68, from: garland, to: sandrea}}]";
         assert!(probs(&s, Side::Fed, y).is_empty());
         run(&mut s, Side::Fed, y);
         assert_eq!(at(&s, "SO10"), UnitAt::Hex(75));
-        assert_eq!(at(&s, "SO11"), UnitAt::Hex(79));
+        assert_eq!(at(&s, "SO11"), UnitAt::Hex(75));
     }
 
     #[test]
@@ -2178,8 +2400,8 @@ mod tests {
         s.recompute_control();
         assert_eq!(s.control["grante"], Side::Lib);
         let y = "moves: [{units: [SO10], sea: {card: 32, from: grante, to: bonar}}]";
-        // Control may change before movement: only resolution can tell.
-        assert!(probs(&s, Side::Fed, y).is_empty());
+        // Nothing before Fed's movement can give Fed a city Lib holds: refused at check.
+        assert_eq!(probs(&s, Side::Fed, y), one("moves[0].sea.from", "10.6"));
         let mut t = s.clone();
         let log = run(&mut t, Side::Fed, y);
         assert_eq!(at(&t, "SO10"), UnitAt::Hex(14));
@@ -2298,16 +2520,45 @@ mod tests {
         put(&mut s, &["SO10"], Side::Fed, 54);
         put(&mut s, &["SO01"], Side::Lib, 73);
         let y = "moves: [{units: [SO10], transport: {from: bonar, to: cardinal}}]";
-        assert!(probs(&s, Side::Fed, y).is_empty());
+        // Lib holds Cardinal and nothing before Fed's movement can change that (7.6).
+        assert_eq!(
+            probs(&s, Side::Fed, y),
+            one("moves[0].transport.to", "11.3")
+        );
         let log = run(&mut s, Side::Fed, y);
         assert_eq!(at(&s, "SO10"), UnitAt::Hex(54));
         assert!(
             has(
                 &log.private[Side::Fed],
-                "transport.to: cardinal was not fed-controlled"
+                "transport.to: cardinal was lib's at the start of the phase"
             ),
             "{log:?}"
         );
+    }
+
+    #[test]
+    fn a_transport_city_that_arming_may_still_turn_is_judged_when_the_phase_starts_11_3() {
+        let mut s = blank(Side::Lib);
+        s.open.insert(29);
+        put(&mut s, &["SO01"], Side::Lib, 54);
+        put(&mut s, &["SO10"], Side::Fed, 73);
+        s.recompute_control();
+        assert_eq!(s.control["cardinal"], Side::Fed);
+        let y = "moves: [{units: [SO01], transport: {from: bonar, to: cardinal}}]";
+        for c in s.chits.values_mut() {
+            if c.at == ChitAt::Hex(73) {
+                c.at = ChitAt::Cup;
+            }
+        }
+        assert_eq!(
+            probs(&s, Side::Lib, y),
+            one("moves[0].transport.to", "11.3")
+        );
+        // A latent chit in Cardinal: arming may turn it before movement, so only the phase
+        // can tell.
+        let chit = s.cup()[0].clone();
+        s.chits.get_mut(&chit).unwrap().at = ChitAt::Hex(73);
+        assert!(probs(&s, Side::Lib, y).is_empty());
     }
 
     #[test]

@@ -52,6 +52,12 @@ pub fn odds(state: Option<&State>, reader: &Reader, args: &[String]) -> Result<S
         (["roll", v], _) => {
             let v = number(v, "VALUE")?;
             let hits = v.min(6);
+            if hits == 0 {
+                // No face hits: say so rather than print an empty fraction.
+                return Ok(format!(
+                    "one die against {v}: no face hits, so such a unit rolls no die; expected hits 0 (14.3, 15.4, 16.3)\n"
+                ));
+            }
             Ok(format!(
                 "one die against {v}: a hit on {hits} of 6 faces = {}, worth the face; expected hits {}/12 = {:.2} (14.3-14.4, 15.4-15.5, 16.3-16.4)\n",
                 pct(hits, 6),
@@ -162,12 +168,26 @@ fn combat(s: &State, word: &str) -> Result<String, String> {
                 sum(fed, Class::Cba, |v| v.aa),
             ));
         } else {
-            out.push("    CBA step (14): skipped, a side has no CBA (A20)".into());
+            out.push("    CBA step (14): skipped, a side has no CBA (14.1)".into());
         }
+        // 15.3: CBAs shoot soldiers on AP, soldiers shoot CBAs on AA; a shooter with no unit
+        // of the class it shoots at has no target and does not roll (combat.rs `ap_step`).
+        let has_soldier =
+            |ids: &[String]| ids.iter().any(|id| s.class_of(id) == Some(Class::Soldier));
+        let ap_hits = |own: &[String], enemy: &[String]| -> u32 {
+            let mut t = 0;
+            if has_soldier(enemy) {
+                t += sum(own, Class::Cba, |v| v.ap);
+            }
+            if has_cba(enemy) {
+                t += sum(own, Class::Soldier, |v| v.aa);
+            }
+            t
+        };
         out.push(line(
-            "AP step if asked (15: CBAs on AP, soldiers on AA)",
-            sum(&lib, Class::Cba, |v| v.ap) + sum(&lib, Class::Soldier, |v| v.aa),
-            sum(fed, Class::Cba, |v| v.ap) + sum(fed, Class::Soldier, |v| v.aa),
+            "AP step if asked (15: CBAs on AP at soldiers, soldiers on AA at CBAs)",
+            ap_hits(&lib, fed),
+            ap_hits(fed, &lib),
         ));
         out.push(line(
             "melee if asked (16, soldiers on AP)",
@@ -211,6 +231,13 @@ mod tests {
         assert!(a.contains("4 of 6 faces = 66.67%"), "{a}");
         assert!(a.contains("expected hits 20/12"), "{a}"); // (1+2+3+4)/6 = 20/12
         assert!(ask(None, &["roll", "9"]).unwrap().contains("6 of 6"));
+    }
+
+    #[test]
+    fn a_die_against_0_is_no_roll_and_expects_0_hits_14_3() {
+        let a = ask(None, &["roll", "0"]).unwrap();
+        assert!(a.contains("rolls no die; expected hits 0 "), "{a}");
+        assert!(!a.contains("0/"), "no empty fraction: {a}");
     }
 
     #[test]
@@ -268,6 +295,33 @@ mod tests {
         assert!(a.contains("target 4"), "Garcia counts 1 + 3 (A25): {a}");
         let none = ask(Some(&s), &["combat", "14"]).unwrap();
         assert!(none.contains("no combat there"), "{none}");
+    }
+
+    #[test]
+    fn ap_step_odds_count_only_shooters_with_a_target_15_3() {
+        let mut s = dealt("setup1", 3);
+        for u in s.units.values_mut() {
+            u.at = UnitAt::Stock;
+        }
+        let doga = s.data.map.hex_of("doga");
+        // Lib: one soldier and one CBA; Fed: one soldier and no CBA. Lib's soldier has no
+        // CBA to shoot at, so only Lib's CBA rolls (AP) and only Fed's soldier (AA, at the CBA).
+        put_from_stock(&mut s, "SO", 1, doga, Side::Lib);
+        put_from_stock(&mut s, "CG", 1, doga, Side::Lib);
+        put_from_stock(&mut s, "SO", 1, doga, Side::Fed);
+        let t = |ty: &str| {
+            let v = &s.data.counters.types[ty];
+            (v.aa, v.ap)
+        };
+        let (_, cg_ap) = t("crab_gunner");
+        let (so_aa, _) = t("soldier");
+        let a = ask(Some(&s), &["combat", "doga"]).unwrap();
+        let want = format!(
+            "AP step if asked (15: CBAs on AP at soldiers, soldiers on AA at CBAs): lib {:.2}, fed {:.2}",
+            f64::from(twelfths(cg_ap)) / 12.0,
+            f64::from(twelfths(so_aa)) / 12.0
+        );
+        assert!(a.contains(&want), "{want}\n{a}");
     }
 
     #[test]

@@ -250,7 +250,14 @@ pub fn legal_play(
             Some(_) => Ok(()),
         };
     }
-    let card = play::may_play(state, side, p.card, phase, None).map_err(|r| r.at(at.at("card")))?;
+    // An optional play's conditions (2.10) are judged when its phase comes: earlier phases of
+    // the step may meet them (a city taken, card 29 opened).
+    let card = if !live && p.optional {
+        play::may_play_when(state, side, p.card, phase, None)
+    } else {
+        play::may_play(state, side, p.card, phase, None)
+    }
+    .map_err(|r| r.at(at.at("card")))?;
     if let Some(e) = card.effects.iter().find_map(|e| e.phase()) {
         return Err(Problem::new(
             at.at("card"),

@@ -4,7 +4,9 @@
 //! modifiers). Auto-open triggers (24.1) are evaluated here too.
 
 use super::cardphase;
-use super::cards::{After, Card, Count, Effect, PhaseName, StepName, Trigger, TurnOf, UnitPool};
+use super::cards::{
+    After, Card, Count, Effect, PhaseName, Requires, StepName, Trigger, TurnOf, UnitPool,
+};
 use super::ctx::Ctx;
 use super::data::{HexId, Side};
 use super::state::{ChitAt, State, Unit, UnitAt};
@@ -22,8 +24,87 @@ pub struct Refusal {
     pub accepted: String,
 }
 
-/// Whether `side` may play card `no` now, in `phase` (and combat `step`), judged on `state`.
+/// Whether `side` may play card `no` now, in `phase` (and combat `step`), judged on `state`:
+/// [`may_play_when`], and the card's conditions hold ([`conditions_hold`]).
 pub fn may_play(
+    state: &State,
+    side: Side,
+    no: u32,
+    phase: PhaseName,
+    step: Option<StepName>,
+) -> Result<&Card, Refusal> {
+    let card = may_play_when(state, side, no, phase, step)?;
+    conditions_hold(state, side, card)?;
+    Ok(card)
+}
+
+/// Whether condition `r` of a card holds for `side` now, and what the state says about it.
+pub fn condition(state: &State, side: Side, r: &Requires) -> (bool, String) {
+    match r {
+        Requires::TurnAtLeast(t) => (state.turn >= *t, format!("it is turn {}", state.turn)),
+        Requires::CardOpen(n) => (
+            state.open.contains(n),
+            format!(
+                "card {n} is {}open",
+                if state.open.contains(n) { "" } else { "not " }
+            ),
+        ),
+        Requires::CardNotOpen(n) => (
+            !state.open.contains(n),
+            format!(
+                "card {n} is {}open",
+                if state.open.contains(n) { "" } else { "not " }
+            ),
+        ),
+        Requires::LibVpAtLeast(v) => (
+            state.lib_vp() >= *v,
+            format!("Lib holds {} VP", state.lib_vp()),
+        ),
+        Requires::LibVpAtMost(v) => (
+            state.lib_vp() <= *v,
+            format!("Lib holds {} VP", state.lib_vp()),
+        ),
+        Requires::OwnControls(p) => {
+            let holder = state.control.get(p).copied().unwrap_or(Side::Fed);
+            (holder == side, format!("{p} is {}'s", holder.name()))
+        }
+    }
+}
+
+/// 2.10: every condition the card names holds for `side` on `state`.
+pub fn conditions_hold(state: &State, side: Side, card: &Card) -> Result<(), Refusal> {
+    let unmet: Vec<String> = card
+        .requires
+        .iter()
+        .filter_map(|r| {
+            let (ok, now) = condition(state, side, r);
+            (!ok).then(|| format!("{} ({now})", r.describe()))
+        })
+        .collect();
+    if unmet.is_empty() {
+        return Ok(());
+    }
+    Err(Refusal {
+        rule: "2.10",
+        message: format!(
+            "card {} may be played only with {}",
+            card.no,
+            unmet.join(" and ")
+        ),
+        accepted: format!(
+            "a card whose conditions hold now ({}); or play it with `optional: true` to have it played only if they hold by its phase",
+            card.requires
+                .iter()
+                .map(|r| r.describe())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    })
+}
+
+/// [`may_play`] without the card's conditions: in hand, its turn, its phase and step (2.10,
+/// 2.13, 12.9).
+pub fn may_play_when(
     state: &State,
     side: Side,
     no: u32,
@@ -298,19 +379,23 @@ fn run_box_effects(
                     revealed = Some(v);
                 } else {
                     ctx.log.public(format!(
-                        "the {b} box is empty and so is the cup (24.2, A40)"
+                        "the {b} box is empty and so is the cup (24.2: an empty box draws from the cup; docs/dougram.md, Decisions)"
                     ));
                     revealed = Some(0);
                 }
             }
             Effect::PlaceUnits(p) => {
                 let n = match p.count {
-                    Count::CeilHalfRevealed => revealed.unwrap_or(0).div_ceil(2),
+                    Count::CeilHalfRevealed => revealed.unwrap_or(0).div_ceil(2) as usize,
+                    Count::All => usize::MAX,
                 };
                 let hex = state.data.map.hex_of(&p.at);
-                match p.pool {
-                    UnitPool::SixthArmy => place_sixth_army(state, n as usize, hex, ctx),
+                match &p.pool {
+                    UnitPool::SixthArmy => place_sixth_army(state, n, hex, ctx),
+                    UnitPool::Types(types) => place_types(state, types, n, hex, no, ctx),
                 }
+                // 3.3.3: new units may change who controls the hex.
+                super::control::check(state, &format!("after card {no} places units"), ctx);
             }
             _ => {}
         }
@@ -353,6 +438,51 @@ pub fn place_sixth_army(state: &mut State, n: usize, hex: HexId, ctx: &mut Ctx) 
         placed.len(),
         placed.join(", ")
     ));
+}
+
+/// Places up to `n` stock counters whose Fed face is one of `types` at `hex`, as Fed units,
+/// in counter id order (a `place_units` card with a `types` pool; 6th Army counters come by
+/// their own pool, 24.2). What is not in the stock (on the map, in the box, out of the game,
+/// 27.1) does not come.
+pub fn place_types(
+    state: &mut State,
+    types: &[String],
+    n: usize,
+    hex: HexId,
+    card: u32,
+    ctx: &mut Ctx,
+) {
+    let defs = state.data.counters.counter_defs();
+    let placed: Vec<String> = state
+        .units
+        .iter()
+        .filter(|(id, u)| {
+            u.at == UnitAt::Stock
+                && defs.get(*id).is_some_and(|d| {
+                    !d.sixth_army && d.front.side == Side::Fed && types.contains(&d.front.kind)
+                })
+        })
+        .map(|(id, _)| id.clone())
+        .take(n)
+        .collect();
+    for id in &placed {
+        state.units.insert(
+            id.clone(),
+            Unit {
+                at: UnitAt::Hex(hex),
+                side: Side::Fed,
+                damaged: false,
+            },
+        );
+    }
+    ctx.log.public(if placed.is_empty() {
+        format!("card {card}: none of its units is in the stock, so none arrives")
+    } else {
+        format!(
+            "card {card}: {} arrive at hex {hex} from the stock",
+            placed.join(", ")
+        )
+    });
 }
 
 /// 24.1 (a), default A38: a Lib unit entered or appeared in `hex`.
@@ -433,6 +563,129 @@ mod tests {
         let r = may_play(&s, Side::Lib, 36, PhaseName::Movement, None).unwrap_err();
         assert_eq!(r.rule, "2.10");
         assert!(may_play(&s, Side::Lib, 9999, PhaseName::Movement, None).is_err());
+    }
+
+    fn plays(y: &str) -> crate::systems::dougram::orders::Orders {
+        crate::yaml::parse(y, "orders.yaml").unwrap()
+    }
+
+    #[test]
+    fn a_card_is_played_only_when_its_conditions_hold_2_10() {
+        let mut s = dealt("setup1", 7);
+        s.step = Step::Fed;
+        give(&mut s, Side::Fed, 77); // stand-in: turn 5 or later, Lib VP at most 2
+        let check = super::super::orders::check;
+        let p = check(&s, "fed", &plays("play: [{card: 77}]"));
+        assert_eq!(p.len(), 1, "{p:?}");
+        assert_eq!(p[0].path.to_string(), "orders.play[0].card");
+        assert_eq!(p[0].rule.as_deref(), Some("2.10"));
+        assert!(
+            p[0].message.contains("turn 5 or later (it is turn 1)"),
+            "{p:?}"
+        );
+        assert!(p[0].accepted.contains("optional: true"), "{p:?}");
+        // Optional: judged when its phase comes; skipped there while the conditions fail.
+        let o = plays("play: [{card: 77, optional: true}]");
+        assert!(check(&s, "fed", &o).is_empty());
+        let mut d = dice(3);
+        let r = super::super::steps::resolve(&s, &[("fed".to_string(), o.clone())].into(), &mut d)
+            .unwrap();
+        assert!(!r.state.open.contains(&77), "not played on turn 1");
+        assert!(r.state.cards[Side::Fed].hand.contains(&77));
+        // Turn 5 with Lib at 2 VP or less: accepted.
+        s.turn = 5;
+        assert!(s.lib_vp() <= 2);
+        assert!(check(&s, "fed", &plays("play: [{card: 77}]")).is_empty());
+        assert!(may_play(&s, Side::Fed, 77, PhaseName::Movement, None).is_ok());
+    }
+
+    #[test]
+    fn no_card_wins_the_game_on_turn_1_in_either_setup_2_10_20_2() {
+        for scenario in ["setup1", "setup2"] {
+            let s0 = dealt(scenario, 8);
+            let winners: Vec<&Card> = s0
+                .data
+                .cards
+                .cards
+                .iter()
+                .filter(|c| {
+                    c.while_open.iter().any(|f| {
+                        matches!(
+                            f,
+                            super::super::cards::Flag::LacockAssassinated
+                                | super::super::cards::Flag::PeaceTalks
+                        )
+                    })
+                })
+                .collect();
+            assert_eq!(winners.len(), 2, "34 and 77");
+            for c in winners {
+                let mut s = s0.clone();
+                s.step = match c.owner {
+                    Side::Lib => Step::Lib,
+                    Side::Fed => Step::Fed,
+                };
+                give(&mut s, c.owner, c.no);
+                let choices = super::super::steps::choices(&s, c.owner);
+                assert!(
+                    !choices.play.iter().any(|p| p.card == c.no),
+                    "{scenario}: card {} is playable on turn 1",
+                    c.no
+                );
+                let y = format!("play: [{{card: {}}}]", c.no);
+                assert!(
+                    !super::super::orders::check(&s, c.owner.name(), &plays(&y)).is_empty(),
+                    "{scenario}: card {} is accepted on turn 1",
+                    c.no
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_mercenary_contract_lands_every_mercenary_in_the_stock_where_fed_holds_the_city_2_9() {
+        let mut s = dealt("setup1", 9);
+        s.step = Step::Fed;
+        let no = s
+            .data
+            .cards
+            .cards
+            .iter()
+            .find(|c| {
+                c.effects.iter().any(|e| {
+                    matches!(e, Effect::PlaceUnits(p) if matches!(&p.pool, UnitPool::Types(t) if t.iter().any(|x| x == "garcia_squad")))
+                })
+            })
+            .map(|c| c.no)
+            .expect("a card brings the mercenaries");
+        give(&mut s, Side::Fed, no);
+        let doga = s.data.map.hex_of("doga");
+        assert_eq!(s.control["doga"], Side::Fed);
+        assert!(may_play(&s, Side::Fed, no, PhaseName::Replenishment, None).is_ok());
+        let mut d = dice(4);
+        let mut ctx = Ctx::new(&mut d);
+        play(&mut s, Side::Fed, no, &mut ctx).unwrap();
+        let mercs: Vec<&str> = s
+            .units_in(doga, Side::Fed)
+            .into_iter()
+            .filter(|id| s.is_mercenary(id))
+            .collect();
+        assert_eq!(
+            mercs,
+            ["DS01", "GA01", "GA02", "TQ01", "TQ02"],
+            "2.9: 2 + 2 + 1"
+        );
+        // Where Lib holds the city, the card cannot be played (its condition, 2.10).
+        let mut t = dealt("setup1", 9);
+        t.step = Step::Fed;
+        give(&mut t, Side::Fed, no);
+        t.control.insert("doga".into(), Side::Lib);
+        let r = may_play(&t, Side::Fed, no, PhaseName::Replenishment, None).unwrap_err();
+        assert_eq!(r.rule, "2.10");
+        assert!(
+            r.message.contains("you control doga (doga is lib's)"),
+            "{r:?}"
+        );
     }
 
     #[test]

@@ -172,7 +172,10 @@ fn fortress_spot_refusal(state: &State, h: HexId) -> Option<(&'static str, Strin
     if state.data.map.place_at(h).is_some_and(|p| p.id == ANDY)
         && !state.flag(&Flag::FedMayEnterAndy)
     {
-        return Some(("23.1", format!("{name} is closed to Fed (A37)")));
+        return Some((
+            "23.1",
+            format!("{name} is closed to Fed until its entry card is open"),
+        ));
     }
     if !state.units_in(h, Side::Lib).is_empty() {
         return Some(("22.4", format!("{name} holds Lib units")));
@@ -218,7 +221,9 @@ pub fn legal_to_box(
         )),
         Some(u) => match u.at {
             UnitAt::Hex(_) if !boxable(state, name) => Err(problem(
-                format!("{name} may not go to the box (17.6, A10)"),
+                format!(
+                    "{name} may not go to the box (17.6: it never uses the box; docs/dougram.md, Decisions)"
+                ),
                 accepted,
             )),
             UnitAt::Hex(_) if box_holds_cba => Err(problem(
@@ -315,7 +320,10 @@ pub fn legal_convert(
             out.push(Problem::new(
                 at.at("to"),
                 "7.8",
-                format!("{} is not a conversion target yet (A9)", c.to),
+                format!(
+                    "{} is not a conversion target yet (7.8: its deployment card is not open)",
+                    c.to
+                ),
                 targets,
             ));
             None
@@ -739,7 +747,7 @@ pub fn hasty_swap(state: &mut State, ctx: &mut Ctx) {
                 ));
             }
             None => ctx.log.public(format!(
-                "the Hasty {id} in the box goes to the stock; no Round Facer is left (17.8, A12)"
+                "the Hasty {id} in the box goes to the stock; no Round Facer is left (17.8: the replacement comes from the stock; docs/dougram.md, Decisions)"
             )),
         }
     }

@@ -136,7 +136,7 @@ pub fn legal_member(
                     at.clone(),
                     "19.8",
                     format!("{name} is already in the group at {first}"),
-                    "each soldier in at most one group (A30)",
+                    "each soldier in at most one group (19.8; docs/dougram.md, Decisions)",
                 ));
             }
             used.insert(name.to_string(), at.clone());
@@ -191,10 +191,7 @@ pub fn legal_member(
                     format!("{name} is not a soldier able to check"),
                 ))
             } else if used.insert(id.clone(), at.clone()).is_some() {
-                Err(problem(
-                    "19.8, A30",
-                    format!("{name} is already in a group"),
-                ))
+                Err(problem("19.8", format!("{name} is already in a group")))
             } else {
                 Ok(Some(id))
             }
@@ -362,12 +359,12 @@ pub fn resolve(
         return Ok(());
     }
     ctx.log.public(format!(
-        "security checks are enabled in every eligible hex by {} (19.3, A29)",
+        "security checks are enabled in every eligible hex by {} (19.3: one enabling card suffices; docs/dougram.md, Decisions)",
         enablers.join(", ")
     ));
     if enablers.len() > 1 {
         ctx.log
-            .private(side, "one enabler suffices; your others add nothing (A29)");
+            .private(side, "one enabler suffices; your others add nothing (19.3)");
     }
     // From here on a line about an order that did not happen goes to Fed only: the opponent
     // sees the checks rolled, never the groups or hexes that were dropped.
@@ -766,7 +763,7 @@ mod tests {
         };
         let (log, tr) = run(&mut s, &o, 6);
         assert_eq!(tr.public.len(), 1);
-        assert!(log.private[Side::Fed].iter().any(|l| l.contains("A30")));
+        assert!(log.private[Side::Fed].iter().any(|l| l.contains("19.8")));
         assert!(
             log.private[Side::Fed]
                 .iter()

@@ -234,20 +234,25 @@ impl State {
     /// Control of every city (3.2, 3.3a), defaults A2 (Lib needs at least one unit) and A3
     /// (Lib units over the stack limit do not count before card 29).
     pub fn recompute_control(&mut self) {
-        let gov = self.flag(&Flag::LibGovernment);
         let mut out = BTreeMap::new();
         for p in self.data.map.places.iter().filter(|p| p.city) {
-            let l = self.units_in(p.hex, Side::Lib).len();
-            let f = self.units_in(p.hex, Side::Fed).len();
-            let lib = if gov {
-                l > f // 3.3a: more units; a tie is Fed's
-            } else {
-                let l = l.min(4); // 3.2, 8.4.1
-                l >= 1 && l >= 3 * f
-            };
-            out.insert(p.id.clone(), if lib { Side::Lib } else { Side::Fed });
+            out.insert(p.id.clone(), self.control_by_units(p.hex));
         }
         self.control = out;
+    }
+
+    /// Who the units in city hex `h` give control to now (3.2, 3.3a), whatever the last
+    /// control check found.
+    pub fn control_by_units(&self, h: HexId) -> Side {
+        let l = self.units_in(h, Side::Lib).len();
+        let f = self.units_in(h, Side::Fed).len();
+        let lib = if self.flag(&Flag::LibGovernment) {
+            l > f // 3.3a: more units; a tie is Fed's
+        } else {
+            let l = l.min(4); // 3.2, 8.4.1
+            l >= 1 && l >= 3 * f
+        };
+        if lib { Side::Lib } else { Side::Fed }
     }
 
     /// VP of the cities Lib controls (20.3).

@@ -392,7 +392,9 @@ mod tests {
 
     #[test]
     fn a_pending_discard_is_made_by_the_policy_fallback_without_an_order_5_4() {
-        let s = resolve(&start(), &none(), &mut dice(6)).unwrap().state;
+        let mut s = start();
+        s.policies[Side::Lib].card.keep_none = true;
+        let s = resolve(&s, &none(), &mut dice(6)).unwrap().state;
         let mut s = resolve(&s, &none(), &mut dice(7)).unwrap().state;
         s = resolve(&s, &none(), &mut dice(8)).unwrap().state;
         // Force a 7th card in Lib's hand as if one card had been kept.
@@ -504,6 +506,34 @@ mod tests {
 
     fn upgraded(old: &str) -> State {
         crate::systems::Rules::upgrade_state(&super::super::Dougram, 1, old, None).unwrap()
+    }
+
+    #[test]
+    fn a_rules_2_game_of_the_stand_in_deck_takes_the_rules_3_cards_and_its_own_deck_stays_2_10() {
+        let s = resolve(&start(), &none(), &mut dice(21)).unwrap().state;
+        let text = crate::yaml::to_string(&s);
+        let shipped = (*s.data.arc()).clone();
+        // The rules-2 stand-in deck had no conditions.
+        let mut old = shipped.clone();
+        for c in old.cards.cards.iter_mut() {
+            c.requires.clear();
+        }
+        let up = |d: &super::super::data::Data| {
+            crate::systems::Rules::upgrade_state(
+                &super::super::Dougram,
+                2,
+                &text,
+                Some(std::sync::Arc::new(d.clone())),
+            )
+            .unwrap()
+        };
+        let st = up(&old);
+        assert_eq!(st.data.cards, shipped.cards, "the rules-3 cards");
+        assert_eq!(st.cards, s.cards, "hands and decks as they were");
+        // A game with its own cards.yaml keeps it as it is.
+        let mut own = old.clone();
+        own.cards.stand_in = false;
+        assert_eq!(up(&own).data.cards, own.cards);
     }
 
     #[test]

@@ -14,7 +14,10 @@ use crate::kit::seats::Seat;
 /// What each policy part means and accepts (digest 3.2).
 const POLICY_HELP: &str = "\
 # policies (standing, kept until you send a new one; each part replaces the stored part):
-#   card: {keep: [cards, best first], stock_wishlist: [cards], swap_out: [cards]}   (5.2, 5.5)
+#   card: {keep: [cards, best first], keep_none: false, stock_wishlist: [cards], swap_out: [cards]}   (5.2, 5.5)
+#         by default (no listed card in hand) the best card is kept: one that stays open, then
+#         sea moves, arming points and placements, then combat and security cards, lowest number
+#         first; keep_none: true keeps only a listed card
 #   combat: see docs/dougram.md, Policies (capture requests, card reactions, AP and melee
 #           requests, hit allocation, fight group, fortress displacement)
 #   movement: see docs/dougram.md, Policies (over-stack fix, 6.10)
@@ -41,8 +44,30 @@ fn card_lines(state: &State, side: Side, c: &Choices) -> String {
                     .step
                     .map(|s| format!(", step {s:?}"))
                     .unwrap_or_default();
+                // 2.10: the card's conditions, and whether each holds now.
+                let needs = if c.requires.is_empty() {
+                    String::new()
+                } else {
+                    let list: Vec<String> = c
+                        .requires
+                        .iter()
+                        .map(|r| {
+                            let (ok, now) = super::play::condition(state, side, r);
+                            format!(
+                                "{} ({})",
+                                r.describe(),
+                                if ok {
+                                    "met".to_string()
+                                } else {
+                                    format!("not met: {now}")
+                                }
+                            )
+                        })
+                        .collect();
+                    format!("; needs {}", list.join(", "))
+                };
                 out.push_str(&format!(
-                    "#   {no} \"{}\": {:?} turn, {} phase{step}\n",
+                    "#   {no} \"{}\": {:?} turn, {} phase{step}{needs}\n",
                     c.en,
                     c.when.turn,
                     c.when.phase.name()
@@ -145,4 +170,31 @@ pub fn template(state: &State, side_name: &str) -> String {
     body.push_str(POLICY_HELP);
     body.push('\n');
     format!("orders:\n{}  policies: {{}}\n", indent(&body))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::dougram::fixtures::{dealt, give};
+
+    #[test]
+    fn the_template_lists_a_cards_conditions_and_whether_they_hold_2_10() {
+        let mut s = dealt("setup1", 12);
+        s.step = Step::Fed;
+        give(&mut s, Side::Fed, 77);
+        let t = template(&s, "fed");
+        let line = t
+            .lines()
+            .find(|l| l.contains("77 \""))
+            .unwrap_or_else(|| panic!("card 77 listed: {t}"));
+        assert!(
+            line.contains("needs turn 5 or later (not met: it is turn 1)"),
+            "{line}"
+        );
+        assert!(line.contains("Lib VP at most 2 (met)"), "{line}");
+        assert!(
+            t.contains("keep_none"),
+            "the card policy's default is explained: {t}"
+        );
+    }
 }

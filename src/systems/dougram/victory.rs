@@ -139,6 +139,18 @@ pub fn check(state: &mut State, ctx: &mut Ctx) {
     }
     let units = lib_units_on_map(state);
     let b = bonus(state);
+    // No throw of 3d6 (at most 18, plus the bonus) can reach that many units: no dice.
+    if units > (18 + b) as usize {
+        ctx.log.public(format!(
+            "victory check: Lib holds 0 VP, but no throw of 3d6{} reaches its {units} units on the map, so no dice are rolled; the game goes on (20.3.2, 4.2)",
+            if b > 0 {
+                format!(" + {b}")
+            } else {
+                String::new()
+            }
+        ));
+        return;
+    }
     let label = format!("t{}/victory/3d6", state.turn);
     let sum: u32 = ctx.dice.roll(&label, 3, 6).iter().sum();
     let total = sum + b;
@@ -329,10 +341,26 @@ mod tests {
         assert_eq!(tr.public[0].values.len(), 3);
         let f = s.finished.unwrap();
         assert_eq!((f.winner, f.rule.as_str()), (Side::Fed, "20.3.2"));
-        // 25 Lib units (or all soldiers left): 21 at most, never.
-        let mut s = with_lib_units(25);
-        run(&mut s, 8);
+    }
+
+    #[test]
+    fn a_20_3_2_roll_that_cannot_reach_the_lib_units_is_not_made_20_3_2() {
+        // 22 Lib units, no Dougram: 3d6 + 3 is 21 at most, so no throw wins: nothing rolled.
+        let mut s = with_lib_units(22);
+        let (log, tr) = run(&mut s, 8);
         assert!(s.finished.is_none());
+        assert!(tr.public.is_empty(), "no dice: {tr:?}");
+        assert!(
+            log.public
+                .iter()
+                .any(|l| l.contains("no throw of 3d6 + 3 reaches its 22 units")),
+            "{:?}",
+            log.public
+        );
+        // 21 units can still be reached (6+6+6+3): the roll is made.
+        let mut s = with_lib_units(21);
+        let (_, tr) = run(&mut s, 8);
+        assert_eq!(tr.public.len(), 1);
     }
 
     #[test]

@@ -361,6 +361,7 @@ mod tests {
     fn hands_and_face_down_discards_are_the_owners_only_2_10_5_6() {
         let mut s = dealt("setup1", 43);
         s.turn = 2;
+        s.policies[Side::Lib].card.keep_none = true;
         card_phase(&mut s, Side::Lib, &mut dice(44), "t2");
         let l = view(&s, &side("lib"));
         let f = view(&s, &side("fed"));
