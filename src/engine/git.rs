@@ -198,8 +198,8 @@ pub fn publish(root: &Path, repo: &Path) -> Result<Published, Error> {
     }
     let last = game.last_seq();
     // Reports of records already committed that a crash kept out of their record's commit.
-    let late: Vec<String> = game
-        .records
+    let records = game.records_all()?;
+    let late: Vec<String> = records
         .iter()
         .filter(|(rec, _)| tracked.contains(&format!("journal/{}", journal::file_name(rec.seq))))
         .map(|(rec, _)| format!("reports/{:06}.txt", rec.seq))
@@ -215,7 +215,7 @@ pub fn publish(root: &Path, repo: &Path) -> Result<Published, Error> {
             last,
         )?;
     }
-    for (rec, _) in game.records.iter() {
+    for (rec, _) in records {
         let jname = format!("journal/{}", journal::file_name(rec.seq));
         if tracked.contains(&jname) {
             continue;

@@ -21,6 +21,7 @@ pub mod schedule;
 pub mod start;
 pub mod status;
 pub mod step;
+pub mod summary;
 pub mod sweep;
 pub mod verify;
 pub mod views;
