@@ -38,14 +38,16 @@ pub struct Summary {
     /// The number of the first record of the head's range: the record that opened the step
     /// open after the head, later ones having left it open (`game::step_bases`).
     pub first: u64,
-    /// The hashes of the records `first..len`, oldest first.
-    pub bases: Vec<Hash32>,
+    /// The hashes of the records `first..len`, oldest first, in hex, one after the other:
+    /// read as one string, and decoded only where an order is checked ([`Summary::bases`]).
+    pub bases: String,
     /// Whether deadlines were paused after the records before `first`, and since when
     /// (`schedule::paused_since`).
     pub paused_before: Option<Timestamp>,
     /// The pauses, resumptions and extensions among the records `first..len`: what moves the
-    /// open step's deadline (`schedule`), each a few numbers (a long pause-and-resume history
-    /// within one step costs little to read).
+    /// open step's deadline (`schedule`), each a few numbers, stored as one line of text
+    /// ([`StepOp::write`]): a long pause-and-resume history within one step costs little to read.
+    #[serde(with = "step_ops_text")]
     pub step_ops: Vec<StepOp>,
     /// Each side's seat after the head (`ops::seats_at`).
     pub seats: Vec<(String, SeatHistory)>,
@@ -95,6 +97,131 @@ impl StepOp {
     }
 }
 
+impl StepOp {
+    /// `P` or `R` SEQ TIME, or `E` SEQ STEP TIME; TIME is `SECONDS.NANOSECONDS`, or `-`.
+    fn write(&self, out: &mut String) {
+        use std::fmt::Write;
+        let (kind, seq, step, at) = match self {
+            StepOp::Pause(seq, at) => ('P', seq, None, at),
+            StepOp::Resume(seq, at) => ('R', seq, None, at),
+            StepOp::Extend(seq, step, at) => ('E', seq, Some(step), at),
+        };
+        // Writing to a String does not fail.
+        let _ = write!(out, "{kind} {seq} ");
+        if let Some(step) = step {
+            let _ = write!(out, "{step} ");
+        }
+        let _ = match at {
+            Some((s, n)) => write!(out, "{s}.{n}"),
+            None => write!(out, "-"),
+        };
+    }
+
+    /// The ops [`StepOp::write`] wrote, separated by `;`. Read byte by byte: a game paused and
+    /// resumed many times within one step has many of them, read by every sweep.
+    fn parse_all(text: &str) -> Option<Vec<StepOp>> {
+        let mut r = Reader(text.as_bytes());
+        let mut ops = Vec::new();
+        while !r.0.is_empty() {
+            if !ops.is_empty() {
+                r.byte(b';')?;
+            }
+            let kind = r.next()?;
+            r.byte(b' ')?;
+            let seq = r.number()?;
+            if kind == b'E' {
+                r.byte(b' ')?;
+                let step = r.number()?;
+                r.byte(b' ')?;
+                ops.push(StepOp::Extend(seq, step, r.time()?));
+                continue;
+            }
+            r.byte(b' ')?;
+            let at = r.time()?;
+            ops.push(match kind {
+                b'P' => StepOp::Pause(seq, at),
+                b'R' => StepOp::Resume(seq, at),
+                _ => return None,
+            });
+        }
+        Some(ops)
+    }
+}
+
+/// What [`StepOp::parse_all`] has left to read.
+struct Reader<'a>(&'a [u8]);
+
+impl Reader<'_> {
+    fn next(&mut self) -> Option<u8> {
+        let (first, rest) = self.0.split_first()?;
+        self.0 = rest;
+        Some(*first)
+    }
+
+    fn byte(&mut self, want: u8) -> Option<()> {
+        (self.next()? == want).then_some(())
+    }
+
+    /// Digits, at least one, that fit a u64.
+    fn number(&mut self) -> Option<u64> {
+        let digits = self.0.iter().take_while(|b| b.is_ascii_digit()).count();
+        if digits == 0 {
+            return None;
+        }
+        let mut n: u64 = 0;
+        for b in &self.0[..digits] {
+            n = n.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
+        }
+        self.0 = &self.0[digits..];
+        Some(n)
+    }
+
+    /// A [`Reader::number`], possibly negative, that fits an i64.
+    fn signed(&mut self) -> Option<i64> {
+        let negative = self.0.first() == Some(&b'-');
+        if negative {
+            self.0 = &self.0[1..];
+        }
+        let n = i64::try_from(self.number()?).ok()?;
+        Some(if negative { -n } else { n })
+    }
+
+    /// `-` (no time) or `SECONDS.NANOSECONDS`, both signed (before 1970 both are negative).
+    fn time(&mut self) -> Option<Option<(i64, i32)>> {
+        if self.0.first() == Some(&b'-') && self.0.get(1).is_none_or(|b| !b.is_ascii_digit()) {
+            self.0 = &self.0[1..];
+            return Some(None);
+        }
+        let secs = self.signed()?;
+        self.byte(b'.')?;
+        let nanos = i32::try_from(self.signed()?).ok()?;
+        Some(Some((secs, nanos)))
+    }
+}
+
+/// [`Summary::step_ops`] as one string, each op as [`StepOp::write`] writes it, then `;`.
+mod step_ops_text {
+    use super::StepOp;
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+
+    pub fn serialize<S: Serializer>(ops: &[StepOp], s: S) -> Result<S::Ok, S::Error> {
+        let mut text = String::with_capacity(32 * ops.len());
+        for (i, op) in ops.iter().enumerate() {
+            if i > 0 {
+                text.push(';');
+            }
+            op.write(&mut text);
+        }
+        s.serialize_str(&text)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<StepOp>, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        StepOp::parse_all(&text)
+            .ok_or_else(|| D::Error::custom(format!("not step operations: {text:?}")))
+    }
+}
+
 /// The time a [`StepOp`] holds.
 pub fn time_of(t: Option<(i64, i32)>) -> Option<Timestamp> {
     t.and_then(|(s, n)| Timestamp::new(s, n).ok())
@@ -109,7 +236,7 @@ impl Summary {
             len: 0,
             head: None,
             first: 0,
-            bases: Vec::new(),
+            bases: String::new(),
             paused_before: None,
             step_ops: Vec::new(),
             seats: Vec::new(),
@@ -148,7 +275,7 @@ impl Summary {
             self.bases.clear();
             self.step_ops.clear();
         }
-        self.bases.push(hash);
+        self.bases.push_str(&hash.hex());
         if let Some(op) = record
             .host_op
             .as_ref()
@@ -198,8 +325,61 @@ impl Summary {
     /// The hashes an order for the step open after the head may name (`game::step_bases`).
     pub fn open_step_bases(&self) -> Vec<Hash32> {
         match &self.head {
-            Some((head, _)) if head.next.is_some() => self.bases.clone(),
+            Some((head, _)) if head.next.is_some() => self.bases(),
             _ => Vec::new(),
+        }
+    }
+
+    /// The hashes of the records `first..len`, oldest first. (Hex that does not read, which
+    /// pbem never writes, gives no hash: no order can name it.)
+    pub fn bases(&self) -> Vec<Hash32> {
+        self.bases
+            .as_bytes()
+            .chunks(64)
+            .filter_map(|hex| std::str::from_utf8(hex).ok()?.parse().ok())
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Serialize, Deserialize)]
+    struct Wrap(#[serde(with = "step_ops_text")] Vec<StepOp>);
+
+    #[test]
+    fn step_ops_read_back_as_written() {
+        let ops = vec![
+            StepOp::Pause(3, Some((1_764_000_000, 123_456_789))),
+            StepOp::Resume(4, None),
+            StepOp::Extend(5, 2, Some((-86_400, -500_000_000))),
+            StepOp::Pause(6, Some((0, 0))),
+        ];
+        let json = serde_json::to_string(&Wrap(ops.clone())).unwrap();
+        assert!(
+            json.contains("P 3 1764000000.123456789;R 4 -;E 5 2 -86400.-500000000"),
+            "{json}"
+        );
+        assert_eq!(serde_json::from_str::<Wrap>(&json).unwrap().0, ops);
+        assert_eq!(StepOp::parse_all(""), Some(Vec::new()));
+    }
+
+    #[test]
+    fn step_ops_that_do_not_read_are_refused() {
+        for text in [
+            "P",
+            "P 3",
+            "P 3 ",
+            "X 3 -",
+            "P 3 1.2;",
+            "P 3 1.2 ",
+            "E 3 -",
+            "P 99999999999999999999 -",
+            "P 3 1.99999999999",
+            "P 3 --",
+        ] {
+            assert_eq!(StepOp::parse_all(text), None, "{text:?}");
         }
     }
 }
