@@ -657,10 +657,10 @@ fn read_summary_cached(dir: &GameDir, game_id: &str) -> Result<Arc<Summary>, Err
         .filter(|(root, _)| *root == dir.root)
         .map(|(_, s)| s.clone());
     let stored = in_memory.filter(|s| current(s)).or_else(|| {
-        let (key, json) = cache::read_keyed(dir, SUMMARY_TWIN)?;
-        let s: Summary = serde_json::from_str(&json).ok()?;
+        let stored = cache::read_keyed(dir, SUMMARY_TWIN)?;
+        let s: Summary = serde_json::from_str(stored.json()).ok()?;
         // Never trusted beyond its key: the head it describes must be the one it is keyed by.
-        let keyed = s.head.as_ref().is_some_and(|(_, hash)| *hash == key);
+        let keyed = s.head.as_ref().is_some_and(|(_, hash)| *hash == stored.key);
         (keyed && current(&s)).then(|| Arc::new(s))
     });
     let from_store = stored.is_some();

@@ -164,13 +164,17 @@ impl Reader<'_> {
 
     /// Digits, at least one, that fit a u64.
     fn number(&mut self) -> Option<u64> {
-        let digits = self.0.iter().take_while(|b| b.is_ascii_digit()).count();
+        let mut n: u64 = 0;
+        let mut digits = 0;
+        for &b in self.0 {
+            if !b.is_ascii_digit() {
+                break;
+            }
+            n = n.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
+            digits += 1;
+        }
         if digits == 0 {
             return None;
-        }
-        let mut n: u64 = 0;
-        for b in &self.0[..digits] {
-            n = n.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
         }
         self.0 = &self.0[digits..];
         Some(n)
