@@ -439,8 +439,9 @@ pub fn read_journal(dir: &GameDir, game_id: &str) -> Result<Vec<(Record, Hash32)
     read_journal_from(dir, game_id, Vec::new())
 }
 
-/// What the host keeps of its journal, parsed (`host/cache/journal.jsonl`): opening a game then
-/// parses JSON instead of YAML and reads no record file but the head. Only the host's own
+/// What the host keeps of its journal, parsed (`host/cache/journal.jsonl`): reading every record
+/// ([`Game::records_all`]; opening a game reads the journal summary instead) then parses JSON
+/// instead of YAML and reads no record file but the head. Only the host's own
 /// commands use it, for the host's own files; `verify` reads every record
 /// (`Game::open_for_audit`). It is checked against the journal head: a cache whose last record
 /// is not the file of that number is not used.
