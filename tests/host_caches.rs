@@ -351,3 +351,22 @@ fn every_command_answers_the_same_with_the_summary_as_without_it() {
     assert!(summary_file(&t).exists());
     assert_eq!(answers(true), with);
 }
+
+#[test]
+fn a_stray_file_added_after_the_summary_remembered_a_clean_journal_folder_is_refused() {
+    let t = Table::kummen();
+    t.play_step(&[]);
+    // Once journal/ is a second old, the stored summary remembers it was listed clean.
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    ok(&["status", t.dir()]);
+    ok(&["status", t.dir()]);
+    assert!(
+        summary(&t).1["listed"].is_array(),
+        "{:?}",
+        summary(&t).1["listed"]
+    );
+    std::fs::write(t.game.join("journal/notes.txt"), "x").unwrap();
+    let (code, out, err) = run(&["status", t.dir()]);
+    assert_ne!(code, 0, "{out}");
+    assert!(err.contains("journal/notes.txt"), "{err}");
+}
