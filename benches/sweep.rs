@@ -114,7 +114,7 @@ fn main() {
             .open_step()
             .map_or(u64::MAX, |s| s.step);
     }
-    let records = Game::open(&long).unwrap().records.len();
+    let records = Game::open(&long).unwrap().journal.len;
     let long_games = tmp.path().join("long");
     for i in 0..long_n {
         copy_as(&long, &long_games.join(format!("g{i:05}")), i);

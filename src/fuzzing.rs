@@ -550,11 +550,11 @@ pub fn journal(data: &[u8]) -> usize {
     match Game::open(root) {
         Ok(g) => {
             let _ = (g.open_step(), g.open_step_bases(), g.head());
-            out += crate::engine::ops::seat_findings(&g, &g.records)
+            out += crate::engine::ops::seat_findings(&g, g.records_all().unwrap_or_default())
                 .iter()
                 .map(String::len)
                 .sum::<usize>();
-            let _ = crate::engine::schedule::paused_since(&g.records);
+            let _ = crate::engine::schedule::paused_since(g.records_all().unwrap_or_default());
         }
         Err(e) => out += e.to_string().len(),
     }

@@ -904,8 +904,9 @@ fn vector_game() -> tempfile::TempDir {
     }
     write("archive/manifest.yaml", manifest_yaml().as_bytes());
     let game = Game::open_for_audit(root).unwrap();
-    for (r, _) in game.records.iter() {
-        let head = views::report_head_of(&game, &game.records, r.seq).unwrap();
+    let records = game.records_all().unwrap();
+    for (r, _) in records {
+        let head = views::report_head_of(&game, records, r.seq).unwrap();
         write(&format!("reports/{:06}.txt", r.seq), head.as_bytes());
     }
     write("player/order.yaml", &signed_order());

@@ -1,8 +1,11 @@
-//! The host's caches of parsed files (host/cache/, engine::cache). The parsed copy of the
-//! journal (JSON lines, appended to): opening a game reads only the records added since, and a cache that does not end
-//! with the journal's head record is never used. The JSON twins of data.yaml and of the newest
-//! state: reading one gives exactly what parsing the YAML gives, and a twin of other bytes is
-//! never used.
+//! The host's caches of parsed files (host/cache/, engine::cache). The journal summary, keyed
+//! by the head record's hash: opening a game reads it instead of every record, a stale one is
+//! brought forward or rebuilt, one keyed by another head is never used, and every command
+//! answers the same with it as without it. The parsed copy of the journal (JSON lines,
+//! appended to, read by what needs every record): reading it parses only the records added
+//! since, and a cache that does not end with the journal's head record is never used. The JSON
+//! twins of data.yaml and of the newest state: reading one gives exactly what parsing the YAML
+//! gives, and a twin of other bytes is never used.
 
 mod common;
 use common::*;
@@ -20,6 +23,12 @@ fn lines(t: &Table) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// Runs a command that reads every record (the dice of every step), which brings the parsed
+/// copy of the journal up to date: steps, orders and sweeps read only the journal summary.
+fn read_every_record(t: &Table) {
+    ok(&["dice", t.dir()]);
+}
+
 fn write_lines(t: &Table, lines: &[serde_json::Value]) {
     let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
     std::fs::write(cache(t), text).unwrap();
@@ -30,6 +39,7 @@ fn the_cache_follows_the_journal_as_steps_are_played() {
     let t = Table::kummen();
     t.play_step(&[]);
     t.play_step(&[]);
+    read_every_record(&t);
     let lines = lines(&t);
     assert_eq!(lines[0]["game"].as_str(), Some("kummen-test"));
     assert_eq!(lines.len(), 1 + 3, "a line per record");
@@ -44,11 +54,13 @@ fn the_cache_follows_the_journal_as_steps_are_played() {
 fn a_new_record_is_appended_to_the_cache_not_written_again_with_the_others() {
     let t = Table::kummen();
     t.play_step(&[]);
+    read_every_record(&t);
     // A mark in the first record's line that a rewrite from the journal would not keep.
     let mut marked = lines(&t);
     marked[1][0]["genesis"]["scenario"] = "marked".into();
     write_lines(&t, &marked);
     t.play_step(&[]);
+    read_every_record(&t);
     let after = lines(&t);
     assert_eq!(after.len(), 1 + 3);
     assert_eq!(after[1][0]["genesis"]["scenario"].as_str(), Some("marked"));
@@ -59,16 +71,18 @@ fn a_new_record_is_appended_to_the_cache_not_written_again_with_the_others() {
 fn a_cache_that_does_not_end_with_the_head_record_is_not_used() {
     let t = Table::kummen();
     t.play_step(&[]);
+    read_every_record(&t);
     let head = t.head();
     // A cache of another history: the last record's hash is not that of journal/000001.yaml.
     let mut cached = lines(&t);
     cached[2][0]["step"]["title"] = "forged".into();
     cached[2][1] = "00".repeat(32).into();
     write_lines(&t, &cached);
-    let report = ok(&["report", t.dir()]);
-    assert!(!report.contains("forged"), "{report}");
-    assert_eq!(t.head(), head);
+    // The report of record 1 when it is not the head reads every record.
     t.play_step(&[]);
+    let report = ok(&["report", t.dir(), "--record", "1"]);
+    assert!(!report.contains("forged"), "{report}");
+    assert_ne!(t.head(), head);
     ok(&["verify", "--full", t.dir()]);
 }
 
@@ -78,6 +92,7 @@ fn a_damaged_cache_is_rebuilt_from_the_journal() {
     t.play_step(&[]);
     std::fs::write(cache(&t), b"{not json").unwrap();
     assert_eq!(t.step(), 2);
+    read_every_record(&t);
     assert_eq!(lines(&t).len(), 1 + 2);
 }
 
@@ -85,11 +100,13 @@ fn a_damaged_cache_is_rebuilt_from_the_journal() {
 fn a_line_cut_short_by_a_crash_is_not_used_and_the_cache_starts_again() {
     let t = Table::kummen();
     t.play_step(&[]);
+    read_every_record(&t);
     let text = std::fs::read_to_string(cache(&t)).unwrap();
     // The last line without its end, as a crash in the middle of an append leaves it.
     std::fs::write(cache(&t), &text[..text.len() - 10]).unwrap();
     assert_eq!(t.step(), 2);
     t.play_step(&[]);
+    read_every_record(&t);
     let lines = lines(&t);
     assert_eq!(lines.len(), 1 + 3);
     assert_eq!(lines[3][1].as_str(), Some(t.head().as_str()));
@@ -180,4 +197,176 @@ fn a_state_twin_is_used_for_its_own_state_only() {
         used.contains("A01") && used.matches("O06").count() < before.matches("O06").count(),
         "{used}"
     );
+}
+
+fn summary_file(t: &Table) -> std::path::PathBuf {
+    t.game.join("host/cache/journal-summary.json")
+}
+
+/// The stored journal summary: the hash it is keyed by, and its JSON.
+fn summary(t: &Table) -> (String, serde_json::Value) {
+    let text = std::fs::read_to_string(summary_file(t)).unwrap();
+    let (key, json) = text.split_once('\n').unwrap();
+    let key = key.strip_prefix("pbem-cache/1 ").unwrap().to_string();
+    (key, serde_json::from_str(json).unwrap())
+}
+
+fn write_summary(t: &Table, key: &str, json: &serde_json::Value) {
+    std::fs::write(summary_file(t), format!("pbem-cache/1 {key}\n{json}")).unwrap();
+}
+
+/// The summary `Game::open` uses, made again from every record of the journal.
+fn summary_of_the_journal(t: &Table) -> pbem::engine::summary::Summary {
+    let dir = pbem::engine::dir::GameDir::new(&t.game);
+    let records = pbem::engine::game::read_journal(&dir, &t.id).unwrap();
+    pbem::engine::summary::Summary::of(&t.id, &records)
+}
+
+#[test]
+fn opening_a_game_stores_the_summary_of_its_journal_keyed_by_the_head() {
+    let t = Table::kummen();
+    t.play_step(&[]);
+    ok(&["pause", t.dir(), "--reason", "holiday"]);
+    t.play_step(&[]);
+    let (key, json) = summary(&t);
+    assert_eq!(key, t.head());
+    assert_eq!(json["len"], 4);
+    let mut stored: pbem::engine::summary::Summary = serde_json::from_value(json).unwrap();
+    stored.listed = None;
+    assert_eq!(stored, summary_of_the_journal(&t));
+}
+
+#[test]
+fn a_summary_brought_forward_record_by_record_is_the_summary_of_the_whole_journal() {
+    let t = Table::kummen();
+    t.play_step(&[]);
+    // Pauses and resumptions within a step, a rollback, more steps: each command brings the
+    // stored summary forward by the record it wrote.
+    for _ in 0..2 {
+        ok(&["pause", t.dir(), "--reason", "r"]);
+        ok(&["resume", t.dir(), "--reason", "r"]);
+    }
+    t.play_step(&[]);
+    ok(&["host", "rollback", t.dir(), "--to", "1", "--reason", "r"]);
+    ok(&["pause", t.dir(), "--reason", "r"]);
+    let g = pbem::engine::game::Game::open(&t.game).unwrap();
+    let mut opened = (*g.journal).clone();
+    opened.listed = None;
+    assert_eq!(opened, summary_of_the_journal(&t));
+    assert_eq!(g.records_all().unwrap().len() as u64, opened.len);
+}
+
+#[test]
+fn a_summary_a_crash_left_behind_the_journal_is_brought_forward() {
+    let t = Table::kummen();
+    t.play_step(&[]);
+    let (old_key, old) = summary(&t);
+    t.play_step(&[]);
+    let head = t.head();
+    // As if the command crashed after writing its record and before storing the summary.
+    write_summary(&t, &old_key, &old);
+    assert_eq!(t.step(), 3);
+    assert_eq!(t.head(), head);
+    let (key, json) = summary(&t);
+    assert_eq!(key, head);
+    assert_eq!(json["len"], 3);
+    ok(&["verify", "--full", t.dir()]);
+}
+
+#[test]
+fn a_damaged_summary_is_rebuilt_from_the_journal() {
+    let t = Table::dougram();
+    t.play_step(&[]);
+    let status = ok(&["status", t.dir(), "--json"]);
+    for text in ["", "{not json", "pbem-cache/1 zz\n{}"] {
+        std::fs::write(summary_file(&t), text).unwrap();
+        assert_eq!(ok(&["status", t.dir(), "--json"]), status, "{text:?}");
+        assert_eq!(summary(&t).0, t.head());
+    }
+}
+
+#[test]
+fn a_summary_keyed_by_another_head_is_not_used() {
+    let t = Table::kummen();
+    t.play_step(&[]);
+    let status = ok(&["status", t.dir(), "--json"]);
+    let (_, mut forged) = summary(&t);
+    forged["head"][0]["next"]["title"] = "forged".into();
+    forged["outcome"] = "forged".into();
+    // The summary of another history: its key is not the hash of journal/000001.yaml.
+    let other = "00".repeat(32);
+    forged["head"][1] = other.clone().into();
+    write_summary(&t, &other, &forged);
+    assert_eq!(ok(&["status", t.dir(), "--json"]), status);
+    assert_eq!(summary(&t).0, t.head(), "rebuilt");
+}
+
+#[test]
+fn a_summary_whose_head_is_not_its_key_is_not_used() {
+    let t = Table::kummen();
+    t.play_step(&[]);
+    let status = ok(&["status", t.dir(), "--json"]);
+    let (key, mut forged) = summary(&t);
+    forged["outcome"] = "forged".into();
+    // Keyed by the real head, but describing another head record.
+    forged["head"][1] = "11".repeat(32).into();
+    write_summary(&t, &key, &forged);
+    assert_eq!(ok(&["status", t.dir(), "--json"]), status);
+    assert!(!ok(&["status", t.dir()]).contains("forged"));
+}
+
+#[test]
+fn every_command_answers_the_same_with_the_summary_as_without_it() {
+    let t = Table::kummen();
+    t.play_step(&[]);
+    ok(&["pause", t.dir(), "--reason", "r"]);
+    ok(&["resume", t.dir(), "--reason", "r"]);
+    t.play_step(&[]);
+    let commands: [&[&str]; 7] = [
+        &["status", t.dir(), "--json"],
+        &["report", t.dir()],
+        &["report", t.dir(), "--record", "1"],
+        &["dice", t.dir()],
+        &["template", t.dir(), "--side", "mercenary"],
+        &["template", t.dir(), "--side", "beeler"],
+        &["process", t.dir()],
+    ];
+    // Each command's exit code and output (a template's fresh entropy left out).
+    let answers = |without: bool| -> Vec<(i32, String, String)> {
+        commands
+            .iter()
+            .map(|args| {
+                if without {
+                    for name in ["journal-summary.json", "journal.jsonl"] {
+                        let _ = std::fs::remove_file(t.game.join("host/cache").join(name));
+                    }
+                }
+                let (code, out, err) = run(args);
+                let out: Vec<&str> = out.lines().filter(|l| !l.starts_with("entropy:")).collect();
+                (code, out.join("\n"), err)
+            })
+            .collect()
+    };
+    let with = answers(false);
+    assert!(summary_file(&t).exists());
+    assert_eq!(answers(true), with);
+}
+
+#[test]
+fn a_stray_file_added_after_the_summary_remembered_a_clean_journal_folder_is_refused() {
+    let t = Table::kummen();
+    t.play_step(&[]);
+    // Once journal/ is a second old, the stored summary remembers it was listed clean.
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    ok(&["status", t.dir()]);
+    ok(&["status", t.dir()]);
+    assert!(
+        summary(&t).1["listed"].is_array(),
+        "{:?}",
+        summary(&t).1["listed"]
+    );
+    std::fs::write(t.game.join("journal/notes.txt"), "x").unwrap();
+    let (code, out, err) = run(&["status", t.dir()]);
+    assert_ne!(code, 0, "{out}");
+    assert!(err.contains("journal/notes.txt"), "{err}");
 }

@@ -4,7 +4,10 @@
 //! (and rewritten). Only the host's own commands read them, for the host's own files; `verify`
 //! never does, and `conclude` does not archive them.
 //!
+//! - `journal-summary.json`: the journal summary ([`super::summary`]), keyed by the hash of
+//!   the head record's file: what opening a game reads instead of every record;
 //! - `journal.jsonl`: the parsed journal, a line per record, appended to ([`super::game`]);
+//!   read only by what needs every record (`Game::records_all`);
 //! - `data.json`: the parsed data.yaml, as JSON;
 //! - `state.json`: the newest state, parsed, as JSON.
 //!
@@ -26,10 +29,36 @@ pub fn path(dir: &GameDir, name: &str) -> PathBuf {
 
 /// The JSON of twin `name` if it was made from bytes hashing to `source`.
 pub fn read_twin(dir: &GameDir, name: &str, source: &Hash32) -> Option<String> {
+    let keyed = read_keyed(dir, name)?;
+    (keyed.key == *source).then(|| keyed.json().to_string())
+}
+
+/// A twin as read: the hash it is keyed by, and its JSON.
+pub struct Keyed {
+    pub key: Hash32,
+    text: String,
+    json_at: usize,
+}
+
+impl Keyed {
+    pub fn json(&self) -> &str {
+        &self.text[self.json_at..]
+    }
+}
+
+/// Twin `name` and the hash it is keyed by, for a cache whose source is known only once it is
+/// read (the journal summary names its head record): the caller must check that key against
+/// the source before using anything of the JSON.
+pub fn read_keyed(dir: &GameDir, name: &str) -> Option<Keyed> {
     let text = std::fs::read_to_string(path(dir, name)).ok()?;
-    let (head, json) = text.split_once('\n')?;
-    let hex = head.strip_prefix(MARKER)?.strip_prefix(' ')?;
-    (hex.parse::<Hash32>().ok()? == *source).then(|| json.to_string())
+    let newline = text.find('\n')?;
+    let hex = text[..newline].strip_prefix(MARKER)?.strip_prefix(' ')?;
+    let key = hex.parse::<Hash32>().ok()?;
+    Some(Keyed {
+        key,
+        text,
+        json_at: newline + 1,
+    })
 }
 
 /// Writes twin `name` of the bytes hashing to `source`. A cache: written whole (a reader sees

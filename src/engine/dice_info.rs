@@ -17,9 +17,9 @@ pub struct DieLine {
 }
 
 /// Every public die, optionally of one step only.
-pub fn list(game: &Game, step: Option<u64>) -> Vec<DieLine> {
+pub fn list(game: &Game, step: Option<u64>) -> Result<Vec<DieLine>, Error> {
     let mut out = Vec::new();
-    for (rec, _) in game.records.iter() {
+    for (rec, _) in game.records_all()? {
         let Some(st) = &rec.step else { continue };
         if step.is_some_and(|s| s != st.number) {
             continue;
@@ -35,13 +35,13 @@ pub fn list(game: &Game, step: Option<u64>) -> Vec<DieLine> {
             });
         }
     }
-    out
+    Ok(out)
 }
 
 /// The derivation of one die, step by step.
 pub fn explain(game: &Game, step: u64, label: &str) -> Result<String, Error> {
     let (rec, st) = game
-        .records
+        .records_all()?
         .iter()
         .find_map(|(r, _)| r.step.as_ref().filter(|s| s.number == step).map(|s| (r, s)))
         .ok_or_else(|| Error::Fail(format!("step {step} has not been processed")))?;

@@ -4,6 +4,7 @@ use super::Error;
 use super::cache;
 use super::config::GameConfig;
 use super::dir::{self, GameDir};
+use super::summary::{self, Summary};
 use crate::protocol::hash::Hash32;
 use crate::protocol::journal::{self, NextStep, Record};
 use crate::systems::{self, GameData, System};
@@ -24,14 +25,20 @@ pub struct Secrets {
 /// The host's caches of data.yaml and of the newest state (engine::cache).
 const DATA_TWIN: &str = "data.json";
 const STATE_TWIN: &str = "state.json";
+/// The host's journal summary (engine::summary), keyed by the hash of the head record's file.
+pub const SUMMARY_TWIN: &str = "journal-summary.json";
 
 pub struct Game {
     pub dir: GameDir,
     pub config: GameConfig,
     pub system: Box<dyn System>,
-    /// Every record with the hash of its file, in order (shared: a command opens its game
-    /// several times, and a journal read once is not read again while its head is the same).
-    pub records: Arc<Vec<(Record, Hash32)>>,
+    /// What the engine needs of the journal without its every record: the head, the open
+    /// step's range, the seat and rules history (engine::summary). Shared: a command opens its
+    /// game several times, and a summary is not read again while its head is the same.
+    pub journal: Arc<Summary>,
+    /// Every record with the hash of its file, in order, read on first use
+    /// ([`Game::records_all`]); an auditor's are read at once.
+    pub all_records: OnceLock<Arc<Vec<(Record, Hash32)>>>,
     /// The component data, read from data.yaml on first use ([`Game::data`]).
     pub data: OnceLock<GameData>,
     /// Whether the host's caches of parsed files may be used (engine::cache): not by an
@@ -52,16 +59,17 @@ impl Game {
         let text = dir::read_text(&config_path)?;
         let config = parsed_config(&text, &config_path)?;
         let system = systems::by_id(&config.system)?;
-        let records = read_journal_cached(&dir, &config.id)?;
+        let journal = read_summary_cached(&dir, &config.id)?;
         // The journal is the authority on keys: a key replacement or hand-over counts from its
         // record, even before game.yaml is rewritten after it (engine::ops). Email addresses
         // come from the host's mail/addresses.yaml (engine::config).
-        let config = super::ops::effective_config(&dir, config, &records)?;
+        let config = super::ops::effective_config(&dir, config, &journal.seats)?;
         Ok(Game {
             dir,
             config,
             system,
-            records,
+            journal,
+            all_records: OnceLock::new(),
             data: OnceLock::new(),
             caches: true,
         })
@@ -76,20 +84,60 @@ impl Game {
             .map_err(|r| Error::Fail(r.to_string()))?;
         let system = systems::by_id(&config.system)?;
         let records = Arc::new(read_journal(&dir, &config.id).unwrap_or_default());
+        let journal = Arc::new(Summary::of(&config.id, &records));
         Ok(Game {
             dir,
             config,
             system,
-            records,
+            journal,
+            all_records: OnceLock::from(records),
             data: OnceLock::new(),
             caches: false,
         })
     }
 
+    /// Every record with the hash of its file, oldest first, up to the head this game was
+    /// opened at: read (through the host's parsed copy, `host/cache/journal.jsonl`) on first
+    /// use. Only what needs the history calls it (old views and reports, publishing, dice
+    /// listings, the repair of a crashed run); steps, orders and sweeps use [`Game::journal`].
+    pub fn records_all(&self) -> Result<&[(Record, Hash32)], Error> {
+        let records = match self.all_records.get() {
+            Some(records) => records,
+            None => {
+                let records = read_journal_cached(&self.dir, &self.config.id)?;
+                self.all_records.get_or_init(|| records)
+            }
+        };
+        // The records this game was opened at: a record written since (by this command) is
+        // not part of this opening, which the summary describes.
+        let len = self.journal.len as usize;
+        match (records.get(..len), &self.journal.head) {
+            (Some(rs), Some((_, head))) if rs.last().is_some_and(|(_, h)| h == head) => Ok(rs),
+            (_, None) => Ok(&records[..0]),
+            _ => Err(Error::Fail(format!(
+                "{}: the journal changed while this command read it; run it again",
+                self.dir.journal().display()
+            ))),
+        }
+    }
+
+    /// Record `seq` and the hash of its file: the head from the summary, another from every
+    /// record ([`Game::records_all`]).
+    pub fn record(&self, seq: u64) -> Result<&(Record, Hash32), Error> {
+        if let Some(head) = self.journal.head.as_ref().filter(|(r, _)| r.seq == seq) {
+            return Ok(head);
+        }
+        self.records_all()?
+            .iter()
+            .find(|(r, _)| r.seq == seq)
+            .ok_or_else(|| Error::Fail(format!("there is no journal record {seq}")))
+    }
+
     pub fn last(&self) -> &Record {
         &self
-            .records
-            .last()
+            .journal
+            .head
+            .as_ref()
             .expect("open() refuses an empty journal")
             .0
     }
@@ -100,20 +148,24 @@ impl Game {
 
     /// Hash of the newest record: the basis every order for the open step must carry.
     pub fn head(&self) -> Hash32 {
-        self.records
-            .last()
+        self.journal
+            .head
+            .as_ref()
             .expect("open() refuses an empty journal")
             .1
     }
 
     /// The journal heads an order for the open step may name as its basis (see [`step_bases`]).
     pub fn open_step_bases(&self) -> Vec<Hash32> {
-        step_bases(&self.records, self.records.len().saturating_sub(1))
+        self.journal.open_step_bases()
     }
 
     /// The step now open, or None when the game is over.
     pub fn open_step(&self) -> Option<&NextStep> {
-        self.records.last().and_then(|(r, _)| r.next.as_ref())
+        self.journal
+            .head
+            .as_ref()
+            .and_then(|(r, _)| r.next.as_ref())
     }
 
     /// The host's full state after the newest record. Where the host's cache holds it parsed
@@ -157,7 +209,7 @@ impl Game {
             return Ok(d);
         }
         let path = self.dir.data();
-        let Some(want) = journal::data_after(self.records.iter().map(|(r, _)| r)) else {
+        let Some(want) = self.journal.data else {
             return Err(Error::Fail(format!(
                 "this game's states hold their own component data ({} rules 1): run it with the pbem of its rules, or `pbem host upgrade` it",
                 self.system.id()
@@ -203,7 +255,7 @@ impl Game {
     /// The rules version the game runs now and the pbem release it came with (genesis, or the
     /// last `pbem host upgrade`).
     pub fn rules(&self) -> (u32, String) {
-        journal::rules_after(self.records.iter().map(|(r, _)| r))
+        self.journal.rules.clone()
     }
 
     /// Refuses to check or resolve orders of a game that runs other rules than this pbem's: the
@@ -387,8 +439,9 @@ pub fn read_journal(dir: &GameDir, game_id: &str) -> Result<Vec<(Record, Hash32)
     read_journal_from(dir, game_id, Vec::new())
 }
 
-/// What the host keeps of its journal, parsed (`host/cache/journal.jsonl`): opening a game then
-/// parses JSON instead of YAML and reads no record file but the head. Only the host's own
+/// What the host keeps of its journal, parsed (`host/cache/journal.jsonl`): reading every record
+/// ([`Game::records_all`]; opening a game reads the journal summary instead) then parses JSON
+/// instead of YAML and reads no record file but the head. Only the host's own
 /// commands use it, for the host's own files; `verify` reads every record
 /// (`Game::open_for_audit`). It is checked against the journal head: a cache whose last record
 /// is not the file of that number is not used.
@@ -529,42 +582,140 @@ fn read_journal_from(
     mut records: Vec<(Record, Hash32)>,
 ) -> Result<Vec<(Record, Hash32)>, Error> {
     for seq in records.len() as u64.. {
-        let path = dir.record(seq);
-        if !path.exists() {
+        let Some(record) = read_record(dir, game_id, seq)? else {
             break;
-        }
-        let bytes = dir::read(&path)?;
-        let hash = journal::record_hash(&bytes);
-        let record = match parsed_record(&hash) {
-            Some(record) => record,
-            None => {
-                let text = String::from_utf8(bytes)
-                    .map_err(|_| Error::Fail(format!("{}: not UTF-8 text", path.display())))?;
-                let record: Record = yaml::parse(&text, &path.display().to_string())
-                    .map_err(|r| Error::Fail(r.to_string()))?;
-                remember_record(hash, &record);
-                record
-            }
         };
-        if record.seq != seq || record.game != game_id {
-            return Err(Error::Fail(format!(
-                "{}: record claims seq {} of game {:?}; expected seq {seq} of {game_id:?}",
-                path.display(),
-                record.seq,
-                record.game
-            )));
-        }
-        records.push((record, hash));
+        records.push(record);
     }
     if records.is_empty() {
-        return Err(Error::Fail(format!(
-            "{}: the journal has no genesis record",
-            dir.journal().display()
-        )));
+        return Err(no_genesis(dir));
     }
     check_strays(dir)?;
     Ok(records)
 }
+
+fn no_genesis(dir: &GameDir) -> Error {
+    Error::Fail(format!(
+        "{}: the journal has no genesis record",
+        dir.journal().display()
+    ))
+}
+
+/// Record `seq` of the journal and the hash of its file, None when there is no such file.
+fn read_record(dir: &GameDir, game_id: &str, seq: u64) -> Result<Option<(Record, Hash32)>, Error> {
+    let path = dir.record(seq);
+    if !path.exists() {
+        return Ok(None);
+    }
+    let bytes = dir::read(&path)?;
+    let hash = journal::record_hash(&bytes);
+    let record = match parsed_record(&hash) {
+        Some(record) => record,
+        None => {
+            let text = String::from_utf8(bytes)
+                .map_err(|_| Error::Fail(format!("{}: not UTF-8 text", path.display())))?;
+            let record: Record = yaml::parse(&text, &path.display().to_string())
+                .map_err(|r| Error::Fail(r.to_string()))?;
+            remember_record(hash, &record);
+            record
+        }
+    };
+    if record.seq != seq || record.game != game_id {
+        return Err(Error::Fail(format!(
+            "{}: record claims seq {} of game {:?}; expected seq {seq} of {game_id:?}",
+            path.display(),
+            record.seq,
+            record.game
+        )));
+    }
+    Ok(Some((record, hash)))
+}
+
+/// The journal summary of the game in `dir` (engine::summary), through the host's stored copy:
+/// the one this process read last, else `host/cache/journal-summary.json`, if its head is the
+/// journal's record of that number; brought forward by the records written after it (parsed
+/// once: a record this process wrote is not parsed again), or made again from every record
+/// when there is no usable copy. A changed summary is stored for the next command.
+fn read_summary_cached(dir: &GameDir, game_id: &str) -> Result<Arc<Summary>, Error> {
+    // A summary is of this journal when its head is the file of that number: the head's hash
+    // commits to every record before it (each names its predecessor's hash).
+    let current = |s: &Summary| {
+        s.pbem == summary::FORMAT
+            && s.game == game_id
+            && match &s.head {
+                Some((rec, hash)) => {
+                    rec.seq + 1 == s.len
+                        && dir::read(&dir.record(rec.seq))
+                            .is_ok_and(|bytes| journal::record_hash(&bytes) == *hash)
+                }
+                None => false,
+            }
+    };
+    let in_memory = LAST_SUMMARY
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .as_ref()
+        .filter(|(root, _)| *root == dir.root)
+        .map(|(_, s)| s.clone());
+    let stored = in_memory.filter(|s| current(s)).or_else(|| {
+        let stored = cache::read_keyed(dir, SUMMARY_TWIN)?;
+        let s: Summary = serde_json::from_str(stored.json()).ok()?;
+        // Never trusted beyond its key: the head it describes must be the one it is keyed by.
+        let keyed = s.head.as_ref().is_some_and(|(_, hash)| *hash == stored.key);
+        (keyed && current(&s)).then(|| Arc::new(s))
+    });
+    let from_store = stored.is_some();
+    let mut summary = stored.unwrap_or_else(|| Arc::new(Summary::new(game_id)));
+    let before = summary.len;
+    while let Some((record, hash)) = read_record(dir, game_id, summary.len)? {
+        Arc::make_mut(&mut summary).push(record, hash);
+    }
+    let Some((_, head)) = summary.head.clone() else {
+        return Err(no_genesis(dir));
+    };
+    // journal/ holds nothing but its chain (`journal_strays`). Listing it costs a little per
+    // record, so a stored summary remembers the folder's modification time when it was last
+    // listed clean; while that is unchanged no name was added, removed or renamed there. A
+    // time under a second old is not remembered: a change within the same tick of the
+    // filesystem's clock could leave it unchanged. It is read before the listing, so a change
+    // during the listing shows next time.
+    let mtime = journal_mtime(dir);
+    let unchanged = summary.len == before && mtime.is_some() && summary.listed == mtime;
+    let mut listed_changed = false;
+    if !unchanged {
+        check_strays(dir)?;
+        let settled = mtime.filter(|(secs, _)| {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs() as i64);
+            now > secs.saturating_add(1)
+        });
+        if summary.listed != settled {
+            Arc::make_mut(&mut summary).listed = settled;
+            listed_changed = true;
+        }
+    }
+    if (summary.len != before || listed_changed || !from_store)
+        && let Ok(json) = serde_json::to_string(&*summary)
+    {
+        // A cache: failing to write it costs only speed.
+        let _ = cache::write_twin(dir, SUMMARY_TWIN, &head, &json);
+    }
+    *LAST_SUMMARY.lock().unwrap_or_else(|e| e.into_inner()) =
+        Some((dir.root.clone(), summary.clone()));
+    Ok(summary)
+}
+
+/// The modification time of `journal/` (seconds, nanoseconds since 1970), where it reads.
+fn journal_mtime(dir: &GameDir) -> Option<(i64, i32)> {
+    let modified = std::fs::metadata(dir.journal()).ok()?.modified().ok()?;
+    let since = modified.duration_since(std::time::UNIX_EPOCH).ok()?;
+    Some((since.as_secs() as i64, since.subsec_nanos() as i32))
+}
+
+/// The journal summary this process read last, and the game directory it is of.
+type LastSummary = (std::path::PathBuf, Arc<Summary>);
+static LAST_SUMMARY: std::sync::Mutex<Option<LastSummary>> = std::sync::Mutex::new(None);
 
 /// Refuses a journal folder with anything but its chain in it ([`journal_strays`]).
 fn check_strays(dir: &GameDir) -> Result<(), Error> {

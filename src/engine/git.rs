@@ -198,8 +198,8 @@ pub fn publish(root: &Path, repo: &Path) -> Result<Published, Error> {
     }
     let last = game.last_seq();
     // Reports of records already committed that a crash kept out of their record's commit.
-    let late: Vec<String> = game
-        .records
+    let records = game.records_all()?;
+    let late: Vec<String> = records
         .iter()
         .filter(|(rec, _)| tracked.contains(&format!("journal/{}", journal::file_name(rec.seq))))
         .map(|(rec, _)| format!("reports/{:06}.txt", rec.seq))
@@ -215,7 +215,7 @@ pub fn publish(root: &Path, repo: &Path) -> Result<Published, Error> {
             last,
         )?;
     }
-    for (rec, _) in game.records.iter() {
+    for (rec, _) in records {
         let jname = format!("journal/{}", journal::file_name(rec.seq));
         if tracked.contains(&jname) {
             continue;
@@ -237,7 +237,7 @@ pub fn publish(root: &Path, repo: &Path) -> Result<Published, Error> {
         // An upgrade keeps the data it replaced as data/NNNNNN.yaml (ops::keep_earlier_data).
         if matches!(rec.host_op, Some(journal::HostOp::Upgrade { .. }))
             && let Some(&(pinned_by, _)) =
-                journal::data_pins(game.records[..rec.seq as usize].iter().map(|(r, _)| r)).last()
+                journal::data_pins(records[..rec.seq as usize].iter().map(|(r, _)| r)).last()
             && game.dir.earlier_data(pinned_by).exists()
         {
             files.push(format!("data/{}", journal::file_name(pinned_by)));

@@ -81,11 +81,7 @@ pub fn append_with_state(
 
 /// The step numbers the journal has ever opened, so a rollback can open a fresh one.
 pub fn highest_step(game: &Game) -> u64 {
-    game.records
-        .iter()
-        .filter_map(|(r, _)| r.next.as_ref().map(|n| n.step))
-        .max()
-        .unwrap_or(0)
+    game.journal.highest_step
 }
 
 /// Public description of an operation, for reports.

@@ -22,6 +22,7 @@ pub mod simulate;
 pub mod start;
 pub mod status;
 pub mod step;
+pub mod summary;
 pub mod sweep;
 pub mod verify;
 pub mod views;

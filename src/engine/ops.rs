@@ -48,7 +48,8 @@ pub struct Done {
 
 /// A seat as the journal says it is after some record: its key, every key it had, and the name
 /// the last hand-over gave it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SeatHistory {
     pub key: String,
     /// Every key of the side, genesis first, the current one last.
@@ -67,53 +68,59 @@ pub struct SeatHistory {
 pub fn seats_at(records: &[(Record, Hash32)], upto: usize) -> Vec<(String, SeatHistory)> {
     let mut seats: Vec<(String, SeatHistory)> = Vec::new();
     for (rec, _) in records.iter().take(upto) {
-        if let Some(g) = &rec.genesis {
-            seats = g
-                .seats
-                .iter()
-                .map(|s| {
-                    (
-                        s.side.clone(),
-                        SeatHistory {
-                            key: s.key.clone(),
-                            keys: vec![s.key.clone()],
-                            name: None,
-                            journal_emails: Vec::new(),
-                            by_op: false,
-                        },
-                    )
-                })
-                .collect();
-        }
-        match &rec.host_op {
-            Some(HostOp::ReplaceKey { side, key, .. }) => {
-                if let Some((_, s)) = seats.iter_mut().find(|(n, _)| n == side) {
-                    s.key = key.clone();
-                    s.keys.push(key.clone());
-                    s.by_op = true;
-                }
-            }
-            Some(HostOp::HandOver {
-                side,
-                name,
-                email,
-                key,
-                ..
-            }) => {
-                if let Some((_, s)) = seats.iter_mut().find(|(n, _)| n == side) {
-                    s.key = key.clone();
-                    s.keys.push(key.clone());
-                    s.name = Some(name.clone());
-                    if let Some(email) = email {
-                        s.journal_emails.push((key.clone(), email.clone()));
-                    }
-                    s.by_op = true;
-                }
-            }
-            _ => {}
-        }
+        seat_step(&mut seats, rec);
     }
     seats
+}
+
+/// [`seats_at`] one record further: `seats` after the record before `rec`, made the seats
+/// after it (the journal summary folds the journal with it, record by record).
+pub fn seat_step(seats: &mut Vec<(String, SeatHistory)>, rec: &Record) {
+    if let Some(g) = &rec.genesis {
+        *seats = g
+            .seats
+            .iter()
+            .map(|s| {
+                (
+                    s.side.clone(),
+                    SeatHistory {
+                        key: s.key.clone(),
+                        keys: vec![s.key.clone()],
+                        name: None,
+                        journal_emails: Vec::new(),
+                        by_op: false,
+                    },
+                )
+            })
+            .collect();
+    }
+    match &rec.host_op {
+        Some(HostOp::ReplaceKey { side, key, .. }) => {
+            if let Some((_, s)) = seats.iter_mut().find(|(n, _)| n == side) {
+                s.key = key.clone();
+                s.keys.push(key.clone());
+                s.by_op = true;
+            }
+        }
+        Some(HostOp::HandOver {
+            side,
+            name,
+            email,
+            key,
+            ..
+        }) => {
+            if let Some((_, s)) = seats.iter_mut().find(|(n, _)| n == side) {
+                s.key = key.clone();
+                s.keys.push(key.clone());
+                s.name = Some(name.clone());
+                if let Some(email) = email {
+                    s.journal_emails.push((key.clone(), email.clone()));
+                }
+                s.by_op = true;
+            }
+        }
+        _ => {}
+    }
 }
 
 /// The key of `side` that orders used by record `records[i]` must be signed with.
@@ -188,11 +195,10 @@ fn derived_stale(game: &Game) -> Result<bool, Error> {
 pub fn effective_config(
     dir: &GameDir,
     on_disk: GameConfig,
-    records: &[(Record, Hash32)],
+    history: &[(String, SeatHistory)],
 ) -> Result<GameConfig, Error> {
     let file = Addresses::read(dir)?;
-    let (mut config, _) = seats_from_history(on_disk.clone(), records)?;
-    let history = seats_at(records, records.len());
+    let (mut config, _) = seats_from_history(on_disk.clone(), history)?;
     for seat in &mut config.seats {
         // A seat genesis does not know is an edit of game.yaml that `verify` reports.
         let Some((_, h)) = history.iter().find(|(s, _)| *s == seat.side) else {
@@ -250,9 +256,8 @@ fn address_of(
 /// history ends; true when that changed anything.
 fn seats_from_history(
     mut config: GameConfig,
-    records: &[(Record, Hash32)],
+    history: &[(String, SeatHistory)],
 ) -> Result<(GameConfig, bool), Error> {
-    let history = seats_at(records, records.len());
     let mut changed = false;
     // Only seats a host operation changed: any other difference from genesis is an edit of
     // game.yaml that `verify` reports, not something to repair silently.
@@ -281,9 +286,8 @@ fn seats_from_history(
 fn wanted_addresses(
     effective: &GameConfig,
     current: Option<&Addresses>,
-    records: &[(Record, Hash32)],
+    history: &[(String, SeatHistory)],
 ) -> Addresses {
-    let history = seats_at(records, records.len());
     let mut a = current.cloned().unwrap_or_default();
     a.seats.retain(|e| {
         history
@@ -308,7 +312,7 @@ fn wanted_addresses(
 /// all is in order.
 fn sync_config(game: &Game) -> Result<(), Error> {
     let current = Addresses::read(&game.dir)?;
-    let wanted = wanted_addresses(&game.config, current.as_ref(), &game.records);
+    let wanted = wanted_addresses(&game.config, current.as_ref(), &game.journal.seats);
     // Addresses first: game.yaml gives up its addresses only once they are in the host's file.
     if wanted != current.unwrap_or_default() {
         wanted.write(&game.dir)?;
@@ -318,7 +322,7 @@ fn sync_config(game: &Game) -> Result<(), Error> {
     let on_disk: GameConfig =
         yaml::parse(&text, &path.display().to_string()).map_err(|r| Error::Fail(r.to_string()))?;
     let had_addresses = on_disk.holds_addresses();
-    let (config, changed) = seats_from_history(on_disk, &game.records)?;
+    let (config, changed) = seats_from_history(on_disk, &game.journal.seats)?;
     if changed || had_addresses {
         dir::write_atomic(&path, yaml::encode(&config.public())?.as_bytes())?;
     }
@@ -388,7 +392,7 @@ fn finish(
     recover(&game)?; // game.yaml follows the new record
     let game = Game::open(root)?;
     super::mail::turn::after_record(&game, now)?;
-    let (rec, head) = game.records.last().cloned().expect("a journal");
+    let (rec, head) = (game.last().clone(), game.head());
     debug_assert_eq!(rec.seq, seq);
     Ok(Done {
         seq,
@@ -527,7 +531,7 @@ pub fn rollback(root: &Path, to: u64, reason: &str, now: jiff::Timestamp) -> Res
             game.last_seq()
         )));
     }
-    if let Some(upgrade) = last_upgrade(&game.records, game.records.len())
+    if let Some((upgrade, _)) = game.journal.last_upgrade
         && to < upgrade
     {
         return Err(Error::Fail(format!(
@@ -601,7 +605,7 @@ pub fn upgrade(root: &Path, reason: &str, now: jiff::Timestamp) -> Result<Done, 
         ));
     };
     // A game whose states held their data (rules 1) has no data.yaml: the upgrade makes one.
-    let old_data = match journal::data_after(game.records.iter().map(|(r, _)| r)) {
+    let old_data = match game.journal.data {
         Some(_) => Some(game.data()?),
         None => None,
     };
@@ -680,11 +684,12 @@ fn upgraded_data(game: &Game, seq: u64) -> std::path::PathBuf {
 /// Copies data.yaml, which the journal pins now, to `data/NNNNNN.yaml` (public), NNNNNN the
 /// record that pinned it: what `upgrade` does before it replaces data.yaml.
 pub(crate) fn keep_earlier_data(game: &Game) -> Result<(), Error> {
-    let pins = journal::data_pins(game.records.iter().map(|(r, _)| r));
-    let Some(&(pinned_by, pinned)) = pins.last() else {
+    let Some(pinned) = game.journal.data else {
         // Rules 1: the states held their data; there is no data.yaml to keep.
         return Ok(());
     };
+    // The pin is the newest upgrade's, or genesis's when there was none.
+    let pinned_by = game.journal.last_upgrade.map_or(0, |(seq, _)| seq);
     let path = game.dir.data();
     let bytes = dir::read(&path)?;
     if sha256(&bytes) != pinned {
@@ -699,24 +704,16 @@ pub(crate) fn keep_earlier_data(game: &Game) -> Result<(), Error> {
 /// Makes data.yaml the data the newest upgrade record pins, from the host's copy: right after
 /// the record is written, and again by `recover` after a crash in between.
 pub(crate) fn install_upgraded_data(game: &Game) -> Result<(), Error> {
-    let Some((rec, _)) = game
-        .records
-        .iter()
-        .rev()
-        .find(|(r, _)| matches!(r.host_op, Some(HostOp::Upgrade { .. })))
-    else {
-        return Ok(());
-    };
-    let Some(HostOp::Upgrade { data, .. }) = &rec.host_op else {
+    let Some((seq, data)) = game.journal.last_upgrade else {
         return Ok(());
     };
     let current = dir::read(&game.dir.data()).ok().map(|b| sha256(&b));
-    if current.as_ref() == Some(data) {
+    if current == Some(data) {
         return Ok(());
     }
-    let copy = upgraded_data(game, rec.seq);
+    let copy = upgraded_data(game, seq);
     if let Ok(bytes) = dir::read(&copy)
-        && sha256(&bytes) == *data
+        && sha256(&bytes) == data
     {
         dir::write_atomic(&game.dir.data(), &bytes)?;
     }
@@ -932,7 +929,11 @@ mod tests {
             address_of("mercenary", &history(&records), None, Some(&f)),
             "alice@example.org"
         );
-        let wanted = wanted_addresses(&config(&a, "alice@example.org"), Some(&f), &records);
+        let wanted = wanted_addresses(
+            &config(&a, "alice@example.org"),
+            Some(&f),
+            &seats_at(&records, records.len()),
+        );
         assert_eq!(wanted, file(&[(&a, "alice@example.org")]));
     }
 
@@ -946,7 +947,11 @@ mod tests {
             address_of("mercenary", &history(&records), Some(&in_yaml), Some(&f)),
             "new@example.org"
         );
-        let wanted = wanted_addresses(&config(&a, "new@example.org"), Some(&f), &records);
+        let wanted = wanted_addresses(
+            &config(&a, "new@example.org"),
+            Some(&f),
+            &seats_at(&records, records.len()),
+        );
         assert_eq!(wanted, file(&[(&a, "new@example.org")]));
     }
 
@@ -954,6 +959,8 @@ mod tests {
     fn a_game_without_addresses_gets_no_address_entries() {
         let a = key();
         let records = journal_of(&a, vec![]);
-        assert!(wanted_addresses(&config(&a, ""), None, &records).is_empty());
+        assert!(
+            wanted_addresses(&config(&a, ""), None, &seats_at(&records, records.len())).is_empty()
+        );
     }
 }

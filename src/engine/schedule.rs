@@ -11,6 +11,7 @@
 use super::config::{MissedOrders, Zone};
 use super::game::Game;
 use super::mail::clock;
+use super::summary::{StepOp, time_of};
 use super::{Error, hostop};
 use crate::protocol::journal::{HostOp, Record};
 use jiff::{SignedDuration, Timestamp};
@@ -82,33 +83,84 @@ fn parse_at(s: &str) -> Option<Timestamp> {
     s.parse().ok()
 }
 
-/// Is the game paused after the first `upto + 1` records, and since when?
+/// Is the game paused after `records`, and since when?
 pub fn paused_since(records: &[(Record, crate::protocol::hash::Hash32)]) -> Option<Timestamp> {
     let mut paused = None;
     for (r, _) in records {
-        match &r.host_op {
-            Some(HostOp::Pause { at, .. }) if paused.is_none() => paused = parse_at(at),
-            Some(HostOp::Resume { .. }) => paused = None,
-            _ => {}
-        }
+        pause_step(&mut paused, r.host_op.as_ref());
     }
     paused
 }
 
+/// [`paused_since`] one record further, given the record's host operation.
+pub fn pause_step(paused: &mut Option<Timestamp>, op: Option<&HostOp>) {
+    match op {
+        Some(HostOp::Pause { at, .. }) if paused.is_none() => *paused = parse_at(at),
+        Some(HostOp::Resume { .. }) => *paused = None,
+        _ => {}
+    }
+}
+
+/// What the schedule of a step takes from the journal: whether deadlines were paused before
+/// the step opened (after the records before `first`, the record that opened it), and the
+/// pauses, resumptions and extensions of records `first..=` the one it is computed after.
+struct StepRange<'a> {
+    first: u64,
+    paused_before: Option<Timestamp>,
+    ops: std::borrow::Cow<'a, [StepOp]>,
+}
+
 /// The schedule of the step open after record `seq` (None once the game is over). Reads the
-/// step's opening time from host/clock; does not record it.
+/// step's opening time from host/clock; does not record it. The newest record's comes from
+/// the journal summary; an earlier one's needs every record.
 pub fn at_record(game: &Game, seq: u64) -> Result<Option<Schedule>, Error> {
-    let upto = game
-        .records
+    if seq == game.last_seq() {
+        let Some(open) = game.open_step() else {
+            return Ok(None);
+        };
+        let opened = clock::opened(&game.dir, open.step)?;
+        return Ok(Some(compute(game, newest_range(game), open.step, opened)));
+    }
+    let records = game.records_all()?;
+    let upto = records
         .iter()
         .position(|(r, _)| r.seq == seq)
         .ok_or_else(|| Error::Fail(format!("there is no journal record {seq}")))?;
-    let records = &game.records[..=upto];
+    let records = &records[..=upto];
     let Some(open) = records[upto].0.next.as_ref() else {
         return Ok(None);
     };
+    // The first record after which this step is open.
+    let mut first = upto;
+    while first > 0
+        && records[first - 1]
+            .0
+            .next
+            .as_ref()
+            .is_some_and(|n| n.step == open.step)
+    {
+        first -= 1;
+    }
+    let range = StepRange {
+        first: first as u64,
+        paused_before: paused_since(&records[..first]),
+        ops: records[first..]
+            .iter()
+            .filter_map(|(r, _)| r.host_op.as_ref().and_then(|op| StepOp::of(r.seq, op)))
+            .collect::<Vec<_>>()
+            .into(),
+    };
     let opened = clock::opened(&game.dir, open.step)?;
-    Ok(Some(compute(game, records, open.step, opened)))
+    Ok(Some(compute(game, range, open.step, opened)))
+}
+
+/// The range of the step open after the newest record, from the journal summary.
+fn newest_range(game: &Game) -> StepRange<'_> {
+    StepRange {
+        first: game.journal.first,
+        paused_before: game.journal.paused_before,
+        ops: game.journal.step_ops.as_slice().into(),
+    }
 }
 
 /// The schedule of the open step; records `now` as its opening time if none is recorded yet
@@ -118,36 +170,26 @@ pub fn current(game: &Game, now: Timestamp) -> Result<Option<Schedule>, Error> {
         return Ok(None);
     };
     let opened = clock::record_opened(&game.dir, open.step, now)?;
-    Ok(Some(compute(game, &game.records, open.step, Some(opened))))
+    Ok(Some(compute(
+        game,
+        newest_range(game),
+        open.step,
+        Some(opened),
+    )))
 }
 
-fn compute(
-    game: &Game,
-    records: &[(Record, crate::protocol::hash::Hash32)],
-    step: u64,
-    opened: Option<Timestamp>,
-) -> Schedule {
+fn compute(game: &Game, range: StepRange<'_>, step: u64, opened: Option<Timestamp>) -> Schedule {
     let config = game.config.deadline.as_ref();
     let grace = config.map(|c| c.grace()).unwrap_or(SignedDuration::ZERO);
-    // The first record after which this step is open.
-    let mut first = records.len() - 1;
-    while first > 0
-        && records[first - 1]
-            .0
-            .next
-            .as_ref()
-            .is_some_and(|n| n.step == step)
-    {
-        first -= 1;
-    }
+    let first = range.first;
     let mut deadline = opened.and_then(|o| config.and_then(|c| c.deadline(o)));
     let mut extended = false;
-    let mut paused: Option<Timestamp> = None;
-    for (i, (r, _)) in records.iter().enumerate() {
-        match &r.host_op {
-            Some(HostOp::Pause { at, .. }) if paused.is_none() => paused = parse_at(at),
-            Some(HostOp::Resume { at, .. }) => {
-                if let (Some(from), Some(to)) = (paused.take(), parse_at(at))
+    let mut paused: Option<Timestamp> = range.paused_before;
+    for op in range.ops.iter() {
+        match *op {
+            StepOp::Pause(_, at) if paused.is_none() => paused = time_of(at),
+            StepOp::Resume(i, at) => {
+                if let (Some(from), Some(to)) = (paused.take(), time_of(at))
                     && i > first
                 {
                     // Only the part of the pause after the step opened moves its deadline.
@@ -158,12 +200,8 @@ fn compute(
                     }
                 }
             }
-            Some(HostOp::Extend {
-                step: s,
-                deadline: d,
-                ..
-            }) if *s == step && i > first => {
-                deadline = parse_at(d);
+            StepOp::Extend(i, s, d) if s == step && i > first => {
+                deadline = time_of(d);
                 extended = true;
             }
             _ => {}
@@ -297,7 +335,7 @@ fn reason_ok(reason: &str) -> Result<(), Error> {
 pub fn pause(root: &Path, reason: &str, now: Timestamp) -> Result<HostOpDone, Error> {
     reason_ok(reason)?;
     run_op(root, now, |game, _| {
-        if let Some(p) = paused_since(&game.records) {
+        if let Some(p) = game.journal.paused_now() {
             return Err(Error::Fail(format!(
                 "the game is already paused (since {p})"
             )));
@@ -319,7 +357,7 @@ pub fn pause(root: &Path, reason: &str, now: Timestamp) -> Result<HostOpDone, Er
 pub fn resume(root: &Path, reason: &str, now: Timestamp) -> Result<HostOpDone, Error> {
     reason_ok(reason)?;
     run_op(root, now, |game, _| {
-        let Some(p) = paused_since(&game.records) else {
+        let Some(p) = game.journal.paused_now() else {
             return Err(Error::Fail("the game is not paused".into()));
         };
         if now < p {

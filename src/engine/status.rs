@@ -71,22 +71,13 @@ pub fn status(game: &Game) -> Result<Status, Error> {
             }
         }
     }
-    let outcome = game
-        .records
-        .iter()
-        .rev()
-        .find_map(|(r, _)| r.step.as_ref().and_then(|s| s.outcome.clone()));
+    let outcome = game.journal.outcome.clone();
     let missed = game
         .config
         .side_names()
         .into_iter()
         .map(|side| {
-            let count = game
-                .records
-                .iter()
-                .filter_map(|(r, _)| r.step.as_ref())
-                .filter(|st| st.defaults.contains(&side))
-                .count() as u64;
+            let count = game.journal.defaults.get(&side).copied().unwrap_or(0);
             Missed { side, count }
         })
         .collect();

@@ -37,11 +37,7 @@ pub fn side_view(game: &Game, side: &str) -> Result<(String, String), Error> {
 
 /// The view of `side` as it was right after journal record `seq`.
 pub fn side_view_at(game: &Game, side: &str, seq: u64) -> Result<(String, String), Error> {
-    let (record, head) = game
-        .records
-        .iter()
-        .find(|(r, _)| r.seq == seq)
-        .ok_or_else(|| Error::Fail(format!("there is no journal record {seq}")))?;
+    let (record, head) = game.record(seq)?;
     let state = dir::read_text(&game.dir.state(seq))?;
     let rendered = game
         .system
@@ -137,7 +133,9 @@ fn indent(text: &str) -> String {
 
 /// The public report of record `seq`: what happened, then the public board.
 pub fn report_text(game: &Game, seq: u64) -> Result<String, Error> {
-    report_text_of(game, &game.records, seq)
+    let state = dir::read_text(&game.dir.state(seq))?;
+    let public = game.system.view(game.data()?, &state, &Reader::Public)?;
+    Ok(report_from(&report_summary(game, seq)?, &public.text))
 }
 
 /// [`report_text`] of a record of `records` (a verifier's own reading of the journal). The
@@ -172,7 +170,8 @@ pub fn report_head_of(
 
 /// The report of record `seq` without the board: orders, seed, events and dice.
 pub fn report_summary(game: &Game, seq: u64) -> Result<String, Error> {
-    report_summary_of(game, &game.records, seq)
+    let (record, hash) = game.record(seq)?;
+    Ok(summary_of_record(game, record, hash, seq))
 }
 
 /// [`report_summary`] of a record of `records`.
@@ -185,6 +184,11 @@ pub fn report_summary_of(
         .iter()
         .find(|(r, _)| r.seq == seq)
         .ok_or_else(|| Error::Fail(format!("there is no journal record {seq}")))?;
+    Ok(summary_of_record(game, record, hash, seq))
+}
+
+/// [`report_summary`] of `record`, whose file hashes to `hash`.
+fn summary_of_record(game: &Game, record: &Record, hash: &Hash32, seq: u64) -> String {
     let mut s = String::new();
     s.push_str(&format!(
         "pbem report: game {} ({}), record {seq}\n",
@@ -202,7 +206,7 @@ pub fn report_summary_of(
         )),
         None => s.push_str("the game is over\n"),
     }
-    Ok(s)
+    s
 }
 
 fn record_summary(record: &Record) -> String {
@@ -301,7 +305,8 @@ pub fn write_report(game: &Game, seq: u64) -> Result<(), Error> {
 
 /// Rewrites every side's view (and any report missing after a crash) from the journal.
 pub fn refresh(game: &Game) -> Result<(), Error> {
-    for (record, _) in game.records.iter() {
+    let records = game.records_all()?;
+    for (record, _) in records {
         if !game.dir.report(record.seq).exists() {
             write_report(game, record.seq)?;
         }
@@ -310,7 +315,7 @@ pub fn refresh(game: &Game) -> Result<(), Error> {
     for side in game.config.side_names() {
         // Every record's view is kept, so a player can compare what they were sent with what the
         // journal gives, and `verify` can check every view ever written.
-        for (record, _) in game.records.iter() {
+        for (record, _) in records {
             let path = game.dir.view_of_record(&side, record.seq);
             if record.seq != last && !path.exists() {
                 let (yaml, _) = side_view_at(game, &side, record.seq)?;

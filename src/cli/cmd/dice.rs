@@ -10,7 +10,7 @@ pub fn run(a: Dice) -> Result<i32, Error> {
         print(&engine::dice_info::explain(&game, step, label)?)?;
         return Ok(exit::OK);
     }
-    let lines = engine::dice_info::list(&game, a.step);
+    let lines = engine::dice_info::list(&game, a.step)?;
     if a.json {
         json(&lines)?;
         return Ok(exit::OK);

@@ -71,12 +71,7 @@ pub fn after_record(game: &Game, now: Timestamp) -> Result<Vec<Queued>, Error> {
 /// The drafts of record `seq`: one per side with an address, one per observer.
 pub fn drafts(game: &Game, seq: u64, from: &Mailbox, date: Timestamp) -> Result<Vec<Draft>, Error> {
     let id = &game.config.id;
-    let record = &game
-        .records
-        .iter()
-        .find(|(r, _)| r.seq == seq)
-        .ok_or_else(|| Error::Fail(format!("there is no journal record {seq}")))?
-        .0;
+    let record = &game.record(seq)?.0;
     let next = record.next.as_ref();
     let report = views::report_text(game, seq)?;
     let report_name = format!("report-{seq:06}.txt");
