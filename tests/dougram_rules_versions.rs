@@ -11,18 +11,7 @@ mod common;
 use common::*;
 
 fn rules2_dougram() -> Table {
-    let tmp = tempfile::tempdir().unwrap();
-    copy_dir(
-        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules2-dougram"),
-        tmp.path(),
-    );
-    std::fs::create_dir_all(tmp.path().join("game/inbox")).unwrap();
-    Table {
-        game: tmp.path().join("game"),
-        tmp,
-        id: "dougram-rules2".into(),
-        versions: std::cell::Cell::new(0),
-    }
+    fixture_table("rules2-dougram", "dougram-rules2", 0)
 }
 
 fn record(t: &Table, seq: u64) -> serde_json::Value {

@@ -252,13 +252,36 @@ impl OrderVersion {
 #[derive(Clone)]
 pub struct GameData {
     data: Arc<dyn Any + Send + Sync>,
-    states: Arc<std::sync::Mutex<StateCache>>,
+    states: Arc<std::sync::Mutex<ParsedCache>>,
     views: Arc<std::sync::Mutex<ViewCache>>,
-    orders: Arc<std::sync::Mutex<StateCache>>,
+    orders: Arc<std::sync::Mutex<ParsedCache>>,
 }
 
-/// Parsed states by their text, newest first.
-type StateCache = Vec<(Arc<str>, Arc<dyn Any + Send + Sync>)>;
+/// Parsed values (states, order bodies) by the text they were read from, newest first.
+type ParsedCache = Vec<(Arc<str>, Arc<dyn Any + Send + Sync>)>;
+
+/// The value parsed from `text` in `cache`, if it is there and of type `T`.
+fn find_parsed<T: Send + Sync + 'static>(
+    cache: &std::sync::Mutex<ParsedCache>,
+    text: &str,
+) -> Option<Arc<T>> {
+    let cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+    let (_, value) = cache.iter().find(|(t, _)| &**t == text)?;
+    value.clone().downcast::<T>().ok()
+}
+
+/// Keeps `value` as parsed from `text`, newest first, at most `keep` of them.
+fn keep_parsed<T: Send + Sync + 'static>(
+    cache: &std::sync::Mutex<ParsedCache>,
+    text: &str,
+    value: Arc<T>,
+    keep: usize,
+) {
+    let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+    cache.retain(|(t, _)| &**t != text);
+    cache.insert(0, (Arc::from(text), value));
+    cache.truncate(keep);
+}
 
 /// Rendered views by the text of their state and their reader, newest first.
 type ViewCache = Vec<(Arc<str>, Reader, RenderedView)>;
@@ -285,16 +308,11 @@ impl GameData {
 
     /// The orders of the order document `doc`, parsed by [`System::order_header`].
     fn cached_orders<O: Send + Sync + 'static>(&self, doc: &str) -> Option<Arc<O>> {
-        let cache = self.orders.lock().unwrap_or_else(|e| e.into_inner());
-        let (_, orders) = cache.iter().find(|(t, _)| &**t == doc)?;
-        orders.clone().downcast::<O>().ok()
+        find_parsed(&self.orders, doc)
     }
 
     fn remember_orders<O: Send + Sync + 'static>(&self, doc: &str, orders: Arc<O>) {
-        let mut cache = self.orders.lock().unwrap_or_else(|e| e.into_inner());
-        cache.retain(|(t, _)| &**t != doc);
-        cache.insert(0, (Arc::from(doc), orders));
-        cache.truncate(CACHED_ORDERS);
+        keep_parsed(&self.orders, doc, orders, CACHED_ORDERS);
     }
 
     fn of<R: Rules>(&self) -> Result<Arc<R::Data>, String> {
@@ -305,16 +323,11 @@ impl GameData {
     }
 
     fn cached<S: Send + Sync + 'static>(&self, text: &str) -> Option<Arc<S>> {
-        let cache = self.states.lock().unwrap_or_else(|e| e.into_inner());
-        let (_, state) = cache.iter().find(|(t, _)| &**t == text)?;
-        state.clone().downcast::<S>().ok()
+        find_parsed(&self.states, text)
     }
 
     fn remember<S: Send + Sync + 'static>(&self, text: &str, state: Arc<S>) {
-        let mut cache = self.states.lock().unwrap_or_else(|e| e.into_inner());
-        cache.retain(|(t, _)| &**t != text);
-        cache.insert(0, (Arc::from(text), state));
-        cache.truncate(CACHED_STATES);
+        keep_parsed(&self.states, text, state, CACHED_STATES);
     }
 
     fn cached_view(&self, state: &str, reader: &Reader) -> Option<RenderedView> {

@@ -256,17 +256,25 @@ pub fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 /// counters in every state (tests/fixtures/rules1-kummen: `pbem demo kummen` cut after record
 /// 4, with the players' keys).
 pub fn rules1_kummen() -> Table {
+    fixture_table("rules1-kummen", "kummen-demo", 0)
+}
+
+/// A copy of the game kept in tests/fixtures/`name` (its `game/` and `keys/`), as a table
+/// whose next order version is above `versions` (the versions the fixture's orders used).
+pub fn fixture_table(name: &str, id: &str, versions: u64) -> Table {
     let tmp = tempfile::tempdir().unwrap();
     copy_dir(
-        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules1-kummen"),
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(name),
         tmp.path(),
     );
     std::fs::create_dir_all(tmp.path().join("game/inbox")).unwrap();
     Table {
         game: tmp.path().join("game"),
         tmp,
-        id: "kummen-demo".into(),
-        versions: std::cell::Cell::new(0),
+        id: id.into(),
+        versions: std::cell::Cell::new(versions),
     }
 }
 
@@ -287,18 +295,7 @@ pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
 /// fixes (tests/fixtures/rules2-kummen: the demo script's first four steps, played one by one
 /// with the pbem of that release, with the players' keys).
 pub fn rules2_kummen() -> Table {
-    let tmp = tempfile::tempdir().unwrap();
-    copy_dir(
-        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules2-kummen"),
-        tmp.path(),
-    );
-    std::fs::create_dir_all(tmp.path().join("game/inbox")).unwrap();
-    Table {
-        game: tmp.path().join("game"),
-        tmp,
-        id: "kummen-demo".into(),
-        versions: std::cell::Cell::new(10),
-    }
+    fixture_table("rules2-kummen", "kummen-demo", 10)
 }
 
 /// A copy of tests/fixtures/journal1-dougram: a concluded dougram game recorded before issue 10
