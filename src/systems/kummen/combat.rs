@@ -1185,6 +1185,13 @@ impl CombatPhase<'_> {
                         "home at the end of the phase (9.10.4)"
                     }
                     Some(Role::Kiriko) => {
+                        if by
+                            .iter()
+                            .any(|a| self.state.role_of(a) == Some(Role::StrikeDog))
+                        {
+                            // 13.3: Strike Dog's kill removes Kiriko; it attacks freely after.
+                            fire("13.3");
+                        }
                         self.state.set_off_map(dead, Place::Removed, true);
                         "removed from the game (12.10; ruling A17: Kiriko destroyed is removed, docs/kummen.md \"Decisions on ambiguities\")"
                     }
