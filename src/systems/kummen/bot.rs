@@ -4,8 +4,9 @@
 //! the orders with it (kit::bot::compose), so it never sends a refused order. It reads its own
 //! units, the map and the public facts only: the other side's hidden units are never asked for.
 
-use super::data::Side;
-use super::orders::{Action, Orders};
+use super::data::{Control, Side};
+use super::movement;
+use super::orders::{Action, HeliTrigger, Orders, PolicyPatch};
 use super::state::State;
 use super::steps;
 use crate::kit::bot::{BotRng, compose};
@@ -27,7 +28,31 @@ pub fn orders(state: &State, side: Side, seed: &Hash32) -> Orders {
     let choices = steps::choices(state, side);
     let goal = state.map.home(side.other());
     let home = state.map.home(side);
-    let dist = |h: Hex| state.map.grid.distance(h, goal) as i64;
+    // Where to go: the bases the side does not hold. Taking the enemy home base ends the game
+    // (14.1.1), so it is a target only when the VP known now (public, 10.4), with the 2D+13 a
+    // palace earns (14.2.1; 20 is about its mean), would then win; otherwise ending the game
+    // would throw it away, and the other bases are worth taking first (4.3.1, 4.4.4).
+    let bonus = if side == Side::Mercenary {
+        PALACE_VP
+    } else {
+        0
+    };
+    let ending_wins = state.vp[side] + bonus > state.vp[side.other()];
+    let targets: Vec<Hex> = state
+        .map
+        .bases
+        .iter()
+        .filter(|b| state.control_of(b.hex) != Control::of(side))
+        .filter(|b| b.hex != goal || ending_wins)
+        .map(|b| b.hex)
+        .collect();
+    let dist = |h: Hex| {
+        targets
+            .iter()
+            .map(|t| state.map.grid.distance(h, *t))
+            .min()
+            .unwrap_or_else(|| state.map.grid.distance(h, goal)) as i64
+    };
     let home_dist = |h: Hex| state.map.grid.distance(h, home) as i64;
     let from = |name: &str| state.find_own(side, name).and_then(|id| state.hex_of(&id));
     // The home base keeps as many guards as enemy units are near it (where units stand and
@@ -130,9 +155,53 @@ pub fn orders(state: &State, side: Side, seed: &Hash32) -> Orders {
             candidates.push((score, item));
         }
     }
-    compose(Orders::default(), candidates, usize::MAX, merge, |o| {
+    let start = standing_policies(state, side);
+    compose(start, candidates, usize::MAX, merge, |o| {
         moves_each_unit_once(o) && steps::check(state, side.name(), o).is_empty()
     })
+}
+
+/// What the side would expect to score for taking the palace (14.2.1: 2D + 13, about 20).
+const PALACE_VP: i64 = 20;
+
+/// The standing orders a sensible player keeps (policies D11, D14), when `check` accepts them:
+/// the mercenary side sends a heli, with a unit from EX-10 aboard, to any of its other bases a
+/// beeler unit enters (7.2), and flies Kan-Yu home from a fight when a heli returns (9.13.4).
+fn standing_policies(state: &State, side: Side) -> Orders {
+    if side != Side::Mercenary {
+        return Orders::default();
+    }
+    let home = state.map.home(side);
+    let mut cargo: Vec<String> = state
+        .side_units_in(home, side)
+        .into_iter()
+        .filter(|id| movement::carriable(state, id))
+        .collect();
+    cargo.truncate(2);
+    let triggers: Vec<HeliTrigger> = state
+        .map
+        .bases
+        .iter()
+        .filter(|b| b.hex != home && state.control_of(b.hex) == Control::of(side))
+        .map(|b| HeliTrigger {
+            when_beeler_in: vec![b.hex],
+            cargo: cargo.clone(),
+            ..HeliTrigger::default()
+        })
+        .collect();
+    let o = Orders {
+        policies: PolicyPatch {
+            heli_triggers: (!triggers.is_empty()).then_some(triggers),
+            heli_cargo: Some(vec!["kanyu".to_string()]),
+            ..PolicyPatch::default()
+        },
+        ..Orders::default()
+    };
+    if steps::check(state, side.name(), &o).is_empty() {
+        o
+    } else {
+        Orders::default()
+    }
 }
 
 /// Puts the items of `item` after those of `into`.

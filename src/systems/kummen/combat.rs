@@ -8,6 +8,7 @@ use super::stages::{self, Kills};
 use super::state::{Log, Place, State};
 use super::tactics;
 use crate::kit::hex::{Dir, Hex};
+use crate::kit::reach::fire;
 use crate::kit::seats::{Seat, TwoSeats};
 use crate::protocol::dice::Dice;
 use crate::systems::Problem;
@@ -102,6 +103,26 @@ pub fn ranked_retreat_hexes(
     }
     v.sort();
     v.into_iter().map(|(_, _, _, h)| h).collect()
+}
+
+/// Whether a hex in `side`'s retreat directions from `from` is closed to it only by 9.11.11:
+/// an enemy base with a base attack, occupied or not.
+fn barred_by_base_attack(state: &State, side: Side, from: Hex) -> bool {
+    retreat_dirs(side).into_iter().any(|d| {
+        state.map.grid.neighbour(from, d).is_some_and(|h| {
+            state
+                .map
+                .base_at(h)
+                .is_some_and(|b| b.base_attack.is_some())
+                && state.control_of(h) == Control::of(side.other())
+        })
+    })
+}
+
+/// Logs `text` publicly after recording that `rule` was applied.
+fn fire_then(log: &mut Log, rule: &'static str, text: String) {
+    fire(rule);
+    log.public(text);
 }
 
 /// Problems with a retreat destination policy of `side` at `p` (D10, 9.11.9): hexes on the map
@@ -298,6 +319,10 @@ pub fn pair(
             .collect();
         let partner = tactics::ps_partner(state, hex, p, &free);
         if let Some(m) = partner {
+            fire("9.8.2");
+            if !prev.is_empty() {
+                fire("9.8.6");
+            }
             taken.insert(m.clone());
             for g in groups.iter_mut() {
                 g.m.retain(|u| *u != m);
@@ -337,6 +362,16 @@ pub fn pair(
         Side::Beeler => (free_b, free_m),
     };
     let one = tactics::one_to_one(state, policy(phase_player).pairing, &mine, &theirs);
+    if !one.pairs.is_empty() {
+        fire("9.8.1");
+    }
+    if !prev.is_empty() && !groups.is_empty() {
+        // 9.8.5: the groups of the last round are kept, and free units are paired again.
+        fire("9.8.5");
+    }
+    if !one.left_mine.is_empty() || !one.left_theirs.is_empty() {
+        fire("9.8.3");
+    }
     for (u, t) in one.pairs {
         let mut g = Group::default();
         g.side_mut(phase_player).push(u);
@@ -367,6 +402,9 @@ pub fn targets(state: &State, hex: Hex, groups: &[Group]) -> BTreeMap<String, St
         for g in groups {
             let enemy = g.side(side.other());
             for u in g.side(side) {
+                if enemy.len() > 1 {
+                    fire("9.8.4");
+                }
                 let t = tactics::rank(state, &rule, tactics::Shooter::unit(state, u), enemy);
                 if let Some(t) = t.into_iter().next() {
                     out.insert(u.clone(), t);
@@ -463,6 +501,9 @@ impl CombatPhase<'_> {
         ordered.dedup();
         pending.retain(|h| !ordered.contains(h));
         ordered.extend(pending);
+        if !ordered.is_empty() {
+            fire("9.4");
+        }
         if ordered.is_empty() {
             self.log.public(format!("{}: no combat", self.tag));
         }
@@ -508,6 +549,7 @@ impl CombatPhase<'_> {
             // 9.1: mercenary face-down units where a beeler unit is face-up.
             for id in self.state.face_down_in(hex, Side::Mercenary) {
                 if let Some(ev) = self.state.reveal(&id) {
+                    fire("9.1");
                     self.log.public(format!("{}: {ev} (9.1)", self.tag));
                 }
             }
@@ -541,6 +583,7 @@ impl CombatPhase<'_> {
                     self.log.public(format!("{}: {ev} (9.3)", self.tag));
                 }
             }
+            fire("9.3");
             self.log.public(format!(
                 "{}: enemy units in {name} ({hex}): a base combat (9.3)",
                 self.tag
@@ -588,6 +631,18 @@ impl CombatPhase<'_> {
             }
         };
         note(self.state, &mut took_part);
+        if !base_combat {
+            fire("9.2");
+        }
+        if Side::ALL.iter().any(|s| {
+            self.state
+                .side_units_in(hex, *s)
+                .iter()
+                .any(|u| self.state.unit(u).is_some_and(|u| !u.face_up))
+        }) {
+            // 9.5: face-down units and acted helis there take no part.
+            fire("9.5");
+        }
         stages::combat_start(self.state, hex, &took_part);
         // Who destroyed whom (A16), for the stage checks after the combat (12.5, 12.8).
         let mut kills = Kills::new();
@@ -603,6 +658,7 @@ impl CombatPhase<'_> {
             && let Some(ba) = b.base_attack
             && let Some(owner) = self.state.control_of(hex).side()
         {
+            fire("9.12.2");
             let hits = self.base_attack(hex, owner, ba.attack, ba.count, &tag);
             stages::add_kills(&mut kills, &hits);
             tally(self.state, &mut lost, &hits);
@@ -651,6 +707,7 @@ impl CombatPhase<'_> {
             stages::duel_groups(self.state, &mut groups); // 13.1
             let mut aims = targets(self.state, hex, &groups);
             stages::duel_targets(self.state, &mut aims); // 13.1
+            fire("9.6");
             let desc: Vec<String> = groups
                 .iter()
                 .map(|g| format!("[{} | {}]", g.m.join(" "), g.b.join(" ")))
@@ -685,6 +742,9 @@ impl CombatPhase<'_> {
                     continue;
                 }
                 let roll = self.dice.two_d6(&label);
+                for r in ["2.1.2", "9.9.1", "9.9.2", "9.9.3"] {
+                    fire(r);
+                }
                 let ok = i64::from(roll) <= n;
                 let text = format!(
                     "{a} ({}) at {t} ({}): need 2D <= {n}, rolled {roll}: {}",
@@ -698,6 +758,9 @@ impl CombatPhase<'_> {
                     hits.entry(t.clone()).or_default().push(a.clone());
                 }
             }
+            if !hits.is_empty() {
+                fire("9.9.4");
+            }
             self.apply_losses(&hits, &tag);
             tally(self.state, &mut lost, &hits);
             stages::add_kills(&mut kills, &hits);
@@ -708,6 +771,7 @@ impl CombatPhase<'_> {
             // 12.10: the Kiriko check at the end of a palace round with Strike Dog.
             stages::round_end(self.state, self.dice, self.log, hex, &tag, round);
         }
+        fire("9.7");
         self.after_combat(&tag, &took_part, &kills);
     }
 
@@ -738,6 +802,7 @@ impl CombatPhase<'_> {
             ));
             return Flow::End;
         }
+        fire("9.11.3");
         self.log.public(format!(
             "{tag}: the {} side has only face-down units left: forced retreat (9.11.3)",
             loser.name()
@@ -781,6 +846,7 @@ impl CombatPhase<'_> {
             } else {
                 format!("{name} is {p}, which")
             };
+            fire("9.11.12");
             self.state.set_off_map(&p, Place::Returning, true);
             self.log.public(format!(
                 "{tag}: {who} cannot retreat and returns to the palace at the end of the phase (9.11.12)"
@@ -798,6 +864,7 @@ impl CombatPhase<'_> {
         downs.sort();
         for (_, id) in downs {
             if let Some(ev) = self.state.reveal(&id) {
+                fire("9.11.8");
                 self.log.public(format!(
                     "{tag}: {ev}: no retreat hex, flipped face-up to fight on ({rule})"
                 ));
@@ -823,9 +890,11 @@ impl CombatPhase<'_> {
             if (own.is_empty() || enemy.is_empty()) && !other_forced {
                 return Flow::Fight; // handled by `fronts` (forced retreat or end)
             }
+            fire("9.11.1");
             if side == Side::Beeler && own.iter().all(|u| self.state.counters.is_ps(u)) {
                 let label = format!("{tag}/r{round}/ps-check");
                 let d = self.dice.d6(&label);
+                fire("9.11.4");
                 let forced = d <= 3;
                 self.dice.set_result(
                     &label,
@@ -866,12 +935,26 @@ impl CombatPhase<'_> {
             };
             if tactics::wants_retreat(self.state, &rule, &facts) {
                 match self.retreat(hex, side, tag) {
-                    Retreated::All => return Flow::End, // 9.11.2: the other side cannot retreat now
-                    Retreated::ProtoOneStays => return Flow::Fight, // 9.11.2, and 9.11.8
-                    Retreated::No => self.log.public(format!(
-                        "{tag}: the {} side would retreat but has no legal hex: it fights on (9.11.8)",
-                        side.name()
-                    )),
+                    Retreated::All => {
+                        if side == pp {
+                            fire("9.11.2");
+                        }
+                        return Flow::End; // 9.11.2: the other side cannot retreat now
+                    }
+                    Retreated::ProtoOneStays => {
+                        if side == pp {
+                            fire("9.11.2");
+                        }
+                        return Flow::Fight; // 9.11.2, and 9.11.8
+                    }
+                    Retreated::No => fire_then(
+                        self.log,
+                        "9.11.8",
+                        format!(
+                            "{tag}: the {} side would retreat but has no legal hex: it fights on (9.11.8)",
+                            side.name()
+                        ),
+                    ),
                 }
             }
             if other_forced {
@@ -910,6 +993,8 @@ impl CombatPhase<'_> {
             return Retreated::No;
         };
         for p in &stuck {
+            fire("5.9.3");
+            fire("9.11.8");
             let name = self.state.public_name(p);
             self.log.public(format!(
                 "{tag}: {name} may not leave the palace (5.9.3): it stays and fights on (9.11.8)"
@@ -923,6 +1008,7 @@ impl CombatPhase<'_> {
             }
         }
         if !helis.is_empty() {
+            fire("9.11.9");
             self.log.public(format!(
                 "{tag}: helis {} retreat straight to EX-10 and are acted (9.11.9)",
                 helis.join(", ")
@@ -972,6 +1058,14 @@ impl CombatPhase<'_> {
                 continue;
             }
             let names: Vec<String> = movers.iter().map(|u| self.state.public_name(u)).collect();
+            // 9.11.5-9.11.7, 9.11.9, 9.11.10: the units go, split if the policy says so, to
+            // hexes judged legal and ranked now, in the side's retreat directions.
+            for r in ["9.11.5", "9.11.6", "9.11.7", "9.11.9", "9.11.10"] {
+                fire(r);
+            }
+            if barred_by_base_attack(self.state, side, hex) {
+                fire("9.11.11");
+            }
             for u in &movers {
                 self.state.set_hex(u, *d);
             }
@@ -984,6 +1078,8 @@ impl CombatPhase<'_> {
             if self.state.map.is_nuba(*d) {
                 for u in &movers {
                     if let Some(r) = self.state.reveal(u) {
+                        fire("11.1");
+                        fire("11.3");
                         ev.push_str(&format!("; {r} (11.3)"));
                     }
                 }
@@ -1001,6 +1097,9 @@ impl CombatPhase<'_> {
     /// units, as `base_attack_plan` allocates them. Returns who destroyed whom.
     fn base_attack(&mut self, hex: Hex, owner: Side, attack: u32, count: u32, tag: &str) -> Kills {
         let plan = base_attack_plan(self.state, hex, owner, attack, count);
+        if !plan.is_empty() {
+            fire("9.12.3");
+        }
         let mut hits: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for (k, t) in plan.iter().enumerate() {
             let label = format!("{tag}/base/a{}/{t}", k + 1);
@@ -1010,6 +1109,9 @@ impl CombatPhase<'_> {
                 continue;
             }
             let roll = self.dice.two_d6(&label);
+            fire("2.1.2");
+            fire("9.9.3");
+            fire("9.12.1");
             let ok = i64::from(roll) <= need;
             let text = format!(
                 "base attack {} ({attack}) at {t} ({}): need 2D <= {need}, rolled {roll}: {}",
@@ -1023,6 +1125,9 @@ impl CombatPhase<'_> {
                 hits.entry(t.clone()).or_default().push("base".into());
             }
         }
+        if !hits.is_empty() {
+            fire("9.12.4");
+        }
         self.apply_losses(&hits, tag);
         hits
     }
@@ -1034,16 +1139,21 @@ impl CombatPhase<'_> {
                 continue;
             };
             let mut vp_notes = Vec::new();
+            fire("9.10.1");
+            fire("9.10.2");
             match side {
                 Side::Beeler => {
                     if self.state.counters.is_ps(dead) {
                         if stages::kiriko_only_kill(self.state, by) {
+                            fire("10.2");
                             vp_notes.push("no VP: Kiriko's kill in stage 6 (10.2)".to_string());
                         } else {
+                            fire("10.2");
                             self.state.vp[Side::Mercenary] += 5;
                             vp_notes.push("mercenary +5 VP (10.2)".to_string());
                         }
                     } else if self.state.class_of(dead) == Some(Class::At) {
+                        fire("10.1");
                         self.state.vp[Side::Beeler] += 1;
                         vp_notes.push("beeler +1 VP for its own AT (10.1)".to_string());
                     }
@@ -1053,11 +1163,16 @@ impl CombatPhase<'_> {
                         matches!(self.state.role_of(a), Some(Role::BlueAt | Role::StrikeDog))
                     });
                     if by_ps {
+                        fire("10.1");
                         let v = experience(self.state, dead);
                         self.state.vp[Side::Beeler] += i64::from(v);
                         vp_notes.push(format!("beeler +{v} VP PS experience (10.1)"));
                     }
                 }
+            }
+            if !vp_notes.is_empty() {
+                // 9.10.3: the VP are scored before the unit leaves the map.
+                fire("9.10.3");
             }
             let whither = if self.state.is_heli(dead) {
                 self.state.set_off_map(dead, Place::Stock, true);
@@ -1065,10 +1180,18 @@ impl CombatPhase<'_> {
             } else {
                 match self.state.role_of(dead) {
                     Some(Role::Kanyu | Role::BlueAt | Role::StrikeDog | Role::ProtoOne) => {
+                        fire("9.10.4");
                         self.state.set_off_map(dead, Place::Returning, true);
                         "home at the end of the phase (9.10.4)"
                     }
                     Some(Role::Kiriko) => {
+                        if by
+                            .iter()
+                            .any(|a| self.state.role_of(a) == Some(Role::StrikeDog))
+                        {
+                            // 13.3: Strike Dog's kill removes Kiriko; it attacks freely after.
+                            fire("13.3");
+                        }
                         self.state.set_off_map(dead, Place::Removed, true);
                         "removed from the game (12.10; ruling A17: Kiriko destroyed is removed, docs/kummen.md \"Decisions on ambiguities\")"
                     }
@@ -1123,6 +1246,11 @@ impl CombatPhase<'_> {
             }
         }
         if !away.is_empty() {
+            // 9.13.1-9.13.3: helis away held their hexes at the control check just made, then
+            // fly home acted, whatever the distance and whoever is in the way.
+            for r in ["9.13.1", "9.13.2", "9.13.3"] {
+                fire(r);
+            }
             self.log.public(format!(
                 "{}: helis {} return to EX-10 and are acted (9.13)",
                 self.tag,
@@ -1134,6 +1262,7 @@ impl CombatPhase<'_> {
                 Some(r) => format!("{r}, flipped face-up (5.11.5)"),
                 None => c.clone(),
             };
+            fire("9.13.4");
             self.state.set_hex(&c, ex10);
             self.log.public(format!(
                 "{}: heli {h} carries {shown} from {from} to EX-10 (9.13.4)",
@@ -1150,6 +1279,7 @@ impl CombatPhase<'_> {
                         self.tag
                     ));
                 } else {
+                    fire("9.10.4");
                     self.state.set_hex(&id, home);
                     if let Some(u) = self.state.units.get_mut(&id) {
                         u.face_up = true;

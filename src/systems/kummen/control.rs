@@ -3,6 +3,7 @@
 use super::data::{Control, Side};
 use super::state::{Log, State};
 use crate::kit::hex::Hex;
+use crate::kit::reach::fire;
 
 /// What 2.3.3 says about `hex` now; `None` when nobody is there (rule 4: a base keeps its
 /// previous controller). Acted helis are ignored (default A5).
@@ -44,10 +45,12 @@ pub fn check_bases(state: &mut State, log: &mut Log) {
         .iter()
         .map(|b| (b.name.clone(), b.hex))
         .collect();
+    fire("2.3.1");
     for (name, hex) in bases {
         if let Some(c) = evaluate(state, hex) {
             let old = state.control_of(hex);
             if c != old {
+                fire("2.3.3");
                 state.control.insert(hex, c);
                 log.public(format!(
                     "control: {name} ({hex}) passes from {} to {} (2.3.3)",

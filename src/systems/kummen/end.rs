@@ -2,6 +2,7 @@
 
 use super::data::{self, Class, Control, Side};
 use super::state::{Ending, Log, State, Step};
+use crate::kit::reach::fire;
 use crate::kit::seats::Seat;
 use crate::protocol::dice::Dice;
 
@@ -19,6 +20,9 @@ pub fn draw_offensive(state: &mut State, dice: &mut Dice, log: &mut Log) {
     );
     let v = markers.get(i).copied().unwrap_or(11);
     state.offensive_turn = Some(v);
+    for rule in ["4.5.1", "4.5.2", "4.5.3", "4.5.4"] {
+        fire(rule);
+    }
     log.public("t7/p1: the mercenary side draws a general-offensive marker in secret (4.5.2)");
     log.private(
         Side::Mercenary,
@@ -42,8 +46,10 @@ pub fn offensive_now(state: &State) -> bool {
 pub fn finish(state: &mut State, dice: &mut Dice, log: &mut Log, by_offensive: bool) {
     let t = state.turn;
     let palace = state.map.home(Side::Beeler);
+    fire(if by_offensive { "14.1.2" } else { "14.1.1" });
     if state.control_of(palace) == Control::Mercenary {
         // 14.2.1: 2D + 13.
+        fire("14.2.1");
         let label = format!("t{t}/end/palace");
         let r = dice.two_d6(&label);
         dice.set_result(&label, format!("2D+13 = {} VP", r + 13));
@@ -67,6 +73,7 @@ pub fn finish(state: &mut State, dice: &mut Dice, log: &mut Log, by_offensive: b
                 v
             }
         };
+        fire("14.2.2");
         if off > t {
             let bonus = i64::from(off - t) * 7;
             state.vp[Side::Mercenary] += bonus;
@@ -92,12 +99,17 @@ pub fn finish(state: &mut State, dice: &mut Dice, log: &mut Log, by_offensive: b
             .flat_map(|h| state.side_units_in(*h, Side::Beeler))
             .filter(|id| state.class_of(id) == Some(Class::At) && !state.counters.is_ps(id))
             .count() as i64;
+        fire("14.2.4");
         state.vp[Side::Beeler] += n;
         log.public(format!(
             "end: {n} beeler ATs in or next to the palace: +{n} VP (14.2.4)"
         ));
     }
     let (m, b) = (state.vp[Side::Mercenary], state.vp[Side::Beeler]);
+    // 14.2.5 (2.1.1, 10.4): the VP totals decide.
+    for rule in ["14.2.5", "2.1.1", "10.4"] {
+        fire(rule);
+    }
     let winner = match m.cmp(&b) {
         std::cmp::Ordering::Greater => Some(Side::Mercenary),
         std::cmp::Ordering::Less => Some(Side::Beeler),

@@ -21,6 +21,8 @@ use crate::systems::Problem;
 use crate::yaml::FieldPath;
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::kit::reach::fire;
+
 pub const GROUND_MP: u32 = 5; // 5.3
 pub const HELI_MP: u32 = 9; // 5.3
 pub const REACTION_MP: u32 = 3; // 7.3.5
@@ -1012,7 +1014,11 @@ impl<'a> MovementPhase<'a> {
         let mut listed = BTreeSet::new();
         for (i, g) in groups.iter().enumerate() {
             match legal_hide_at_start(self.state, self.side, &listed, g, &base.at(i)) {
-                Ok(units) if !units.is_empty() => self.carry_out_hide_at_start(g.hex, units),
+                Ok(units) if !units.is_empty() => {
+                    // 11.4 was judged with 5.9.1 for this group.
+                    fire("11.4");
+                    self.carry_out_hide_at_start(g.hex, units)
+                }
                 Ok(_) => {}
                 Err(problems) => self.problems.extend(problems),
             }
@@ -1047,6 +1053,7 @@ impl<'a> MovementPhase<'a> {
                 units.push(sid);
             }
         }
+        fire("5.9.1");
         let label = format!("{}/hide-at-start/{hex}", self.tag);
         let names = units.join(", ");
         let tokens = self
@@ -1104,6 +1111,7 @@ impl<'a> MovementPhase<'a> {
     pub fn flip_up_by_rule(&mut self, name: &str, p: &FieldPath, rule: &str) {
         match legal_flip_up(self.state, self.side, name, p, rule) {
             Ok(id) => {
+                fire(if rule == "7.3.2" { "7.3.2" } else { "5.2" });
                 if let Some(ev) = self.state.reveal(&id) {
                     self.log
                         .public(format!("{}: {ev} (flipped face-up, {rule})", self.tag));
@@ -1123,6 +1131,7 @@ impl<'a> MovementPhase<'a> {
                 return;
             }
         };
+        fire("5.2");
         let home = self.state.map.home(self.side);
         let label = format!("{}/hide/a{action}", self.tag);
         let tokens = self
@@ -1163,12 +1172,15 @@ impl<'a> MovementPhase<'a> {
             .map(|h| h.label())
             .collect();
         let end = path.last().copied().unwrap_or(start);
+        fire_ground_move(self.state, self.side, &id, start, &path);
         let mut ev = format!("{}: {name} moves {}", self.tag, route.join("→"));
         // 11.2: a face-down unit entering Nuba flips face-up there, even when passing through.
         let face_down = !self.state.unit(&id).is_some_and(|u| u.face_up);
         if face_down && let Some(n) = path.iter().find(|h| self.state.map.is_nuba(**h)) {
             self.state.set_hex(&id, *n);
             if let Some(r) = self.state.reveal(&id) {
+                fire("11.1");
+                fire("11.2");
                 ev.push_str(&format!("; entering the Nuba Highlands: {r} (11.2)"));
             }
         }
@@ -1195,6 +1207,21 @@ impl<'a> MovementPhase<'a> {
     /// Carries out a legal heli flight (shared by movement and reaction).
     pub fn fly(&mut self, heli: &str, start: Hex, path: &[Hex], cargo: Option<&str>, rule: &str) {
         let end = path.last().copied().unwrap_or(start);
+        // 5.11.1-5.11.4: an active heli's one flight of the turn, 1 MP a hex, stopping on
+        // entering beeler units.
+        for r in ["5.11.1", "5.11.2", "5.11.3"] {
+            fire(r);
+        }
+        if self.state.has_units(end, Side::Beeler) {
+            fire("5.11.4");
+        }
+        if cargo.is_some() {
+            fire("5.11.5");
+        }
+        if self.state.units_in(end).iter().any(|u| u != heli) {
+            fire("6.1");
+            fire("6.2");
+        }
         let route: Vec<String> = std::iter::once(start)
             .chain(path.iter().copied())
             .map(|h| h.label())
@@ -1219,6 +1246,50 @@ impl<'a> MovementPhase<'a> {
         }
         self.moved.insert(heli.to_string());
         self.log.public(ev);
+    }
+}
+
+/// Records the rules a ground move of `side`'s unit `id` from `start` along `path` applies, as
+/// it is carried out (rule reach, `kit::reach`): the side moves its own unit within its MP
+/// (5.1, 5.3), paying terrain (5.4, 5.6 along a river), the same face up or down (5.5), one
+/// more to enter enemy units (5.7) and nothing to leave them (5.8), stopping where 5.9.2 or
+/// 5.10.1 says, passing face-down beeler units (5.10.2), and stacking freely (6.1, 6.2).
+fn fire_ground_move(state: &State, side: Side, id: &str, start: Hex, path: &[Hex]) {
+    for r in ["5.1", "5.3", "5.4", "5.5"] {
+        fire(r);
+    }
+    let enemy = side.other();
+    let mut from = start;
+    for (k, &to) in path.iter().enumerate() {
+        if state.map.terrain(to) == Terrain::River && state.map.along_river(from, to) {
+            fire("5.6");
+        }
+        if state.has_units(to, enemy) {
+            fire("5.7");
+        }
+        if state.has_units(from, enemy) {
+            fire("5.8");
+        }
+        let last = k + 1 == path.len();
+        if side == Side::Mercenary
+            && !last
+            && state.has_units(to, enemy)
+            && !state.has_active_face_up(to, enemy)
+        {
+            fire("5.10.2");
+        }
+        if last && side == Side::Beeler && state.has_units(to, enemy) {
+            fire("5.9.2");
+        }
+        if last && side == Side::Mercenary && state.has_active_face_up(to, enemy) {
+            fire("5.10.1");
+        }
+        from = to;
+    }
+    let end = path.last().copied().unwrap_or(start);
+    if state.units_in(end).iter().any(|u| u != id) {
+        fire("6.1");
+        fire("6.2");
     }
 }
 

@@ -11,6 +11,7 @@ use super::movement::{self, Allowance, LegalMove, MovementPhase};
 use super::orders::{HeliTrigger, MoveOrder, TriggerPhase};
 use super::state::{Log, State};
 use crate::kit::hex::Hex;
+use crate::kit::reach::fire;
 use crate::protocol::dice::Dice;
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
@@ -277,6 +278,7 @@ pub fn heli_reaction(state: &mut State, log: &mut Log, second: bool) {
     }
     // 7.2.3: a face-up beeler unit in EX-10 grounds every heli.
     if movement::home_blocked(state) {
+        fire("7.2.3");
         log.public(format!(
             "{tag}: a face-up beeler unit is in EX-10: no heli may react (7.2.3)"
         ));
@@ -350,6 +352,13 @@ pub fn heli_reaction(state: &mut State, log: &mut Log, second: bool) {
                 let at = policy.at(i).at("cargo").at(k);
                 movement::legal_cargo(ph.state, Side::Mercenary, &ph.moved, ex10, c, &at).ok()
             });
+            fire("7.2.2");
+            if second {
+                fire("7.2.1");
+            }
+            if load.is_some() {
+                fire("7.2.4");
+            }
             ph.fly(&heli, ex10, &path, load.as_deref(), "reaction, 7.2");
             any = true;
         }
@@ -471,6 +480,27 @@ pub fn beeler_reaction(
     for (i, m) in react.iter().enumerate() {
         match legal_react(ph.state, &ph.moved, m, &root.at("react").at(i)) {
             Ok(mv) => {
+                // 7.1, 7.3.1, 7.3.3-7.3.6: a face-up unit's reaction move in the second
+                // reaction phase, paid with 1 RP, of 3 MP or one adjacent hex of up to 4,
+                // leaving behind enough face-up units to pin the face-up mercenary units.
+                for r in ["7.1", "7.3.1", "7.3.3", "7.3.5"] {
+                    fire(r);
+                }
+                if !ph
+                    .state
+                    .active_face_up(mv.start, Side::Mercenary)
+                    .is_empty()
+                {
+                    fire("7.3.4");
+                }
+                if mv.path.len() == 1 {
+                    let kind = movement::MoverKind::Beeler;
+                    let cost =
+                        movement::step_cost(ph.state, kind, Side::Beeler, mv.start, mv.path[0]);
+                    if cost > movement::REACTION_MP {
+                        fire("7.3.6");
+                    }
+                }
                 ph.carry_out_move(mv);
                 ph.state.rp -= 1;
             }

@@ -5,6 +5,7 @@ use super::data::{self, Control, Side};
 use super::orders::DrawUntil;
 use super::state::{Log, Place, State, token_label};
 use super::tactics;
+use crate::kit::reach::fire;
 use crate::protocol::dice::Dice;
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
@@ -120,6 +121,11 @@ pub fn base_points(state: &State, side: Side) -> u32 {
 /// (4.2, default A55), become RP.
 fn beeler(state: &mut State, dice: &mut Dice, log: &mut Log) {
     let bp = base_points(state, Side::Beeler);
+    fire("4.1");
+    if bp > 0 {
+        fire("4.3.1");
+        fire("4.3.2");
+    }
     // `legal_rp_target` kept the policy within 9; the cap stays for states of any origin.
     let target = state.policies[Side::Beeler].rp_target.min(RP_MAX);
     let until = state.policies[Side::Beeler].draw_until.clone();
@@ -153,12 +159,21 @@ fn beeler(state: &mut State, dice: &mut Dice, log: &mut Log) {
             &format!("{label}/{k}"),
             "beeler reinforcement (4.3.4)",
         ) else {
+            // 4.2: the cup is empty; the BP left buy RP (A55).
+            fire("4.2");
             break;
         };
         drawn.push(d);
         left -= 1;
     }
     to_rp += left;
+    if to_rp > 0 {
+        fire("4.3.5");
+        // 4.3.3: BP whose RP would pass the cap are lost.
+        if state.rp + 2 * to_rp > RP_MAX {
+            fire("4.3.3");
+        }
+    }
     rp = (rp + 2 * left).min(RP_MAX);
     if stopped {
         log.private(
@@ -172,6 +187,9 @@ fn beeler(state: &mut State, dice: &mut Dice, log: &mut Log) {
     }
     let palace = state.map.home(Side::Beeler);
     let tokens = state.place_face_down(&drawn, palace);
+    if !drawn.is_empty() {
+        fire("4.3.4");
+    }
     let before = state.rp;
     state.rp = rp;
     log.public(format!(
@@ -212,6 +230,7 @@ fn mercenary(state: &mut State, dice: &mut Dice, log: &mut Log) {
         }
     }
     if !acted.is_empty() {
+        fire("4.4.1");
         log.public(format!(
             "reinforcement: helis {} at EX-10 are active again (4.4.1)",
             acted.join(", ")
@@ -220,6 +239,8 @@ fn mercenary(state: &mut State, dice: &mut Dice, log: &mut Log) {
     // 4.4.2: EX-10, Zakui and the two river hexes; any beeler-controlled hex cuts supply.
     let mut line = vec![(data::EX10.to_string(), ex10, state.control_of(ex10))];
     let supply: Vec<_> = state.map.supply_hexes.clone();
+    fire("4.4.2");
+    fire("2.3.2");
     for h in supply {
         line.push((h.label(), h, control::supply_hex(state, h)));
     }
@@ -251,6 +272,10 @@ fn mercenary(state: &mut State, dice: &mut Dice, log: &mut Log) {
             n_units,
             "mercenary reinforcement (4.4.3)",
         );
+        fire("4.4.3");
+        if drawn.len() < n_units {
+            fire("4.2");
+        }
         let tokens = state.place_face_down(&drawn, ex10);
         let helis: Vec<String> = state
             .off_map(Side::Mercenary, Place::Stock)
@@ -308,6 +333,9 @@ fn mercenary(state: &mut State, dice: &mut Dice, log: &mut Log) {
     }
     let bp = base_points(state, Side::Mercenary);
     let vp = i64::from(bp / 2);
+    if vp > 0 {
+        fire("4.4.4");
+    }
     state.vp[Side::Mercenary] += vp;
     log.public(format!(
         "reinforcement: mercenary controls {bp} BP: +{vp} VP (4.4.4)"

@@ -5,6 +5,7 @@ use super::orders::Policies;
 use super::state::{Log, Modifiers, Place, Stage, State, Step, Unit};
 use crate::kit::cup::Cup;
 use crate::kit::hex::Hex;
+use crate::kit::reach::fire;
 use crate::kit::seats::Seat;
 use crate::kit::shared::Shared;
 use crate::protocol::dice::Dice;
@@ -81,6 +82,7 @@ pub fn place_units(state: &mut State, dice: &mut Dice, log: &mut Log) {
         .take(2)
         .collect();
     let ex10 = state.map.hex_of(data::EX10);
+    fire("2.2.1");
     for h in &helis {
         state.set_hex(h, ex10);
         if let Some(u) = state.units.get_mut(h) {
@@ -119,7 +121,14 @@ fn place(
         draws,
         "setup draw (15)",
     );
+    fire(if side == Side::Mercenary {
+        "15.1"
+    } else {
+        "15.2"
+    });
+    fire("2.1.4");
     let tokens = if let Some(n) = named {
+        fire("2.2.2");
         // The named unit goes in with the drawn ones: shuffle so its token is unknown (A30).
         ids.push(n);
         state.hide_together(&ids, hex, Some(dice), &format!("{label}/tokens"))

@@ -14,6 +14,7 @@ use super::combat::Group;
 use super::data::{Class, Role, Side};
 use super::state::{Log, Place, Stage, State};
 use crate::kit::hex::Hex;
+use crate::kit::reach::fire;
 use crate::protocol::dice::Dice;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -80,6 +81,7 @@ fn set_face_up_at(state: &mut State, id: &str, hex: Hex) {
 /// result in the same turn is ignored. The marker is always cleared at the next T0, so a marker
 /// already flipped was flipped this turn.
 pub fn schedule(state: &mut State, to: Stage, log: &mut Log, tag: &str, why: &str) {
+    fire("12.3");
     if let Some(already) = state.next_stage {
         log.public(format!(
             "{tag}: {} would begin next turn ({why}), but the turn marker is already flipped for {}: ignored (12.3)",
@@ -89,6 +91,7 @@ pub fn schedule(state: &mut State, to: Stage, log: &mut Log, tag: &str, why: &st
         return;
     }
     state.next_stage = Some(to);
+    fire("2.2.6");
     log.public(format!(
         "{tag}: {} begins at the start of next turn; the turn marker is flipped ({why}, 12.3)",
         name(to)
@@ -100,6 +103,16 @@ pub fn schedule(state: &mut State, to: Stage, log: &mut Log, tag: &str, why: &st
 /// combat.
 pub fn enter(state: &mut State, to: Stage, dice: &mut Dice, log: &mut Log, tag: &str, why: &str) {
     state.stage = to;
+    fire("12.1");
+    fire(match to {
+        Stage::Initial => "12.2",
+        Stage::Stage1 => "12.4",
+        Stage::Stage2 => "12.5",
+        Stage::Stage3 | Stage::Stage4 => "12.7",
+        Stage::Stage5 | Stage::Stage6 => "12.9",
+        Stage::Stage7 => "12.11",
+        Stage::Stage8 => "12.12",
+    });
     log.public(format!(
         "{tag}: the story moves to {} ({why}; {})",
         name(to),
@@ -113,6 +126,7 @@ pub fn enter(state: &mut State, to: Stage, dice: &mut Dice, log: &mut Log, tag: 
             kanyu_home(state, log, tag, "12.7");
             let label = format!("{tag}/stage3-vp");
             let r = dice.two_d6(&label);
+            fire("10.3");
             dice.set_result(&label, format!("mercenary +{r} VP"));
             state.vp[Side::Mercenary] += i64::from(r);
             log.public(format!(
@@ -127,6 +141,7 @@ pub fn enter(state: &mut State, to: Stage, dice: &mut Dice, log: &mut Log, tag: 
         Stage::Stage7 => {
             let label = format!("{tag}/stage7-vp");
             let r = dice.two_d6(&label);
+            fire("10.3");
             dice.set_result(&label, format!("beeler +{r} VP"));
             state.vp[Side::Beeler] += i64::from(r);
             log.public(format!(
@@ -186,6 +201,7 @@ fn blue_to_palace(state: &mut State, log: &mut Log, tag: &str) {
     };
     let home = palace(state);
     let from = state.public_name(&b);
+    fire("12.6");
     set_face_up_at(state, &b, home);
     log.public(format!(
         "{tag}: {b} ({from} in {at}) returns face-up to the palace ({home}) ({})",
@@ -230,6 +246,7 @@ fn place_from_stock(state: &mut State, role: Role, log: &mut Log, tag: &str, rul
 pub fn turn_start(state: &mut State, dice: &mut Dice, log: &mut Log) {
     let tag = format!("t{}/t0", state.turn);
     if let Some(to) = state.next_stage.take() {
+        fire("12.3");
         enter(
             state,
             to,
@@ -252,6 +269,7 @@ pub fn turn_start(state: &mut State, dice: &mut Dice, log: &mut Log) {
 fn escape_check(state: &mut State, dice: &mut Dice, log: &mut Log, tag: &str) {
     let label = format!("{tag}/escape");
     let d = dice.d6(&label);
+    fire("12.6");
     let m = state.modifiers.escape;
     let total = d + m;
     if total >= 5 {
@@ -264,6 +282,7 @@ fn escape_check(state: &mut State, dice: &mut Dice, log: &mut Log, tag: &str) {
         ));
         schedule(state, Stage::Stage3, log, tag, "12.6");
     } else {
+        fire("2.2.9");
         state.modifiers.escape += 1;
         dice.set_result(
             &label,
@@ -291,6 +310,7 @@ fn sd_turn_check(state: &mut State, dice: &mut Dice, log: &mut Log, tag: &str) {
     }
     let label = format!("{tag}/sd-arrival");
     let d = dice.d6(&label);
+    fire("12.10");
     if d == 6 {
         dice.set_result(&label, "6: Strike Dog arrives");
         log.public(format!(
@@ -351,6 +371,7 @@ pub fn round_start(
     }
     let label = format!("{tag}/r{round}/sd-arrival");
     let d = dice.d6(&label);
+    fire("12.10");
     let m = state.modifiers.sd_arrival;
     let total = d + m;
     if total >= 4 {
@@ -367,6 +388,7 @@ pub fn round_start(
         );
         true
     } else {
+        fire("2.2.9");
         state.modifiers.sd_arrival += 1;
         dice.set_result(
             &label,
@@ -413,6 +435,7 @@ pub fn round_end(
     }
     let label = format!("{tag}/r{round}/kiriko");
     let d = dice.d6(&label);
+    fire("12.10");
     let k = state.modifiers.kiriko;
     let total = d + k;
     if total <= 4 {
@@ -429,6 +452,7 @@ pub fn round_end(
         );
         true
     } else {
+        fire("2.2.9");
         state.modifiers.kiriko += 1;
         dice.set_result(
             &label,
@@ -462,6 +486,7 @@ pub fn duel_groups(state: &State, groups: &mut [Group]) {
     let (Some(gs), Some(gk)) = (gs, gk) else {
         return;
     };
+    fire("13.1");
     if gs == gk {
         return;
     }
@@ -489,6 +514,7 @@ pub fn duel_targets(state: &State, aims: &mut BTreeMap<String, String>) {
         return;
     };
     if aims.contains_key(&sd) && aims.contains_key(&kiriko) {
+        fire("13.1");
         aims.insert(sd, kiriko);
     }
 }
@@ -513,6 +539,7 @@ pub fn after_losses(state: &mut State, log: &mut Log, tag: &str, hits: &Kills) {
             && by.contains(&kiriko)
             && place_of(state, &kiriko) == Some(Place::Map)
         {
+            fire("13.2");
             state.set_off_map(&kiriko, Place::Removed, true);
             log.public(format!(
                 "{tag}: {kiriko} destroyed Strike Dog and is removed from the game (13.2)"
@@ -590,6 +617,7 @@ fn blue_destroyed(state: &State, kills: &Kills) -> bool {
 /// gives it 4 VP and the story stays; 3-6 begins stage 2 at once. Made after every such combat
 /// (A52).
 fn encounter(state: &mut State, dice: &mut Dice, log: &mut Log, tag: &str, kills: &Kills) {
+    fire("12.5");
     if blue_killed_kanyu(state, kills) {
         enter(
             state,
@@ -605,6 +633,7 @@ fn encounter(state: &mut State, dice: &mut Dice, log: &mut Log, tag: &str, kills
     let d = dice.d6(&label);
     if d <= 2 {
         dice.set_result(&label, "1-2: mercenary +4 VP");
+        fire("10.3");
         state.vp[Side::Mercenary] += 4;
         log.public(format!(
             "{tag}: encounter check 1D = {d}: mercenary +4 VP (12.5)"
@@ -633,6 +662,7 @@ fn watch(state: &mut State, dice: &mut Dice, log: &mut Log, tag: &str, kills: &K
     let minus = i64::from(blue_destroyed(state, kills));
     let label = format!("{tag}/watch");
     let d = dice.d6(&label);
+    fire("12.8");
     let total = i64::from(d) + plus - minus;
     let mut mods = String::new();
     if plus > 0 {
@@ -658,6 +688,7 @@ fn watch(state: &mut State, dice: &mut Dice, log: &mut Log, tag: &str, kills: &K
         }
         6 => {
             dice.set_result(&label, "6: beeler +3 VP");
+            fire("10.3");
             state.vp[Side::Beeler] += 3;
             log.public(format!("{tag}: Fyana watches on: beeler +3 VP (12.8)"));
         }
@@ -715,6 +746,7 @@ pub fn zone_retreat(
         ground.into_iter().partition(|u| zone_bound(state, u));
     match dests.iter().copied().find(|h| in_zone(state, *h)) {
         Some(z) => {
+            fire("12.10");
             for u in &bound {
                 state.set_hex(u, z);
             }
@@ -726,6 +758,8 @@ pub fn zone_retreat(
         }
         None if rest.is_empty() => None,
         None => {
+            fire("12.10");
+            fire("9.11.12");
             for u in &bound {
                 state.set_off_map(u, Place::Returning, true);
             }
@@ -752,6 +786,12 @@ pub fn survey_bonus(state: &mut State, hex: Hex, log: &mut Log, tag: &str) {
         return;
     }
     state.vp[Side::Mercenary] += 3;
+    fire("10.3");
+    fire(if state.stage == Stage::Stage3 {
+        "12.7"
+    } else {
+        "12.8"
+    });
     let rule = if state.stage == Stage::Stage3 {
         "12.7"
     } else {
@@ -785,6 +825,7 @@ pub fn palace_bonus(state: &mut State, log: &mut Log) {
         );
         return;
     }
+    fire("14.2.3");
     let p = palace(state);
     let mut kanyu = 0;
     let mut others = 0;

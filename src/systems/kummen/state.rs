@@ -163,6 +163,9 @@ impl State {
                 defense: 0,
             };
         };
+        if t.role == Some(Role::Kanyu) {
+            crate::kit::reach::fire("2.2.5");
+        }
         if t.role == Some(Role::Kanyu)
             && matches!(self.stage, Stage::Stage1 | Stage::Stage3 | Stage::Stage4)
             && let Some(b) = t.boosted
@@ -317,6 +320,9 @@ impl State {
                 continue;
             };
             let t = self.take_token(side);
+            // 2.2.3, 6.3: a face-down unit shows only its side's token.
+            crate::kit::reach::fire("2.2.3");
+            crate::kit::reach::fire("6.3");
             if let Some(u) = self.units.get_mut(id) {
                 u.place = Place::Map;
                 u.hex = Some(hex);
@@ -375,6 +381,9 @@ impl State {
 
     /// Takes a unit off the map to `place`.
     pub fn set_off_map(&mut self, id: &str, place: Place, face_up: bool) {
+        if place == Place::Stock {
+            crate::kit::reach::fire("2.2.12");
+        }
         if let Some(u) = self.units.get_mut(id) {
             u.place = place;
             u.hex = None;

@@ -492,6 +492,7 @@ fn ignored(log: &mut Log, side: Side, problems: &[Problem]) {
 /// then the turn-start checks of stages 2 and 6 (12.6, 12.10; A49), then phase 1 (4) and the
 /// turn-7 offensive draw (4.5).
 pub(super) fn next_turn(state: &mut State, dice: &mut Dice, log: &mut Log) {
+    crate::kit::reach::fire("3.1");
     reinforce::turn_start(state, log);
     stages::turn_start(state, dice, log);
     reinforce::reinforcement_phase(state, dice, log);
@@ -512,6 +513,11 @@ pub fn resolve(
                 let o = orders_of(orders, side);
                 let (p, _) = run_orders(&mut s, side, &o, None, &mut log);
                 ignored(&mut log, side, &p);
+            }
+            // The game begins (15.3-15.7, 12.2): turn 1, initial stage, no VP or RP, the
+            // setup controllers, and play opens with turn 1's reinforcement phase.
+            for rule in ["1.2", "12.2", "15.3", "15.4", "15.5", "15.6", "15.7"] {
+                crate::kit::reach::fire(rule);
             }
             setup::place_units(&mut s, dice, &mut log);
             next_turn(&mut s, dice, &mut log);

@@ -5,6 +5,7 @@ use super::data::{Class, Side};
 use super::orders::SurveyOrder;
 use super::state::{Log, State, token_label};
 use crate::kit::hex::Hex;
+use crate::kit::reach::fire;
 use crate::protocol::dice::Dice;
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
@@ -155,6 +156,10 @@ pub fn run(state: &mut State, plans: &[Plan], dice: &mut Dice, log: &mut Log) {
         log.public(format!("{tag}: no survey"));
     }
     for pl in plans {
+        // 8.1-8.3: the plan was judged (face-up surveyors, face-down beeler units there).
+        for r in ["8.1", "8.2", "8.3"] {
+            fire(r);
+        }
         let mut successes = 0;
         for u in &pl.units {
             if pl.stop_after.is_some_and(|k| successes >= k) {
@@ -167,6 +172,7 @@ pub fn run(state: &mut State, plans: &[Plan], dice: &mut Dice, log: &mut Log) {
                 3
             };
             let d = dice.d6(&label);
+            fire("8.4");
             let ok = d <= need;
             dice.set_result(
                 &label,
@@ -200,6 +206,7 @@ pub fn run(state: &mut State, plans: &[Plan], dice: &mut Dice, log: &mut Log) {
                 .map(|(_, id)| id.clone());
             let Some(id) = pick else { break };
             if let Some(ev) = state.reveal(&id) {
+                fire("8.5");
                 log.public(format!("{tag}: survey success: {ev} (8.5)"));
                 super::stages::survey_bonus(state, pl.hex, log, &tag); // 12.7, 12.8
             }
