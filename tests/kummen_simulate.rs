@@ -4,20 +4,25 @@
 mod common;
 use common::*;
 
-fn kummen_json(games: &str) -> serde_json::Value {
-    serde_json::from_str(&ok(&["simulate", "kummen", "--games", games, "--json"])).unwrap()
+/// The JSON report of 20 games, played once for all the tests of this file (they run in
+/// parallel; the second waits for the first's run).
+fn twenty_games() -> &'static serde_json::Value {
+    static REPORT: std::sync::OnceLock<serde_json::Value> = std::sync::OnceLock::new();
+    REPORT.get_or_init(|| {
+        serde_json::from_str(&ok(&["simulate", "kummen", "--games", "20", "--json"])).unwrap()
+    })
 }
 
 #[test]
 fn every_rule_the_resolver_fires_is_a_row_of_the_coverage_table() {
-    let r = kummen_json("20");
+    let r = twenty_games();
     assert_eq!(r["rule_reach"]["unlisted"], serde_json::json!([]), "{r}");
     assert_eq!(r["errors"], 0, "{r}");
 }
 
 #[test]
 fn twenty_games_reach_most_rules_both_sides_win_and_none_ends_in_its_first_two_turns() {
-    let r = kummen_json("20");
+    let r = twenty_games();
     let reached = r["rule_reach"]["reached"].as_u64().unwrap();
     let total = r["rule_reach"]["total"].as_u64().unwrap();
     // 200 games reach 133 of 145 (docs/kummen.md "Simulated play"); 20 games nearly as many.
