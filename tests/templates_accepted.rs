@@ -60,13 +60,21 @@ impl Hosted {
             .map_err(|e| e.to_string())
     }
 
-    /// Plays the open step with the demo script's orders (empty orders past its end).
+    /// Plays the open step with the demo script's orders, and past its end with the bots' (as
+    /// `pbem demo` does), so the game goes on to its end.
     fn play_step(&self, system: &str) {
         let game = Game::open(&self.dir).unwrap();
         let step = game.open_step().unwrap().clone();
+        let seed = Hash32([step.step as u8; 32]);
         for side in &step.waiting_for {
-            let body = demo::scripted(system, step.step, side).unwrap_or("{}");
-            let doc = demo::order_document(&game, side, body).unwrap();
+            let body = match demo::scripted(system, step.step, side) {
+                Some(text) => text.to_string(),
+                None => game
+                    .system
+                    .bot_orders(game.data().unwrap(), &game.state().unwrap(), side, &seed)
+                    .unwrap(),
+            };
+            let doc = demo::order_document(&game, side, &body).unwrap();
             let name = format!("script-{}-{side}.yaml", step.step);
             self.submit(&self.dir, side, &doc, &name)
                 .unwrap_or_else(|e| panic!("{system} step {}: {side}'s script: {e}", step.step));
