@@ -15,6 +15,7 @@ use super::data::{Class, HexId, HexRef, Side};
 use super::play;
 use super::state::{ChitAt, State, Unit, UnitAt};
 use super::steps::Choices;
+use crate::kit::reach;
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
 use serde::{Deserialize, Serialize};
@@ -549,6 +550,7 @@ impl Pool {
     fn gain(&mut self, state: &State, ctx: &mut Ctx) {
         for p in state.data.map.places.iter().filter(|p| p.city) {
             if state.control.get(&p.id) == Some(&Side::Lib) && self.counted.insert(p.id.clone()) {
+                reach::fire("6.3.1");
                 self.points += p.vp;
                 ctx.log.public(format!(
                     "{} (Lib) gives {} arming point(s); {} in all (6.3.1: each city once, when it counts; docs/dougram.md, Decisions)",
@@ -572,6 +574,7 @@ pub fn resolve(
         }
         return Err("arming orders for Fed: only Lib arms (6.1)".into());
     }
+    reach::fire("6.1");
     control::check(state, "start of the arming phase", ctx);
     let mut pool = Pool::default();
     pool.gain(state, ctx);
@@ -602,6 +605,8 @@ pub fn resolve(
                     .filter_map(|id| state.chits.get(id).map(|c| c.value))
                     .collect();
                 let sum: u32 = values.iter().sum();
+                reach::fire("6.3.2");
+                reach::fire("6.7");
                 pool.points += sum;
                 ctx.log.public(format!(
                     "card {no}: {} chit(s) drawn, worth {} ({} arming point(s)); {} in all (6.3.2, 6.7)",
@@ -637,6 +642,7 @@ pub fn resolve(
             .public("the chits drawn for arming points go back to the cup (2.7)".to_string());
     }
     if pool.points > 0 {
+        reach::fire("6.3.3");
         ctx.log.public(format!(
             "{} unspent arming point(s) lapse (6.3.3)",
             pool.points
@@ -666,10 +672,12 @@ fn repair(
         Ok(h) => h,
         Err(p) => return skip(ctx, reason(&p)),
     };
+    reach::fire("21.3.1");
     if pool.points < 1 {
         return skip(ctx, "no arming point left (21.3.2)".into());
     }
     pool.points -= 1;
+    reach::fire("21.3.2");
     if let Some(u) = state.units.get_mut(name) {
         u.damaged = false;
     }
@@ -693,7 +701,11 @@ fn arm(state: &mut State, i: usize, a: &Arm, pool: &mut Pool, ctx: &mut Ctx) {
     let mut labels: BTreeSet<String> = ctx.labels.keys().cloned().collect();
     let plan = match legal_arm(state, a, &[], &mut labels, &FieldPath::root()) {
         Ok(plan) => plan,
-        Err(p) => return skip(ctx, p.first().map(reason).unwrap_or_default()),
+        Err(p) => {
+            // 3.4: an order that has become illegal is skipped, the others still run.
+            reach::fire("3.4");
+            return skip(ctx, p.first().map(reason).unwrap_or_default());
+        }
     };
     let ArmPlan {
         hex: h,
@@ -710,6 +722,11 @@ fn arm(state: &mut State, i: usize, a: &Arm, pool: &mut Pool, ctx: &mut Ctx) {
                 pool.points
             ),
         );
+    }
+    // 6.2 (a hex), 6.4 (the cost), 6.5 (chits of that hex), 6.6 (summed, split), 6.8 (an
+    // armable type), 6.9 (a counter of the stock) were judged by legal_arm; they apply now.
+    for r in ["6.2", "6.4", "6.5", "6.6", "6.8", "6.9"] {
+        reach::fire(r);
     }
     pool.points -= need;
     let detail: Vec<String> = ids
@@ -755,7 +772,12 @@ fn arm(state: &mut State, i: usize, a: &Arm, pool: &mut Pool, ctx: &mut Ctx) {
             have - need
         ),
     );
+    if !state.flag(&Flag::LibGovernment) && state.units_in(h, Side::Lib).len() > 4 {
+        // 6.10: arming ignores the stack limit; movement fixes it at its end.
+        reach::fire("6.10");
+    }
     play::lib_unit_entered(state, h, ctx);
+    reach::fire("3.3.3");
     control::check(state, "after an arming", ctx);
     pool.gain(state, ctx);
 }

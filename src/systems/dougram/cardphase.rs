@@ -9,6 +9,7 @@ use super::cards::{After, DECK_SIZE, Effect};
 use super::data::Side;
 use super::state::State;
 use crate::kit::deck::{Discarded, Face};
+use crate::kit::reach;
 use crate::kit::seats::Seat;
 use crate::protocol::dice::Dice;
 use crate::systems::Problem;
@@ -199,6 +200,7 @@ pub fn reshuffle(state: &mut State, side: Side, dice: &mut Dice, label: &str, r:
             .take(DECK_SIZE - have)
             .collect();
         for c in &picks {
+            reach::fire("5.5.1");
             state.stock.remove(c);
             state.cards.get_mut(side).deck.discard(*c, Face::Up);
         }
@@ -242,6 +244,7 @@ pub fn reshuffle(state: &mut State, side: Side, dice: &mut Dice, label: &str, r:
         state.stock.insert(out_card);
         state.cards.get_mut(side).deck.discard[pos] = Discarded::new(in_card, Face::Up);
         swaps += 1;
+        reach::fire("5.5.2");
         r.public.push(format!(
             "{} swaps discard {out_card} for stock card {in_card} (5.5.2)",
             side.name()
@@ -250,7 +253,11 @@ pub fn reshuffle(state: &mut State, side: Side, dice: &mut Dice, label: &str, r:
     // 5.5.3: an open or removed card never goes back into a deck, wherever it lies.
     let gone: BTreeSet<u32> = state.open.union(&state.removed).copied().collect();
     let deck = &mut state.cards.get_mut(side).deck;
+    let before = deck.discard.len();
     deck.discard.retain(|d| !gone.contains(&d.card));
+    if deck.discard.len() < before {
+        reach::fire("5.5.3");
+    }
     deck.reshuffle(dice, label, &format!("{} deck (5.5)", side.name()));
     r.public.push(format!(
         "{} shuffles {} cards into a new deck (5.5)",
@@ -283,18 +290,24 @@ pub fn card_phase(state: &mut State, side: Side, dice: &mut Dice, label: &str) -
     let mut r = Report::default();
     let who = side.name();
     if state.turn <= 1 {
+        reach::fire("5.7");
         r.public
             .push(format!("{who} skips the card phase on turn 1 (5.7)"));
         return r;
     }
     // 5.2, 5.6
+    reach::fire("5.1");
     let policy = state.policies.get(side).card.clone();
     let keep = kept(state, state.cards.get(side).hand.cards(), &policy);
     let z = state.cards.get_mut(side);
     if let Some(c) = keep {
+        reach::fire("5.2");
         z.hand.take(&c);
     }
     let gone = z.deck.discard_hand(&mut z.hand, Face::Down);
+    if !gone.is_empty() {
+        reach::fire("5.6");
+    }
     z.hand.extend(keep);
     r.public.push(format!(
         "{who} keeps {} card(s) and discards {} face down (5.2, 5.6)",
@@ -314,6 +327,9 @@ pub fn card_phase(state: &mut State, side: Side, dice: &mut Dice, label: &str) -
         &format!("{label}/reshuffle/{who}"),
         &mut r,
     );
+    if !drawn.is_empty() {
+        reach::fire("5.3");
+    }
     r.public
         .push(format!("{who} draws {} card(s) (5.3)", drawn.len()));
     r.private.push(format!(

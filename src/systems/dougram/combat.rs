@@ -17,6 +17,7 @@ use super::data::{Class, HexId, HexRef, Hexside, PerSide, Side, Values};
 use super::play;
 use super::state::{State, UnitAt};
 use super::steps::Choices;
+use crate::kit::reach;
 use crate::kit::seats::{Seat, TwoSeats};
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
@@ -714,12 +715,18 @@ pub fn resolve(
         let h = match legal_declared_hex(state, &d.hex, &done, &FieldPath::root()) {
             Ok(h) => h,
             Err(p) => {
+                reach::fire("3.4");
                 ctx.log
                     .private(side, format!("your combat[{i}] is skipped: {}", reason(&p)));
                 continue;
             }
         };
         done.insert(h, i);
+        // 12.1 (a combat phase of declared combats), 12.2 and 3.4 (the list, in order),
+        // 12.6 and 12.8 (one combat a hex, then the next).
+        for r in ["12.1", "12.2", "3.4", "12.6", "12.8"] {
+            reach::fire(r);
+        }
         fight(state, side, h, d, ctx)?;
     }
     displace_from_fortress(state, ctx);
@@ -745,6 +752,7 @@ fn fight(
         .iter()
         .map(|s| s.to_string())
         .collect();
+    reach::fire("12.3");
     if let Err(p) = legal_fight(state, h) {
         ctx.log.private(
             phasing,
@@ -757,6 +765,7 @@ fn fight(
         phasing.name()
     ));
     // 12.5, A22-A23
+    reach::fire("12.4");
     let (mercs, regs): (Vec<String>, Vec<String>) =
         fed_all.into_iter().partition(|id| state.is_mercenary(id));
     let fed = if mercs.is_empty() || regs.is_empty() {
@@ -789,6 +798,7 @@ fn fight(
                 }
             },
         };
+        reach::fire("12.5");
         let (fight, sit) = match group {
             FightGroup::Regulars => (regs, mercs),
             FightGroup::Mercenaries => (mercs, regs),
@@ -817,7 +827,9 @@ fn fight(
         capture: 0,
         cancelled: false,
     };
+    reach::fire("12.7");
     run_steps(state, d, &mut f, ctx)?;
+    reach::fire("3.3.2");
     control::check(state, &format!("after the combat at {name}"), ctx);
     Ok(())
 }
@@ -962,6 +974,7 @@ fn try_play(
     ctx: &mut Ctx,
 ) -> Result<(), String> {
     // Refusals are told to the card's owner only: they name a card still in its hand.
+    reach::fire("12.10");
     if f.parts.get(side).is_empty() {
         ctx.log.private(side, format!(
             "{} cannot play card {no} at {}: no unit of its own takes part in that combat (12.10)",
@@ -982,10 +995,15 @@ fn try_play(
         );
         return Ok(());
     }
+    // 2.10 (in hand, conditions), 2.13 (its step), 12.9 (a card of the combat) apply.
+    for r in ["2.10", "2.13", "12.9"] {
+        reach::fire(r);
+    }
     let card = play::play(state, side, no, ctx)?;
     for e in &card.effects {
         match e {
             Effect::CombatMod(m) => {
+                reach::fire("2.14");
                 let target = match m.side {
                     Whose::Own => side,
                     Whose::Enemy => side.other(),
@@ -993,6 +1011,7 @@ fn try_play(
                 let what = match m.target {
                     ModTarget::CaptureTarget => {
                         if target == Side::Fed {
+                            reach::fire("13.3");
                             f.capture += m.delta;
                             "the capture target"
                         } else {
@@ -1043,6 +1062,8 @@ fn capture_step(
     ctx: &mut Ctx,
 ) -> Result<bool, String> {
     let lib_n = f.parts[Side::Lib].len();
+    reach::fire("13.1");
+    reach::fire("13.2");
     if state.flag(&super::cards::Flag::LibGovernment) {
         ctx.log.public(format!(
             "no capture check at {}: card 29 is open (13.2)",
@@ -1085,6 +1106,10 @@ fn capture_step(
         return Ok(false);
     }
     let t = soldiers.len() as i32 + 3 * garcia + f.capture;
+    reach::fire("13.3");
+    if garcia > 0 {
+        reach::fire("13.4");
+    }
     if t < 1 {
         // No face of the die is at most the target: nothing to roll.
         ctx.log.public(format!(
@@ -1098,6 +1123,9 @@ fn capture_step(
     let label = format!("{}/capture", f.label);
     let roll = ctx.dice.d6(&label) as i32;
     let ok = roll <= t;
+    if !ok {
+        reach::fire("13.5");
+    }
     let result = if ok {
         "capture succeeds"
     } else {
@@ -1197,6 +1225,7 @@ fn apply_pools(
 ) {
     let mut chosen: Vec<String> = Vec::new();
     let mut touched: BTreeSet<String> = BTreeSet::new();
+    reach::fire("17.2");
     for pool in pools {
         let free: Vec<String> = pool
             .targets
@@ -1257,9 +1286,15 @@ fn cba_step(state: &mut State, d: &Declared, f: &mut Fight, ctx: &mut Ctx) -> Re
         skip_cards(d, f, StepName::Cba, "no CBA step took place", ctx);
         return Ok(());
     }
+    // 2.1: CBAs and soldiers fight by class.
+    reach::fire("2.1");
+    reach::fire("14.1");
     window(state, d, f, StepName::Cba, ctx)?;
     if f.cancelled {
         return Ok(());
+    }
+    for r in ["14.2", "14.3", "14.4", "14.5"] {
+        reach::fire(r);
     }
     // The window may not remove units, but re-read the CBAs in case a card changed them.
     let lib = f.of_class(state, Side::Lib, Class::Cba);
@@ -1332,6 +1367,8 @@ fn ap_step(state: &mut State, d: &Declared, f: &mut Fight, ctx: &mut Ctx) -> Res
         skip_cards(d, f, StepName::Ap, "no AP step took place", ctx);
         return Ok(());
     }
+    reach::fire("15.1");
+    reach::fire("15.2");
     ctx.log.public(format!(
         "AP step at {}: {} attack(s) (15.2: the side that asks attacks; docs/dougram.md, Decisions)",
         f.name,
@@ -1368,6 +1405,9 @@ fn ap_step(state: &mut State, d: &Declared, f: &mut Fight, ctx: &mut Ctx) -> Res
             pool.targets.extend(en_cba);
         }
         if !pool.targets.is_empty() {
+            for r in ["15.3", "15.4", "15.5", "15.6"] {
+                reach::fire(r);
+            }
             pools.push(pool);
         }
     }
@@ -1423,6 +1463,7 @@ fn melee_step(state: &mut State, d: &Declared, f: &mut Fight, ctx: &mut Ctx) -> 
         skip_cards(d, f, StepName::Melee, "no melee step took place", ctx);
         return Ok(());
     }
+    reach::fire("16.1");
     ctx.log.public(format!(
         "melee step at {}: {} ask(s) for it (16.1)",
         f.name,
@@ -1443,6 +1484,9 @@ fn melee_step(state: &mut State, d: &Declared, f: &mut Fight, ctx: &mut Ctx) -> 
             hits,
             targets: side_list(side.other(), &lib, &fed).to_vec(),
         });
+    }
+    for r in ["16.2", "16.3", "16.4", "16.5"] {
+        reach::fire(r);
     }
     apply_pools(state, d, f, pools, "16.5", ctx);
     Ok(())
@@ -1480,6 +1524,8 @@ pub fn displace_from_fortress(state: &mut State, ctx: &mut Ctx) {
             continue;
         }
         let name = hex_name(state, h);
+        reach::fire("22.7");
+        reach::fire("22.9");
         if state.policies[Side::Fed]
             .combat
             .fortress_displace

@@ -5,6 +5,7 @@
 use super::ctx::Ctx;
 use super::play;
 use super::state::State;
+use crate::kit::reach;
 use crate::kit::seats::Seat;
 
 /// Recomputes control; `when` names the moment for the report.
@@ -13,6 +14,12 @@ pub fn check(state: &mut State, when: &str, ctx: &mut Ctx) {
     state.recompute_control();
     for (place, side) in &state.control {
         if before.get(place) != Some(side) {
+            // 3.1 (cities only change hands), by 3.2's three-to-one before card 29 (3.3a, the
+            // majority after it, is no leaf rule of the table: nothing to note).
+            reach::fire("3.1");
+            if !state.flag(&super::cards::Flag::LibGovernment) {
+                reach::fire("3.2");
+            }
             let name = state
                 .data
                 .map

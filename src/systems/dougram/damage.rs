@@ -5,6 +5,8 @@ use super::cards::Flag;
 use super::ctx::Ctx;
 use super::data::{HexId, Side, TerrainKind, Values};
 use super::state::{State, Unit, UnitAt};
+use super::victory;
+use crate::kit::reach;
 use std::collections::BTreeSet;
 
 /// Fed types that go back to the stock instead of the Replenishment box (17.6).
@@ -34,7 +36,10 @@ pub fn printed(state: &State, id: &str) -> Option<Values> {
     let t = state.data.counters.types.get(ty)?;
     let damaged = state.units.get(id).is_some_and(|u| u.damaged);
     Some(match (&t.damaged, damaged) {
-        (Some(back), true) => *back,
+        (Some(back), true) => {
+            reach::fire("21.1");
+            *back
+        }
         _ => Values {
             aa: t.aa,
             ap: t.ap,
@@ -57,6 +62,10 @@ pub fn in_hex(state: &State, id: &str, hex: HexId) -> Option<Values> {
         if !here || !m.types.iter().any(|t| t == ty) {
             continue;
         }
+        reach::fire(match m.terrain {
+            TerrainKind::Desert => "25.1",
+            TerrainKind::Cold => "26.1",
+        });
         if let Some(s) = m.set {
             v.aa = s.aa;
             v.ap = s.ap;
@@ -100,6 +109,15 @@ pub fn allocate(
             out.push(id.clone());
         }
     }
+    if hits > 0 {
+        reach::fire("17.1");
+        if !out.is_empty() {
+            reach::fire("17.3");
+        }
+        if left > 0 {
+            reach::fire("17.4");
+        }
+    }
     out
 }
 
@@ -115,6 +133,7 @@ pub fn take_hits(state: &mut State, id: &str, ctx: &mut Ctx) -> Outcome {
         && !u.damaged
     {
         u.damaged = true;
+        reach::fire("21.2");
         ctx.log.public(format!(
             "{id} takes its DEF in hits and turns to its back (21.2)"
         ));
@@ -131,6 +150,10 @@ pub fn destroy(state: &mut State, id: &str, ctx: &mut Ctx) {
     };
     let ty = state.unit_type(id).unwrap_or("").to_string();
     if side == Side::Lib {
+        reach::fire("17.5");
+        if victory::DOUGRAMS.contains(&ty.as_str()) {
+            reach::fire("21.2");
+        }
         state.to_stock(id);
         ctx.log.public(format!(
             "{id} ({ty}) is destroyed and goes to the stock (17.5)"
@@ -138,6 +161,8 @@ pub fn destroy(state: &mut State, id: &str, ctx: &mut Ctx) {
         return;
     }
     if ty == "fortress" {
+        reach::fire("22.8");
+        reach::fire("22.10");
         if let Some(u) = state.units.get_mut(id) {
             u.at = UnitAt::Removed;
             u.damaged = false;
@@ -148,6 +173,7 @@ pub fn destroy(state: &mut State, id: &str, ctx: &mut Ctx) {
         return;
     }
     if TO_STOCK.contains(&ty.as_str()) {
+        reach::fire("17.6");
         state.to_stock(id);
         ctx.log.public(format!(
             "{id} ({ty}) is destroyed and goes to the stock (17.6)"
@@ -158,6 +184,7 @@ pub fn destroy(state: &mut State, id: &str, ctx: &mut Ctx) {
         return;
     }
     if ty == "hasty" && !state.flag(&Flag::Deploy("hasty".into())) {
+        reach::fire("17.7");
         state.to_stock(id);
         let defs = state.data.counters.counter_defs();
         let rf = state
@@ -190,6 +217,7 @@ pub fn destroy(state: &mut State, id: &str, ctx: &mut Ctx) {
         }
         return;
     }
+    reach::fire("17.6");
     if let Some(u) = state.units.get_mut(id) {
         u.at = UnitAt::ReplenishmentBox;
         u.damaged = false;
@@ -223,6 +251,7 @@ pub fn disband_mercenaries(state: &mut State, ctx: &mut Ctx) {
     if gone.is_empty() {
         return;
     }
+    reach::fire("27.1");
     for id in &gone {
         if let Some(u) = state.units.get_mut(id) {
             u.at = UnitAt::Removed;

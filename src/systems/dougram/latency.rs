@@ -10,6 +10,7 @@ use super::ctx::{Ctx, reason};
 use super::data::{Class, HexId, HexRef, Side, hex_problem};
 use super::state::{ChitAt, State, UnitAt};
 use super::steps::Choices;
+use crate::kit::reach;
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
 use serde::{Deserialize, Serialize};
@@ -220,10 +221,18 @@ pub fn resolve(
             );
         }
     }
+    reach::fire("18.1");
     let hexes = soldier_hexes(state);
     let mut placed_total = 0;
     for h in hexes {
+        reach::fire("18.2");
         let max = max_in(state, h);
+        // 18.3 (one per two soldiers) or 18.4 (the hex limit, chits there included) sets it.
+        if max < lib_soldiers(state, h) / 2 {
+            reach::fire("18.4");
+        } else {
+            reach::fire("18.3");
+        }
         let n = if skip.contains(&h) {
             0
         } else if let Some(w) = wanted.get(&h) {
@@ -250,6 +259,11 @@ pub fn resolve(
         }
         let label = format!("t{}/lib/latency/{h}", state.turn);
         let ids = state.draw_chits(ctx.dice, &label, n, ChitAt::Hex(h));
+        reach::fire("18.5");
+        reach::fire("2.5");
+        if ids.len() < n {
+            reach::fire("2.4");
+        }
         ctx.log.public(format!(
             "lib places {} latent chit(s) face down in hex {h} (18.3-18.5)",
             ids.len()

@@ -14,6 +14,7 @@ use super::data::{Class, HexId, HexRef, Hexside, Map, Side};
 use super::play;
 use super::state::{ChitAt, State, UnitAt};
 use super::steps::Choices;
+use crate::kit::reach;
 use crate::kit::seats::{Seat, TwoSeats};
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
@@ -407,6 +408,7 @@ pub fn resolve(
     orders: &MovementOrders,
     ctx: &mut Ctx,
 ) -> Result<(), String> {
+    reach::fire("3.3.1");
     control::check(state, "start of movement", ctx); // 3.3.1
     let start = state.control.clone();
     let mut mem = Memory::default();
@@ -423,6 +425,8 @@ pub fn resolve(
             } else {
                 format!(" at {}", b.path)
             };
+            // 3.4: a move that has become illegal is skipped, the others still run.
+            reach::fire("3.4");
             // Private: the order may name cards in hand or plans that did not happen.
             ctx.log.private(
                 side,
@@ -434,17 +438,104 @@ pub fn resolve(
             return Err(format!("move {} judged legal without a kind", i + 1));
         };
         let ids: Vec<String> = j.units.iter().filter_map(|u| u.id.clone()).collect();
+        // 8.1 (own units on the map), 8.2 (one move of one kind), 8.3 (any of them), 8.5
+        // (units only; chits stay) were judged by legal_move and apply to this move.
+        for r in ["3.4", "8.1", "8.2", "8.3", "8.5"] {
+            reach::fire(r);
+        }
+        if j.units.iter().any(|u| u.merc) {
+            reach::fire("8.6");
+        }
+        fire_kind(state, side, ids.first(), &kind);
         // Where the move really ended (a move can stop short, 9.4): 8.6 joins that hex.
         let end = execute(state, side, i, &ids, &kind, ctx)?;
         let mut j = j;
         j.dest = Some(end);
         mem.note(&j);
     }
+    if !orders.moves.is_empty() {
+        // 8.4.3: stacking counts at the end of the phase only; 8.4.2 caps Lib before card 29,
+        // 8.4.1 leaves Fed (and Lib after it) without a limit.
+        reach::fire("8.4.3");
+        if side == Side::Lib && !state.flag(&Flag::LibGovernment) {
+            reach::fire("8.4.2");
+        } else {
+            reach::fire("8.4.1");
+        }
+    }
     if side == Side::Lib && !state.flag(&Flag::LibGovernment) {
         fix_overstack(state, ctx);
     }
     control::check(state, "end of movement", ctx); // 3.3.1
     Ok(())
+}
+
+/// Notes the rules of the kind of a move about to be made (9, 10, 11).
+fn fire_kind(state: &State, side: Side, first: Option<&String>, kind: &Kind) {
+    let map = &state.data.map;
+    match kind {
+        Kind::Normal(path) => {
+            for r in ["9.1", "9.2", "9.6"] {
+                reach::fire(r);
+            }
+            let from = first.and_then(|id| match state.units.get(id).map(|u| &u.at) {
+                Some(UnitAt::Hex(h)) => Some(*h),
+                _ => None,
+            });
+            let hexes: Vec<HexId> = from.into_iter().chain(path.iter().copied()).collect();
+            for w in hexes.windows(2) {
+                if map.hexside(w[0], w[1]) == Hexside::Mountain {
+                    reach::fire("9.3");
+                }
+            }
+            let through = &path[..path.len().saturating_sub(1)];
+            if side == Side::Fed
+                && through
+                    .iter()
+                    .any(|h| !state.units_in(*h, Side::Lib).is_empty())
+            {
+                reach::fire("9.5");
+            }
+            if side == Side::Fed && path.contains(&map.hex_of("andy")) {
+                reach::fire("23.1");
+            }
+        }
+        Kind::Sea { card, .. } => {
+            for r in ["10.1", "10.2", "10.7", "10.8"] {
+                reach::fire(r);
+            }
+            if let Some(c) = state.card(*card) {
+                let r = route_rule(c);
+                if r != "10.2" {
+                    reach::fire(r);
+                }
+                if sea_effect(&c.effects).is_some_and(|e| e.origin_must_be_friendly) {
+                    reach::fire("10.6");
+                }
+            }
+        }
+        Kind::Transport { from, to } => {
+            for r in ["11.1", "11.2", "11.3", "11.4", "11.8"] {
+                reach::fire(r);
+            }
+            let id = |h: &HexId| map.place_at(*h).map(|p| p.id.as_str()).unwrap_or("");
+            let pair = [id(from), id(to)];
+            if side == Side::Fed && pair.contains(&"north_pole_port") && pair.contains(&"sandrea") {
+                reach::fire("11.6");
+            } else if pair.contains(&"grante") && (pair.contains(&"bonar") || pair.contains(&"spa"))
+            {
+                reach::fire("11.7");
+            } else {
+                reach::fire("11.5");
+            }
+            if side == Side::Lib {
+                reach::fire("11.9");
+            }
+            if side == Side::Fed && *to == map.hex_of("andy") {
+                reach::fire("23.1");
+            }
+        }
+    }
 }
 
 /// Commented YAML lines for the order skeleton (the legal choices now). Every line is a comment
@@ -1509,6 +1600,7 @@ fn execute(
                             "{who} moves {list} from hex {from} to {} (9)",
                             done.join(" > ")
                         ));
+                        reach::fire("9.4");
                         // Private: the rest of the path is a plan that did not happen.
                         ctx.log.private(
                             side,
@@ -1596,6 +1688,8 @@ pub fn fix_overstack(state: &mut State, ctx: &mut Ctx) {
             .collect();
         here.sort();
         let excess = here.len().saturating_sub(LIB_STACK);
+        reach::fire("6.10");
+        reach::fire("8.4.2");
         ctx.log.public(format!(
             "hex {h} holds {} Lib units, over the limit of {LIB_STACK} (8.4.2): the standing policy removes {excess} (6.10: your movement policy, docs/dougram.md, Decisions)",
             here.len()

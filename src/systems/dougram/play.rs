@@ -11,6 +11,7 @@ use super::ctx::Ctx;
 use super::data::{HexId, Side};
 use super::state::{ChitAt, State, Unit, UnitAt};
 use crate::kit::deck::Face;
+use crate::kit::reach;
 use crate::kit::seats::Seat;
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
@@ -281,6 +282,9 @@ pub fn play(state: &mut State, side: Side, no: u32, ctx: &mut Ctx) -> Result<Car
     if !state.cards.get_mut(side).hand.take(&no) {
         return Err(format!("card {no} is not in {}'s hand", side.name()));
     }
+    // 2.10 (a card of the hand, its conditions held), 2.11 (it leaves the hand).
+    reach::fire("2.10");
+    reach::fire("2.11");
     ctx.log.public(format!(
         "{} plays card {no} \"{}\" (2.13)",
         side.name(),
@@ -292,6 +296,7 @@ pub fn play(state: &mut State, side: Side, no: u32, ctx: &mut Ctx) -> Result<Car
             state.removed.insert(no);
         }
         After::Open => {
+            reach::fire("2.12");
             state.open.insert(no);
             ctx.log.public(format!("card {no} is now open (2.11)"));
             run_box_effects(state, side, no, "open", &card.on_open, ctx);
@@ -321,6 +326,8 @@ pub fn open_card(state: &mut State, no: u32, why: &str, ctx: &mut Ctx) -> bool {
     }
     state.stock.remove(&no);
     state.open.insert(no);
+    reach::fire("24.1");
+    reach::fire("2.11");
     ctx.log
         .public(format!("card {no} \"{}\" opens by itself: {why}", card.en));
     run_box_effects(state, card.owner, no, "open", &card.on_open, ctx);
@@ -371,7 +378,10 @@ fn run_box_effects(
                             .pop()
                     }
                 };
+                reach::fire("24.2");
                 if let Some(id) = id {
+                    // 2.6: the box's value was its owner's until now.
+                    reach::fire("2.6");
                     let v = state.chits[&id].value;
                     ctx.log
                         .public(format!("the {b} box chit is revealed: {v} points (24.2)"));
@@ -423,6 +433,12 @@ pub fn place_sixth_army(state: &mut State, n: usize, hex: HexId, ctx: &mut Ctx) 
         .collect();
     free.sort();
     let placed: Vec<String> = free.into_iter().take(n).map(|(_, id)| id).collect();
+    if !placed.is_empty() {
+        // 24.2-24.3 (from the stock of 12), placed as ordinary units (24.4).
+        for r in ["2.3", "24.2", "24.3", "24.4"] {
+            reach::fire(r);
+        }
+    }
     for id in &placed {
         state.units.insert(
             id.clone(),
@@ -465,6 +481,9 @@ pub fn place_types(
         .map(|(id, _)| id.clone())
         .take(n)
         .collect();
+    if !placed.is_empty() {
+        reach::fire("2.9");
+    }
     for id in &placed {
         state.units.insert(
             id.clone(),

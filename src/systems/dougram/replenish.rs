@@ -14,6 +14,7 @@ use super::data::{Class, HexId, HexRef, Side};
 use super::play;
 use super::state::{ChitAt, State, Unit, UnitAt};
 use super::steps::Choices;
+use crate::kit::reach;
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
 use serde::{Deserialize, Serialize};
@@ -738,6 +739,7 @@ pub fn hasty_swap(state: &mut State, ctx: &mut Ctx) {
             continue;
         }
         let rf = stock_counter(state, Side::Fed, CONVERT_ALWAYS, &BTreeSet::new());
+        reach::fire("17.8");
         state.to_stock(&id);
         match rf {
             Some(rf) => {
@@ -767,6 +769,7 @@ pub fn resolve(
         }
         return Err("replenishment orders for Lib: only Fed replenishes (7.1)".into());
     }
+    reach::fire("7.1");
     // 3.3.3: control as it stands now, whatever changed since the last check.
     control::check(state, "start of the replenishment phase", ctx);
     for no in &orders.play {
@@ -839,6 +842,7 @@ fn to_box(state: &mut State, name: &str, had_cba: bool, ctx: &mut Ctx) {
             );
         }
     };
+    reach::fire("7.10");
     put(state, name, UnitAt::ReplenishmentBox);
     ctx.log.public(format!(
         "fed moves {name} from {} to the Replenishment box (7.10)",
@@ -866,6 +870,10 @@ fn convert(state: &mut State, c: &Convert, ctx: &mut Ctx) -> Option<String> {
         }
     };
     let old_kind = kind_of(state, &id).unwrap_or("?").to_string();
+    // 7.7 (one conversion), 7.8 (its target), 7.9 (its source) apply.
+    for r in ["7.7", "7.8", "7.9"] {
+        reach::fire(r);
+    }
     state.to_stock(&id);
     put(state, &new, UnitAt::ReplenishmentBox);
     ctx.log.public(format!(
@@ -893,6 +901,7 @@ fn place_class(
         Class::Soldier => "soldier",
         Class::Cba => "CBA",
     };
+    reach::fire("7.6");
     let hex = match legal_destination(state, class) {
         Ok(h) => h,
         Err(p) => {
@@ -913,6 +922,7 @@ fn place_class(
             );
         };
         if placed == cap {
+            reach::fire("7.2");
             skip(
                 ctx,
                 format!("at most {cap} {what}(s) this phase (7.2, 22.2)"),
@@ -930,6 +940,16 @@ fn place_class(
             skip(ctx, reason(&p));
             continue;
         }
+        // 7.2 (how many), 7.4 (units of the box), 7.3 (a type that needs its deployment
+        // card), 7.5 (a 6th Army unit) apply to this unit.
+        reach::fire("7.2");
+        reach::fire("7.4");
+        if !ALWAYS.contains(&kind.as_str()) {
+            reach::fire("7.3");
+        }
+        if is_sixth(state, &id) {
+            reach::fire("7.5");
+        }
         put(state, &id, UnitAt::Hex(hex));
         placed += 1;
         let label = labels.get(name).filter(|l| !ctx.labels.contains_key(*l));
@@ -941,6 +961,7 @@ fn place_class(
             label.map(|l| format!(" ({l})")).unwrap_or_default(),
             hex_name(state, hex)
         ));
+        reach::fire("3.3.3");
         control::check(state, "after a replenishment", ctx);
     }
 }
@@ -962,6 +983,8 @@ fn fortress(state: &mut State, f: &FortressOrder, ctx: &mut Ctx) {
     };
     match act {
         FortressAct::Remove(h) => {
+            reach::fire("22.5");
+            reach::fire("22.6");
             state.to_stock(&id);
             ctx.log.public(format!(
                 "fed removes the fortress {id} from {} to the stock (22.5)",
@@ -969,6 +992,12 @@ fn fortress(state: &mut State, f: &FortressOrder, ctx: &mut Ctx) {
             ));
         }
         FortressAct::Place(h) => {
+            for r in ["22.1", "22.2", "22.3", "22.4", "22.10"] {
+                reach::fire(r);
+            }
+            if h == state.data.map.hex_of("andy") {
+                reach::fire("23.1");
+            }
             put(state, &id, UnitAt::Hex(h));
             ctx.log.public(format!(
                 "fed places the fortress {id} in {} (22.2-22.4)",
@@ -985,6 +1014,7 @@ pub fn earth_reinforcements(state: &mut State, ctx: &mut Ctx) {
         return;
     }
     let np = state.data.map.hex_of(CBAS_TO);
+    reach::fire("7.11");
     if state.control.get(CBAS_TO) == Some(&Side::Lib) {
         ctx.log
             .public("no Earth reinforcements: Lib controls North Pole Port (7.11)".to_string());
@@ -997,6 +1027,7 @@ pub fn earth_reinforcements(state: &mut State, ctx: &mut Ctx) {
         .filter(|(id, u)| u.at == UnitAt::Stock && defs.get(*id).is_some_and(|d| d.sixth_army))
         .count();
     if left == 0 {
+        reach::fire("24.3");
         ctx.log.public(
             "no Earth reinforcements: no 6th Army counter is left in the stock (7.11, 24.3)"
                 .to_string(),

@@ -15,6 +15,7 @@ use super::latency::chits_in;
 use super::play;
 use super::state::{ChitAt, State, UnitAt};
 use super::steps::Choices;
+use crate::kit::reach;
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
 use serde::{Deserialize, Serialize};
@@ -320,6 +321,7 @@ pub fn resolve(
     if side != Side::Fed {
         return Err("the security phase is Fed's (19.1)".into());
     }
+    reach::fire("19.1");
     // 19.3: the enablers.
     let mut enablers: Vec<String> = Vec::new();
     let mut played = BTreeSet::new();
@@ -358,6 +360,7 @@ pub fn resolve(
             .public("fed makes no security check: no card enables it (19.3)");
         return Ok(());
     }
+    reach::fire("19.3");
     ctx.log.public(format!(
         "security checks are enabled in every eligible hex by {} (19.3: one enabling card suffices; docs/dougram.md, Decisions)",
         enablers.join(", ")
@@ -447,6 +450,11 @@ pub fn resolve(
                 break;
             }
             checks += 1;
+            // 19.2 (Fed's own checks), 19.4 and 19.5 (eligible soldiers), 19.8 (one roll a
+            // group) apply to this group.
+            for r in ["19.2", "19.4", "19.5", "19.6", "19.8"] {
+                reach::fire(r);
+            }
             let label = format!("t{}/fed/security/{h}/g{}", state.turn, i + 1);
             let roll = ctx.dice.d6(&label) as usize;
             let ok = roll <= g.len();
@@ -463,6 +471,7 @@ pub fn resolve(
                 g.join(", ")
             ));
             if ok {
+                reach::fire("19.7");
                 remove_one(state, h, &format!("{label}/pick"), ctx);
             }
         }

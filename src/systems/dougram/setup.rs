@@ -384,6 +384,16 @@ pub fn deal(state: &mut State, dice: &mut Dice) -> Result<Vec<String>, String> {
             .filter(|c| matches!(c.at, ChitAt::Box(_)))
             .count()
     ));
+    // The deal completes the scenario's setup (28.x.1-28.x.3: the placements and decks
+    // `initial_state` made, the chits and hands dealt now).
+    let rules: &[&'static str] = if state.scenario == SETUP1 {
+        &["28.1.1", "28.1.2.1", "28.1.2.2", "28.1.3"]
+    } else {
+        &["28.2.1", "28.2.2.1", "28.2.2.2", "28.2.2.3", "28.2.3"]
+    };
+    for r in rules {
+        crate::kit::reach::fire(r);
+    }
     state.step = Step::Lib;
     state.recompute_control();
     Ok(public)

@@ -215,6 +215,9 @@ impl State {
     pub fn to_stock(&mut self, id: &str) {
         let side = self.data.counters.counter_def(id).map(|d| d.front.side);
         if let (Some(side), Some(u)) = (side, self.units.get_mut(id)) {
+            // 2.8 (the stock), front face up (2.2).
+            crate::kit::reach::fire("2.8");
+            crate::kit::reach::fire("2.2");
             *u = Unit {
                 at: UnitAt::Stock,
                 side,
@@ -226,6 +229,7 @@ impl State {
     /// A used or removed chit goes straight back to the cup (2.7) and loses its token.
     pub fn return_chit(&mut self, id: &str) {
         if let Some(c) = self.chits.get_mut(id) {
+            crate::kit::reach::fire("2.7");
             c.at = ChitAt::Cup;
             c.token = None;
         }

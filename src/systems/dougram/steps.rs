@@ -15,6 +15,7 @@ use super::replenish::{Convert, FortressOrder};
 use super::state::{State, Step};
 use super::{arming, combat, latency, movement, play, replenish, security, setup, victory};
 use crate::kit::policies;
+use crate::kit::reach;
 use crate::kit::seats::Seat;
 use crate::protocol::dice::Dice;
 use crate::systems::Resolution;
@@ -40,6 +41,7 @@ pub fn resolve(
             policies::merge(s.policies.get_mut(side), &o.policies)?;
         }
     }
+    reach::fire("1.2");
     match s.step {
         Step::Setup => {
             let lines = setup::deal(&mut s, ctx.dice)?;
@@ -47,6 +49,7 @@ pub fn resolve(
                 ctx.log.public(l);
             }
             s.step = Step::Lib;
+            reach::fire("5.7");
             ctx.log
                 .public("turn 1: no card phase on turn 1 (5.7); Lib player-turn next");
         }
@@ -86,10 +89,12 @@ fn card_phase(s: &mut State, side: Side, ctx: &mut Ctx) {
 /// played for that phase first.
 fn player_turn(s: &mut State, side: Side, o: &Orders, ctx: &mut Ctx) -> Result<(), String> {
     let who = side.name();
+    reach::fire("4.1");
     ctx.log
         .public(format!("turn {}: {who} player-turn (4.1)", s.turn));
     if *s.pending_discard.get(side) {
         let c = cardphase::discard_to_six(s, side, o.discard_to_six)?;
+        reach::fire("5.4");
         ctx.log
             .public(format!("{who} discards a 7th card face down (5.4)"));
         ctx.log.private(side, format!("you discard card {c} (5.4)"));
@@ -118,6 +123,9 @@ fn play_at(s: &mut State, side: Side, plays: &[Play], phase: PhaseName, ctx: &mu
         // Every play counts as listed, whatever its phase, as in `check`.
         listed.insert(p.card);
         let Some(judged) = judged else { continue };
+        // 2.10 and 2.13: the card's hand, conditions and phase are judged now, when it plays.
+        reach::fire("2.10");
+        reach::fire("2.13");
         match judged {
             Ok(()) => {
                 if let Err(e) = play::play(s, side, p.card, ctx) {

@@ -9,6 +9,7 @@ use super::control;
 use super::ctx::Ctx;
 use super::data::Side;
 use super::state::{Finish, State, UnitAt};
+use crate::kit::reach;
 use crate::kit::seats::Seat;
 
 /// Lib wins at or above this VP while card 29 is open (20.3.1).
@@ -63,6 +64,8 @@ pub fn fed_check_chance(state: &State) -> (u32, u32) {
 }
 
 fn finish(state: &mut State, winner: Side, rule: &str, reason: String, ctx: &mut Ctx) {
+    // 4.2: a game ends only by a victory condition, never by a turn limit.
+    reach::fire("4.2");
     ctx.log.public(format!(
         "{} wins: {reason} ({rule}); the game is over",
         winner.name()
@@ -80,8 +83,10 @@ pub fn check(state: &mut State, ctx: &mut Ctx) {
     if state.finished.is_some() {
         return;
     }
+    reach::fire("20.1");
     // 20.2: card victories; 34 takes precedence over 77.
     if state.flag(&Flag::LacockAssassinated) {
+        reach::fire("20.2");
         return finish(
             state,
             Side::Lib,
@@ -91,6 +96,7 @@ pub fn check(state: &mut State, ctx: &mut Ctx) {
         );
     }
     if state.flag(&Flag::PeaceTalks) {
+        reach::fire("20.2");
         return finish(
             state,
             Side::Fed,
@@ -108,6 +114,7 @@ pub fn check(state: &mut State, ctx: &mut Ctx) {
     }
     let vp = state.lib_vp();
     if state.flag(&Flag::LibGovernment) {
+        reach::fire("20.3.1");
         if vp >= LIB_WIN_VP {
             return finish(
                 state,
@@ -131,6 +138,7 @@ pub fn check(state: &mut State, ctx: &mut Ctx) {
         ));
         return;
     }
+    reach::fire("20.3.2");
     if vp > 0 {
         ctx.log.public(format!(
             "victory check: Lib holds {vp} VP and cannot win without its government; the game goes on (20.3.2, 4.2)"
