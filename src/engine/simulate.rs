@@ -62,6 +62,7 @@ pub struct Report {
     pub rule_reach: RuleReach,
 }
 
+/// Game length in turns, over the games that ended.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Turns {
     pub min: u32,
@@ -290,7 +291,12 @@ fn summarise(system: &dyn System, scenario: &str, opts: &Options, runs: &[GameRu
             }
         }
     }
-    let mut turns: Vec<u32> = runs.iter().map(|r| r.turns).collect();
+    // A game that did not end has no length to count (it is an error already).
+    let mut turns: Vec<u32> = runs
+        .iter()
+        .filter(|r| r.ending != "none")
+        .map(|r| r.turns)
+        .collect();
     turns.sort_unstable();
     let leaves = system.leaf_rules();
     let listed: BTreeSet<&str> = leaves.iter().map(String::as_str).collect();
