@@ -54,6 +54,23 @@ impl BotRng {
     }
 }
 
+/// The best `per_key` items of each key (a unit, a moving group), by score, in key order then
+/// best first: a bot weighs a few destinations per unit, so composing costs a bounded number
+/// of checks whatever the unit's reach.
+pub fn best_per_key<I>(mut items: Vec<(String, i64, I)>, per_key: usize) -> Vec<(i64, I)> {
+    items.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+    let mut taken: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut out = Vec::new();
+    for (key, score, item) in items {
+        let n = taken.entry(key).or_insert(0);
+        if *n < per_key {
+            *n += 1;
+            out.push((score, item));
+        }
+    }
+    out
+}
+
 /// Greedy composition: `candidates` (each an item with its score) are tried best score first
 /// (ties in the given order); `add` puts an item into the orders and `accepted` judges the
 /// result. An item whose addition is refused is left out, and the orders stay as they were.
@@ -116,6 +133,17 @@ mod tests {
             |o| o.iter().sum::<u32>() <= 10,
         );
         assert_eq!(orders, [8, 2]);
+    }
+
+    #[test]
+    fn best_per_key_keeps_the_best_few_of_each_key_in_key_order() {
+        let items = vec![
+            ("b".to_string(), 1, 'w'),
+            ("a".to_string(), 5, 'x'),
+            ("a".to_string(), 9, 'y'),
+            ("a".to_string(), 7, 'z'),
+        ];
+        assert_eq!(best_per_key(items, 2), [(9, 'y'), (7, 'z'), (1, 'w')]);
     }
 
     #[test]

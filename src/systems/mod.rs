@@ -189,6 +189,33 @@ pub struct OrderDoc<O> {
     pub orders: O,
 }
 
+impl<O> OrderDoc<O> {
+    /// The header alone, and the orders taken out of it.
+    pub fn take_orders(self) -> (OrderDoc<serde::de::IgnoredAny>, O) {
+        let OrderDoc {
+            pbem,
+            game,
+            step,
+            side,
+            basis,
+            entropy,
+            version,
+            orders,
+        } = self;
+        let header = OrderDoc {
+            pbem,
+            game,
+            step,
+            side,
+            basis,
+            entropy,
+            version,
+            orders: serde::de::IgnoredAny,
+        };
+        (header, orders)
+    }
+}
+
 /// The `version:` of an order as written: a number, or a word (`auto`, which `pbem sign` fills).
 /// A number must be written plainly (the plain-order check refuses `'12'` or `0x0c`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -678,27 +705,9 @@ impl<R: Rules> System for R {
     ) -> Result<OrderDoc<serde::de::IgnoredAny>, Rejection> {
         match yaml::parse::<OrderDoc<R::Orders>>(doc, file) {
             Ok(parsed) => {
-                let OrderDoc {
-                    pbem,
-                    game,
-                    step,
-                    side,
-                    basis,
-                    entropy,
-                    version,
-                    orders,
-                } = parsed;
+                let (header, orders) = parsed.take_orders();
                 data.remember_orders(doc, Arc::new(orders));
-                Ok(OrderDoc {
-                    pbem,
-                    game,
-                    step,
-                    side,
-                    basis,
-                    entropy,
-                    version,
-                    orders: serde::de::IgnoredAny,
-                })
+                Ok(header)
             }
             Err(_) => yaml::parse(doc, file),
         }

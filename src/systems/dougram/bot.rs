@@ -8,7 +8,7 @@ use super::data::Side;
 use super::orders::{self, Orders};
 use super::state::State;
 use super::steps;
-use crate::kit::bot::{BotRng, compose};
+use crate::kit::bot::{BotRng, best_per_key, compose};
 use crate::kit::seats::Seat;
 use crate::protocol::hash::Hash32;
 use std::collections::BTreeSet;
@@ -55,21 +55,11 @@ pub fn orders(state: &State, side: Side, seed: &Hash32) -> Orders {
         };
         candidates.push((score, item));
     }
-    moves.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
-    let mut taken: Vec<(String, usize)> = Vec::new();
-    for (group, score, item) in moves {
-        let n = match taken.iter_mut().find(|(g, _)| *g == group) {
-            Some((_, n)) => n,
-            None => {
-                taken.push((group.clone(), 0));
-                &mut taken.last_mut().expect("just pushed").1
-            }
-        };
-        if *n < DESTINATIONS_PER_GROUP {
-            *n += 1;
-            candidates.push((10 + score / 10, item));
-        }
-    }
+    candidates.extend(
+        best_per_key(moves, DESTINATIONS_PER_GROUP)
+            .into_iter()
+            .map(|(score, item)| (10 + score / 10, item)),
+    );
     compose(Orders::default(), candidates, usize::MAX, merge, |o| {
         moves_each_unit_once(o) && orders::check(state, side.name(), o).is_empty()
     })

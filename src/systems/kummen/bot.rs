@@ -9,7 +9,7 @@ use super::movement;
 use super::orders::{Action, HeliTrigger, Orders, PolicyPatch};
 use super::state::State;
 use super::steps;
-use crate::kit::bot::{BotRng, compose};
+use crate::kit::bot::{BotRng, best_per_key, compose};
 use crate::kit::hex::Hex;
 use crate::kit::seats::{Seat, TwoSeats};
 use crate::protocol::hash::Hash32;
@@ -140,21 +140,8 @@ pub fn orders(state: &State, side: Side, seed: &Hash32) -> Orders {
         }
     }
     // The best few destinations of each unit, the worthwhile ones only.
-    per_unit.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
-    let mut taken: Vec<(String, usize)> = Vec::new();
-    for (unit, score, item) in per_unit {
-        let n = match taken.iter_mut().find(|(u, _)| *u == unit) {
-            Some((_, n)) => n,
-            None => {
-                taken.push((unit.clone(), 0));
-                &mut taken.last_mut().expect("just pushed").1
-            }
-        };
-        if *n < DESTINATIONS_PER_UNIT && score > 0 {
-            *n += 1;
-            candidates.push((score, item));
-        }
-    }
+    per_unit.retain(|(_, score, _)| *score > 0);
+    candidates.extend(best_per_key(per_unit, DESTINATIONS_PER_UNIT));
     let start = standing_policies(state, side);
     compose(start, candidates, usize::MAX, merge, |o| {
         moves_each_unit_once(o) && steps::check(state, side.name(), o).is_empty()
