@@ -32,3 +32,24 @@ fn twenty_games_reach_most_rules_both_sides_win_and_none_ends_in_its_first_two_t
     }
     assert_eq!(r["ended_by_turn_2"], 0, "{r}");
 }
+
+#[test]
+fn no_rule_the_doc_lists_as_unreached_fires_in_simulated_play() {
+    let r = twenty_games();
+    let unreached = coverage::unreached_in_simulation("docs/kummen.md");
+    assert!(unreached.len() >= 5, "the table was read: {unreached:?}");
+    let table: Vec<String> = coverage::table("docs/kummen.md")
+        .into_iter()
+        .map(|row| row.0)
+        .collect();
+    for rule in &unreached {
+        assert!(
+            table.contains(rule),
+            "{rule} is not a row of the coverage table"
+        );
+        assert!(
+            r["rule_reach"]["rules"][rule] == 0,
+            "{rule} fired in simulated play, so docs/kummen.md must not list it as unreached: {r}"
+        );
+    }
+}

@@ -4,7 +4,8 @@
 //!
 //! What it measures (issue 12): wins per side, game length in turns, how games ended (the
 //! victory rule), errors (a refused bot order, a failed resolution, a panic, a game that does
-//! not end), and rule reach: for each leaf rule of the system's coverage table, in how many
+//! not end, a step that breaks one of the system's invariants: `Rules::invariants`), and rule
+//! reach: for each leaf rule of the system's coverage table, in how many
 //! games the resolver applied it (`kit::reach`).
 
 use super::Error;
@@ -197,6 +198,16 @@ pub fn play_one(system: &dyn System, data: &GameData, initial: &str, seed: u64, 
         match resolved {
             Ok((Ok(r), fired)) => {
                 run.fired.extend(fired);
+                match system.invariants(data, &state, &r.state) {
+                    Ok(broken) => run.errors.extend(
+                        broken
+                            .into_iter()
+                            .map(|b| format!("game {g} step {n}: invariant broken: {b}")),
+                    ),
+                    Err(e) => run
+                        .errors
+                        .push(format!("game {g} step {n}: invariants: {e}")),
+                }
                 basis = Transcript::new("pbem-simulate-basis-v1")
                     .hash(&basis)
                     .hash(&r.public_state)

@@ -444,6 +444,13 @@ pub trait Rules: Send + Sync + 'static {
     /// not change when another side's hidden facts are permuted (so the bot reads nothing its
     /// side may not see). Built from the system's legal choices (kit::bot).
     fn bot(&self, state: &Self::State, side: &str, seed: &Hash32) -> Self::Orders;
+    /// What must hold after every step whatever the players ordered, as one line per broken
+    /// invariant (counters conserved, a token per face-down unit, ...): the bookkeeping, not the
+    /// book's rules. `pbem simulate` checks it after each step and counts a broken one as an
+    /// error. A system without such checks reports nothing.
+    fn invariants(&self, _before: &Self::State, _after: &Self::State) -> Vec<String> {
+        Vec::new()
+    }
     /// The system's documentation (docs/<system>.md), whose `## Rule coverage` table lists the
     /// book's leaf rules ([`crate::kit::reach::leaf_rules`]).
     fn coverage_doc(&self) -> &'static str;
@@ -542,6 +549,9 @@ pub trait System: Send + Sync {
     ) -> Result<String, String>;
     /// The leaf rules of the book with behaviour, in table order ([`Rules::coverage_doc`]).
     fn leaf_rules(&self) -> Vec<String>;
+    /// The invariants a step from `before` to `after` breaks ([`Rules::invariants`]).
+    fn invariants(&self, data: &GameData, before: &str, after: &str)
+    -> Result<Vec<String>, String>;
     fn odds(
         &self,
         game: Option<(&GameData, &str)>,
@@ -724,6 +734,16 @@ impl<R: Rules> System for R {
     }
     fn leaf_rules(&self) -> Vec<String> {
         crate::kit::reach::leaf_rules(Rules::coverage_doc(self))
+    }
+    fn invariants(
+        &self,
+        data: &GameData,
+        before: &str,
+        after: &str,
+    ) -> Result<Vec<String>, String> {
+        let before = read_state(self, data, before)?;
+        let after = read_state(self, data, after)?;
+        Ok(Rules::invariants(self, &before, &after))
     }
     fn odds(
         &self,

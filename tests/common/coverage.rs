@@ -29,6 +29,35 @@ pub fn table(doc_path: &str) -> Vec<(String, String, String)> {
         .collect()
 }
 
+/// The rules the table "Rules no simulated game reached" of the doc's `## Simulated play`
+/// section lists (its first column, comma-separated rule numbers per row).
+pub fn unreached_in_simulation(doc_path: &str) -> Vec<String> {
+    let doc = std::fs::read_to_string(doc_path).expect("the system's doc exists");
+    let section = doc
+        .split("## Simulated play")
+        .nth(1)
+        .expect("the doc has a '## Simulated play' section");
+    let section = section.split("\n## ").next().unwrap_or(section);
+    let table = section
+        .split("Rules no simulated game reached")
+        .nth(1)
+        .expect("the section lists the rules no simulated game reached");
+    table
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .filter(|l| !l.starts_with("| Rule") && !l.starts_with("|---"))
+        .flat_map(|l| {
+            let first = l.trim_matches('|').split('|').next().unwrap_or("");
+            first
+                .split(',')
+                .map(|r| r.trim().to_string())
+                .filter(|r| !r.is_empty())
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
 /// Every `fn name` in the crate's sources and tests.
 pub fn defined_functions() -> BTreeSet<String> {
     let mut out = BTreeSet::new();

@@ -11,6 +11,7 @@ pub mod combat;
 pub mod control;
 pub mod data;
 pub mod end;
+pub mod invariants;
 pub mod movement;
 pub mod odds;
 pub mod orders;
@@ -170,6 +171,10 @@ impl Rules for Kummen {
 
     fn template(&self, state: &State, side: &str) -> String {
         template::template(state, side)
+    }
+
+    fn invariants(&self, before: &State, after: &State) -> Vec<String> {
+        invariants::broken(before, after)
     }
 
     fn bot(&self, state: &State, side: &str, seed: &Hash32) -> Orders {
