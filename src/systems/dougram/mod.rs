@@ -15,6 +15,7 @@ pub mod control;
 pub mod ctx;
 pub mod damage;
 pub mod data;
+pub mod invariants;
 pub mod latency;
 pub mod movement;
 pub mod odds;
@@ -195,6 +196,10 @@ impl Rules for Dougram {
 
     fn template(&self, state: &State, side: &str) -> String {
         template::template(state, side)
+    }
+
+    fn invariants(&self, before: &State, after: &State) -> Vec<String> {
+        invariants::broken(before, after)
     }
 
     fn bot(&self, state: &State, side: &str, seed: &Hash32) -> Orders {
