@@ -128,8 +128,10 @@ pub struct New {
     /// Scenario of the system (default: its first).
     #[arg(long)]
     pub scenario: Option<String>,
-    /// A seat: SIDE=PATH to the player's public key (.pub, OpenSSH ed25519). Once per side.
-    #[arg(long = "seat", value_name = "SIDE=KEY.pub", required = true)]
+    /// A seat: SIDE=PATH to the player's public key (.pub, OpenSSH ed25519), or SIDE=bot to
+    /// have the host's bot play the side (SIDE=bot:NAME for another bot: default, random; a key
+    /// file named bot is ./bot). Once per side.
+    #[arg(long = "seat", value_name = "SIDE=KEY.pub|bot", required = true)]
     pub seats: Vec<String>,
     /// A player's display name: SIDE=NAME.
     #[arg(long = "name", value_name = "SIDE=NAME")]

@@ -326,6 +326,23 @@ pub fn check(
             game.config.side_names().join(" or "),
         ));
     };
+    if let Some(bot) = &seat.bot {
+        return Err(at(
+            "side",
+            format!(
+                "side {} is played by the host's {bot} bot (game.yaml): its orders are written \
+                 when the step is processed, and nobody's orders are accepted for it",
+                header.side
+            ),
+            game.config
+                .seats
+                .iter()
+                .filter(|s| s.bot.is_none())
+                .map(|s| s.side.clone())
+                .collect::<Vec<_>>()
+                .join(" or "),
+        ));
+    }
     envelope::verify(&env.signed, &seat.key, ORDER_NAMESPACE).map_err(|e| {
         Error::reject(Rejection::new(
             file,

@@ -213,6 +213,7 @@ fn decide(dir: &Path, opts: &Options, entry: &mut Entry) -> Result<(), Error> {
     let missing: Vec<String> = step
         .waiting_for
         .iter()
+        .filter(|s| game.config.bot_of(s).is_none())
         .filter(|s| !game.dir.inbox_order(step.step, s).exists())
         .cloned()
         .collect();
