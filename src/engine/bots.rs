@@ -96,7 +96,7 @@ pub fn document(
 
 /// How many of the system bot's orders (each under its own seed) the random player draws its
 /// items from.
-const RANDOM_POOL: u64 = 4;
+const RANDOM_POOL: u64 = 2;
 
 /// The random player, built from nothing but `System`'s own API, so every system has it: the
 /// items it may send are the single entries (a list element, a single value) of the orders
