@@ -230,7 +230,10 @@ fn the_bot_seed_hashes_the_domain_pbem_bot_seed_v1_game_step_host_reveal_and_sid
         part(b"red"),
     ]
     .concat();
-    assert_eq!(bot_seed(GAME, STEP, &host_reveal(), "red"), sha256(&preimage));
+    assert_eq!(
+        bot_seed(GAME, STEP, &host_reveal(), "red"),
+        sha256(&preimage)
+    );
 }
 
 #[test]
