@@ -353,3 +353,44 @@ fn a_journal_3_record_that_names_a_bot_seat_is_a_finding() {
         "{err}"
     );
 }
+
+#[test]
+fn the_turn_mail_says_which_orders_the_bot_wrote() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = solo_game(
+        tmp.path(),
+        "bot",
+        &[
+            "--mail-from",
+            "host@example.org",
+            "--email",
+            "mercenary=me@example.org",
+        ],
+    );
+    submit_template(tmp.path(), &game);
+    ok(&["process", game.to_str().unwrap()]);
+    let mail = std::fs::read_to_string(game.join("outbox/solo.000001.view.mercenary.eml")).unwrap();
+    assert!(
+        mail.contains("In step 1, the host's bot wrote the orders of: beeler (default bot)."),
+        "{mail}"
+    );
+}
+
+#[test]
+fn a_process_all_sweep_plays_the_bots_turns_and_waits_for_the_person() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = solo_game(tmp.path(), "bot", &[]);
+    let root = tmp.path().to_str().unwrap();
+    ok(&["process", "--all", root]);
+    assert_eq!(status(&game)["step"], 1, "the sweep waits for the person");
+    submit_template(tmp.path(), &game);
+    // Step 1 (the person's and the bot's), then step 2, which waits for the bot alone: the
+    // same sweep plays it, and stops at step 3, the person's.
+    let out = ok(&["process", "--all", root]);
+    assert!(out.contains("then step 2 ("), "{out}");
+    assert_eq!(status(&game)["step"], 3);
+    assert_eq!(
+        status(&game)["waiting_for"],
+        serde_json::json!(["mercenary"])
+    );
+}
