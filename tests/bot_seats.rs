@@ -394,3 +394,46 @@ fn a_process_all_sweep_plays_the_bots_turns_and_waits_for_the_person() {
         serde_json::json!(["mercenary"])
     );
 }
+
+#[test]
+fn the_template_of_a_bot_seat_says_the_bot_writes_its_orders() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = solo_game(tmp.path(), "bot", &[]);
+    let skeleton = ok(&["template", game.to_str().unwrap(), "--side", "beeler"]);
+    assert!(
+        skeleton.contains("# NOTE: beeler is played by the host's default bot"),
+        "{skeleton}"
+    );
+}
+
+#[test]
+fn verify_reports_a_bot_seat_given_default_orders_while_its_bot_could_play() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = solo_game(tmp.path(), "bot", &[]);
+    let g = game.to_str().unwrap();
+    // A host that drops the bot from game.yaml to give the seat default orders instead.
+    let config = game.join("game.yaml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(&config, text.replace("  bot: default\n", "")).unwrap();
+    submit_template(tmp.path(), &game);
+    ok(&["process", g, "--force-defaults"]);
+    let (code, _, err) = run(&["verify", g]);
+    assert_eq!(code, 5);
+    assert!(
+        err.contains(
+            "genesis.seats: beeler is played by the default bot, game.yaml says a player's seat"
+        ),
+        "{err}"
+    );
+    // With game.yaml put back, the public files agree; the replay finds the defaults.
+    std::fs::write(&config, text).unwrap();
+    let (code, out, err) = run(&["verify", g]);
+    assert_eq!(code, 5, "{out}{err}");
+    assert!(
+        err.contains(
+            "journal/000001.yaml: step.defaults: beeler is played by the default bot, whose orders \
+             for this step are accepted, yet it was given default orders"
+        ),
+        "{err}"
+    );
+}
