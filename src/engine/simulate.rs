@@ -217,7 +217,10 @@ pub fn play_kept(
             bots: system
                 .sides()
                 .iter()
-                .map(|s| (s.clone(), bots[s].clone()))
+                .map(|s| {
+                    let bot = bots.get(s).map(String::as_str).unwrap_or(bots::DEFAULT);
+                    (s.clone(), bot.to_string())
+                })
                 .collect(),
             secrets: Some(Secrets {
                 master: seed_of(seed, g, 0, "master"),
