@@ -181,7 +181,8 @@ const KEPT_NOW: &str = "2026-01-01T00:00:00Z";
 /// Plays game number `g` as a real game directory `keep/game-g`: `pbem new` with every seat a
 /// bot seat (the bots of `bots`) and secrets derived from the seed, then `pbem process` until
 /// the game ends, then `pbem conclude`. The bots' orders are those of hosted bot seats
-/// (process.rs), checked, signed and journaled, so `pbem verify --full` audits the game.
+/// (process.rs), checked, signed and journaled, so `pbem verify --full` audits the game; the
+/// system's invariants are checked after every step, as in [`play_one`].
 pub fn play_kept(
     system: &dyn System,
     scenario: &str,
@@ -262,11 +263,34 @@ pub fn play_kept(
             return run;
         }
         run.steps = n;
+        let before = match game.state() {
+            Ok(state) => state,
+            Err(e) => {
+                run.errors.push(format!("game {g} step {n}: {e}"));
+                return run;
+            }
+        };
         let processed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             reach::recording(|| super::process::process_at(&root, now))
         }));
         match processed {
-            Ok((Ok(_), fired)) => run.fired.extend(fired),
+            Ok((Ok(_), fired)) => {
+                run.fired.extend(fired);
+                let after = Game::open(&root).and_then(|game| {
+                    let state = game.state()?;
+                    Ok(system.invariants(game.data()?, &before, &state)?)
+                });
+                match after {
+                    Ok(broken) => run.errors.extend(
+                        broken
+                            .into_iter()
+                            .map(|b| format!("game {g} step {n}: invariant broken: {b}")),
+                    ),
+                    Err(e) => run
+                        .errors
+                        .push(format!("game {g} step {n}: invariants: {e}")),
+                }
+            }
             Ok((Err(e), _)) => {
                 run.errors
                     .push(format!("game {g} step {n}: pbem process: {e}"));
