@@ -312,6 +312,10 @@ fn a_game_kept_by_simulate_is_a_hosted_game_of_bot_seats_that_verify_full_passes
         "{config}"
     );
     assert!(game.join("archive").is_dir(), "the kept game is concluded");
+    // The published files alone replay it, the bots' orders included.
+    std::fs::remove_dir_all(game.join("host")).unwrap();
+    let verified = ok(&["verify", "--full", game.to_str().unwrap()]);
+    assert!(verified.contains("replayed from archive"), "{verified}");
 }
 
 #[test]
