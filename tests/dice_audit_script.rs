@@ -151,6 +151,7 @@ fn fixture() -> Fixture {
                 side: s.to_string(),
                 name: format!("Player {s}: \"{s}\""),
                 key: key.clone(),
+                bot: None,
                 email: String::new(),
                 tz: None,
             })
@@ -176,6 +177,7 @@ fn fixture() -> Fixture {
                 .map(|s| SeatKey {
                     side: s.to_string(),
                     key: key.openssh(),
+                    bot: None,
                 })
                 .collect(),
             host_key: key.openssh(),
@@ -217,6 +219,7 @@ fn fixture() -> Fixture {
                     vec![]
                 },
                 replaced: vec![],
+                bot: None,
             })
             .collect();
         let seats: Vec<(String, Option<Hash32>)> = SIDES

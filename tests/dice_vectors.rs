@@ -5,7 +5,8 @@
 //! Never "fix" a vector here without a new algorithm name.
 
 use pbem::protocol::dice::{
-    Dice, Stream, public_stream_key, replay_public, replay_sealed, sealed_stream_key, step_seed,
+    Dice, Stream, bot_entropy, bot_seed, public_stream_key, replay_public, replay_sealed,
+    sealed_stream_key, step_seed,
 };
 use pbem::protocol::hash::{Hash32, Transcript, commitment, sha256};
 use pbem::protocol::journal::{host_seed, sealed_commit};
@@ -80,6 +81,10 @@ const STEP_SEED_PREIMAGE: [&str; 10] = [
     "00000020a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5",
 ];
 const STEP_SEED: &str = "6a08c0459a789145c9f53b65d735128a7a84fdb9a4bcafd8f17c6cc95f150ff0";
+/// The seed of a bot playing `red` in step 3 (docs/dice.md, "Bot orders"), and the entropy of
+/// its order document.
+const BOT_SEED_RED: &str = "e0c2240e8fecd812dae79f4f24e05b5733644f9da4326af78b60b52227585bd8";
+const BOT_ENTROPY_RED: &str = "c731037eec08246ba7b87dc23fd5da9d957d9b788ea36ae284f70ee22b246da3";
 const COMBAT_KEY: &str = "b2af3220428e476150e9b6c348ac1651765f36bcbd384275851f8f5c56cee523";
 const MORALE_KEY: &str = "e000c0e339de9ad51c9b23c37e0fc2df9c4e57e59f06313f16fb22119452352e";
 const COMBAT_WORDS: [u32; 12] = [
@@ -206,6 +211,37 @@ fn the_host_seed_hashes_the_domain_pbem_host_seed_v1_the_master_and_the_step_as_
     ]
     .concat();
     assert_eq!(host_seed(&master(), STEP), sha256(&preimage));
+}
+
+// ---- Bot orders -------------------------------------------------------------------------------
+
+#[test]
+fn the_bot_seed_of_red_in_step_3_of_the_vector_game() {
+    assert_eq!(bot_seed(GAME, STEP, &host_reveal(), "red"), h(BOT_SEED_RED));
+}
+
+#[test]
+fn the_bot_seed_hashes_the_domain_pbem_bot_seed_v1_game_step_host_reveal_and_side() {
+    let preimage = [
+        part(b"pbem-bot-seed-v1"),
+        part(GAME.as_bytes()),
+        part(&STEP.to_be_bytes()),
+        part(&host_reveal().0),
+        part(b"red"),
+    ]
+    .concat();
+    assert_eq!(
+        bot_seed(GAME, STEP, &host_reveal(), "red"),
+        sha256(&preimage)
+    );
+}
+
+#[test]
+fn the_bot_entropy_hashes_the_domain_pbem_bot_entropy_v1_and_the_bot_seed() {
+    let seed = h(BOT_SEED_RED);
+    assert_eq!(bot_entropy(&seed), h(BOT_ENTROPY_RED));
+    let preimage = [part(b"pbem-bot-entropy-v1"), part(&seed.0)].concat();
+    assert_eq!(bot_entropy(&seed), sha256(&preimage));
 }
 
 // ---- Step seed --------------------------------------------------------------------------------
@@ -477,6 +513,8 @@ fn every_vector_asserted_here_is_printed_in_docs_dice_md() {
         SEALED_COMMIT,
         EMPTY_SEALED_COMMIT,
         SEALED_YAML,
+        BOT_SEED_RED,
+        BOT_ENTROPY_RED,
     ]
     .map(String::from)
     .to_vec();

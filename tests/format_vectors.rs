@@ -126,10 +126,12 @@ fn genesis() -> Record {
                 SeatKey {
                     side: "blue".into(),
                     key: BLUE_KEY_LINE.into(),
+                    bot: None,
                 },
                 SeatKey {
                     side: "red".into(),
                     key: RED_KEY_LINE.into(),
+                    bot: None,
                 },
             ],
             host_key: HOST_KEY_LINE.into(),
@@ -205,6 +207,7 @@ fn step_record() -> Record {
                     hash: sha256(order_v1().as_bytes()),
                 }],
                 replaced: vec![],
+                bot: None,
             }],
             host_reveal: reveal,
             seed,
@@ -880,6 +883,7 @@ fn vector_game() -> tempfile::TempDir {
         side: side.into(),
         name: String::new(),
         key: PublicKey::parse(line).unwrap(),
+        bot: None,
         email: String::new(),
         tz: None,
     };

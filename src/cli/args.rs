@@ -128,8 +128,10 @@ pub struct New {
     /// Scenario of the system (default: its first).
     #[arg(long)]
     pub scenario: Option<String>,
-    /// A seat: SIDE=PATH to the player's public key (.pub, OpenSSH ed25519). Once per side.
-    #[arg(long = "seat", value_name = "SIDE=KEY.pub", required = true)]
+    /// A seat: SIDE=PATH to the player's public key (.pub, OpenSSH ed25519), or SIDE=bot to
+    /// have the host's bot play the side (SIDE=bot:NAME for another bot: default, random; a key
+    /// file named bot is ./bot). Once per side.
+    #[arg(long = "seat", value_name = "SIDE=KEY.pub|bot", required = true)]
     pub seats: Vec<String>,
     /// A player's display name: SIDE=NAME.
     #[arg(long = "name", value_name = "SIDE=NAME")]
@@ -474,6 +476,24 @@ pub struct Simulate {
     /// Print one JSON object (games, wins, turns, endings, errors, rule_reach...).
     #[arg(long)]
     pub json: bool,
+    /// The bot that plays SIDE (default: `default`). Repeatable.
+    #[arg(long = "bot", value_name = "SIDE=NAME", help = bots_help())]
+    pub bots: Vec<String>,
+    /// Write each game as a real game directory DIR/game-N (every seat a bot seat, processed
+    /// and concluded as a hosted game), which `pbem verify --full DIR/game-N` audits. Slower.
+    #[arg(long, value_name = "DIR")]
+    pub keep: Option<PathBuf>,
+}
+
+/// `--bot`'s help: the bots there are, with what each does.
+fn bots_help() -> String {
+    let mut s =
+        "The bot that plays SIDE, SIDE=NAME (default: default); repeatable. Bots:".to_string();
+    for (name, what) in crate::engine::bots::NAMES {
+        s.push_str(&format!(" {name}: {what};"));
+    }
+    s.pop();
+    s
 }
 
 #[derive(Subcommand)]

@@ -86,7 +86,7 @@ pub fn conclude(root: &Path) -> Result<Concluded, Error> {
     let manifest_text = yaml::encode(&manifest)?;
     dir::write_atomic(&archive.join(MANIFEST), manifest_text.as_bytes())?;
 
-    let record = Record {
+    let mut record = Record {
         pbem: JOURNAL_FORMAT.into(),
         game: game.config.id.clone(),
         seq,
@@ -102,6 +102,7 @@ pub fn conclude(root: &Path) -> Result<Concluded, Error> {
         public_state: game.last().public_state,
         next: None,
     };
+    record.pbem = game.journal_format(&record).into();
     let bytes = yaml::encode(&record)?;
     dir::write_atomic(&game.dir.record(seq), bytes.as_bytes())?;
     let game = Game::open(root)?;

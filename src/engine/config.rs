@@ -168,6 +168,9 @@ pub enum MissedOrders {
     Wait,
     /// At the deadline, wait for the host to decide (`pbem process --force-defaults`).
     Host,
+    /// The side's orders are written by the host's default bot from its view (recorded in the
+    /// journal as a bot order entry; docs/dice.md, "Bot orders").
+    Bot,
 }
 
 impl MissedOrders {
@@ -179,6 +182,7 @@ impl MissedOrders {
             MissedOrders::Default => "default",
             MissedOrders::Wait => "wait",
             MissedOrders::Host => "host",
+            MissedOrders::Bot => "bot",
         }
     }
 }
@@ -428,7 +432,12 @@ pub struct Seat {
     pub side: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub name: String,
+    /// The player's key; for a bot seat, the host key (which signs the bot's orders).
     pub key: PublicKey,
+    /// The seat is played by the host's bot of this name (`pbem new --seat SIDE=bot`): its
+    /// orders are written at process time from its view, and nobody may submit orders for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot: Option<String>,
     /// In memory: the seat's address from mail/addresses.yaml (see the module doc). Never
     /// written to game.yaml; read from an older game.yaml that still has it.
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -473,6 +482,11 @@ impl GameConfig {
 
     pub fn side_names(&self) -> Vec<String> {
         self.seats.iter().map(|s| s.side.clone()).collect()
+    }
+
+    /// The bot that plays `side`, if its seat is a bot seat.
+    pub fn bot_of(&self, side: &str) -> Option<&str> {
+        self.seat(side).and_then(|s| s.bot.as_deref())
     }
 }
 
@@ -522,6 +536,7 @@ mod tests {
             side: side.into(),
             name: String::new(),
             key: key.clone(),
+            bot: None,
             email: String::new(),
             tz: None,
         };

@@ -142,6 +142,21 @@ impl Game {
             .0
     }
 
+    /// The format marker of `record`, the next record of this game: journal/4 once a record
+    /// of the game needed it (a bot seat or a bot's orders), so the format never goes back;
+    /// else journal/3, which every earlier reader of a game without bots knows.
+    pub fn journal_format(&self, record: &Record) -> &'static str {
+        use crate::protocol::journal::{JOURNAL_FORMAT, JOURNAL_FORMAT_V4};
+        if self.last().pbem == JOURNAL_FORMAT_V4 {
+            JOURNAL_FORMAT_V4
+        } else {
+            match record.format_needed() {
+                JOURNAL_FORMAT_V4 => JOURNAL_FORMAT_V4,
+                _ => JOURNAL_FORMAT,
+            }
+        }
+    }
+
     pub fn last_seq(&self) -> u64 {
         self.last().seq
     }

@@ -58,7 +58,7 @@ pub fn append_with_state(
         &super::process::events_path(game, seq),
         yaml::encode(&ev)?.as_bytes(),
     )?;
-    let record = Record {
+    let mut record = Record {
         pbem: JOURNAL_FORMAT.into(),
         game: game.config.id.clone(),
         seq,
@@ -70,6 +70,7 @@ pub fn append_with_state(
         public_state,
         next,
     };
+    record.pbem = game.journal_format(&record).into();
     dir::write_atomic(&game.dir.record(seq), yaml::encode(&record)?.as_bytes())?;
     let game = Game::open(&game.dir.root)?;
     // An upgrade's record pins new component data: install it before anything reads it.

@@ -1,6 +1,7 @@
 //! The engine: game directory, steps, processing, views and audit. It knows no rule: every
 //! rule question goes through [`crate::systems::System`].
 
+pub mod bots;
 pub mod cache;
 pub mod conclude;
 pub mod config;

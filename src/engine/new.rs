@@ -27,12 +27,44 @@ pub struct NewGame {
     pub deadline: Option<DeadlineConfig>,
 }
 
+/// What a game may have beside a [`NewGame`]: seats played by the host's bots, and (for
+/// `pbem simulate --keep`, whose games are reproducible from its seed) the host's secrets.
+#[derive(Debug, Clone, Default)]
+pub struct Extras {
+    /// (side, bot name): the side is played by that bot (`--seat SIDE=bot[:NAME]`).
+    pub bots: Vec<(String, String)>,
+    /// The master seed and game key to use instead of fresh random ones.
+    pub secrets: Option<Secrets>,
+}
+
 /// Creates the game in a temporary sibling directory and renames it into place, so a crash
 /// never leaves a half-made game behind.
 pub fn create(req: NewGame) -> Result<Game, Error> {
+    create_with(req, Extras::default())
+}
+
+/// [`create`], with bot seats or given secrets.
+pub fn create_with(req: NewGame, extras: Extras) -> Result<Game, Error> {
     let system = systems::by_id(&req.system)?;
     let sides = system.sides();
-    for (side, _) in &req.seats {
+    let rand = |what: &str| Hash32::random().map_err(|e| Error::Fail(format!("{what}: {e}")));
+    let id = match &req.id {
+        Some(id) => validate_id(id)?,
+        None => format!("{}-{}", system.id(), &rand("game id")?.hex()[..8]),
+    };
+    let host = SecretKey::generate(&format!("pbem host of {id}"))
+        .map_err(|e| Error::Fail(e.to_string()))?;
+    for (side, name) in &extras.bots {
+        super::bots::require(name)
+            .map_err(|e| Error::Fail(format!("--seat {side}=bot:{name}: {e}")))?;
+    }
+    let bot_seats: Vec<(String, PublicKey)> = extras
+        .bots
+        .iter()
+        .map(|(side, _)| (side.clone(), host.public()))
+        .collect();
+    let all_seats: Vec<(String, PublicKey)> = req.seats.iter().cloned().chain(bot_seats).collect();
+    for (side, _) in &all_seats {
         if !sides.contains(side) {
             return Err(Error::Fail(format!(
                 "--seat {side}=…: {} has no side {side:?}; its sides are: {}",
@@ -43,8 +75,7 @@ pub fn create(req: NewGame) -> Result<Game, Error> {
     }
     let mut seats = Vec::new();
     for side in &sides {
-        let keys: Vec<&PublicKey> = req
-            .seats
+        let keys: Vec<&PublicKey> = all_seats
             .iter()
             .filter(|(s, _)| s == side)
             .map(|(_, k)| k)
@@ -70,10 +101,21 @@ pub fn create(req: NewGame) -> Result<Game, Error> {
                 .map(|(_, v)| v.clone())
                 .unwrap_or_default()
         };
+        let bot = extras
+            .bots
+            .iter()
+            .find(|(s, _)| s == side)
+            .map(|(_, n)| n.clone());
+        if bot.is_some() && !lookup(&req.emails).is_empty() {
+            return Err(Error::Fail(format!(
+                "--email {side}=…: side {side:?} is played by the host's bot, which reads no mail"
+            )));
+        }
         seats.push(Seat {
             side: side.clone(),
             name: lookup(&req.names),
             key,
+            bot,
             email: lookup(&req.emails),
             tz: None,
         });
@@ -104,11 +146,6 @@ pub fn create(req: NewGame) -> Result<Game, Error> {
             req.dir.display()
         )));
     }
-    let rand = |what: &str| Hash32::random().map_err(|e| Error::Fail(format!("{what}: {e}")));
-    let id = match &req.id {
-        Some(id) => validate_id(id)?,
-        None => format!("{}-{}", system.id(), &rand("game id")?.hex()[..8]),
-    };
 
     let parent = req
         .dir
@@ -122,14 +159,15 @@ pub fn create(req: NewGame) -> Result<Game, Error> {
         .map_err(|e| Error::io(parent, e))?;
     let gd = GameDir::new(staging.path());
 
-    let host = SecretKey::generate(&format!("pbem host of {id}"))
-        .map_err(|e| Error::Fail(e.to_string()))?;
     std::fs::create_dir_all(gd.host()).map_err(|e| Error::io(&gd.host(), e))?;
     host.write(&gd.host_key(), None)
         .map_err(|e| Error::Fail(e.to_string()))?;
-    let secrets = Secrets {
-        master: rand("host seed")?,
-        game_key: rand("game key")?,
+    let secrets = match extras.secrets {
+        Some(s) => s,
+        None => Secrets {
+            master: rand("host seed")?,
+            game_key: rand("game key")?,
+        },
     };
     dir::write_private(&gd.secrets(), yaml::encode(&secrets)?.as_bytes())?;
 
@@ -183,6 +221,7 @@ pub fn create(req: NewGame) -> Result<Game, Error> {
                 .map(|s| SeatKey {
                     side: s.side.clone(),
                     key: s.key.openssh(),
+                    bot: s.bot.clone(),
                 })
                 .collect(),
             host_key: host.public().openssh(),
@@ -196,6 +235,10 @@ pub fn create(req: NewGame) -> Result<Game, Error> {
         host_op: None,
         public_state: sha256(public.yaml.as_bytes()),
         next: Some(next),
+    };
+    let genesis = Record {
+        pbem: genesis.format_needed().into(),
+        ..genesis
     };
     dir::write_atomic(&gd.record(0), yaml::encode(&genesis)?.as_bytes())?;
     for sub in [gd.inbox(), gd.outbox()] {

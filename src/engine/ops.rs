@@ -420,6 +420,11 @@ fn seat_change(
             game.config.side_names().join(", ")
         )));
     };
+    if let Some(bot) = &seat.bot {
+        return Err(Error::Fail(format!(
+            "{side} is played by the host's {bot} bot and has no player key to replace"
+        )));
+    }
     let new_key = key.openssh();
     if seat.key.openssh() == new_key {
         return Err(Error::Fail(format!(
@@ -818,6 +823,7 @@ mod tests {
             seats: vec![SeatKey {
                 side: "mercenary".into(),
                 key: first.openssh(),
+                bot: None,
             }],
             host_key: key().openssh(),
             game_key_commit: sha256(b"k"),
@@ -860,6 +866,7 @@ mod tests {
                 side: "mercenary".into(),
                 name: String::new(),
                 key: k.clone(),
+                bot: None,
                 email: email.into(),
                 tz: None,
             }],

@@ -49,7 +49,12 @@ pub fn template(game: &Game, side: &str, entropy: Option<Hash32>) -> Result<Stri
         "# Orders of {side} for step {} of game {}: {}\n",
         step.step, game.config.id, step.title
     ));
-    if !waits {
+    if let Some(bot) = game.config.bot_of(side) {
+        out.push_str(&format!(
+            "# NOTE: {side} is played by the host's {bot} bot, which writes its orders when the step\n\
+             # is processed; orders sent for {side} are refused. This skeleton only shows its choices.\n"
+        ));
+    } else if !waits {
         out.push_str(&format!(
             "# NOTE: this step waits only for {}; {side} has nothing to send now.\n",
             step.waiting_for.join(", ")
@@ -326,6 +331,23 @@ pub fn check(
             game.config.side_names().join(" or "),
         ));
     };
+    if let Some(bot) = &seat.bot {
+        return Err(at(
+            "side",
+            format!(
+                "side {} is played by the host's {bot} bot (game.yaml): its orders are written \
+                 when the step is processed, and nobody's orders are accepted for it",
+                header.side
+            ),
+            game.config
+                .seats
+                .iter()
+                .filter(|s| s.bot.is_none())
+                .map(|s| s.side.clone())
+                .collect::<Vec<_>>()
+                .join(" or "),
+        ));
+    }
     envelope::verify(&env.signed, &seat.key, ORDER_NAMESPACE).map_err(|e| {
         Error::reject(Rejection::new(
             file,

@@ -6,12 +6,15 @@
 //! again recomputes the very same files, since the host seed is derived and the dice are a
 //! function of the seed. Reports and views are derived from the journal and are rewritten.
 
+use super::bots;
+use super::config::MissedOrders;
 use super::dir;
 use super::game::Game;
 use super::order;
 use super::{Error, views};
-use crate::protocol::dice::{DICE_ALGORITHM, step_seed};
-use crate::protocol::hash::{Hash32, commitment};
+use crate::protocol::dice::{DICE_ALGORITHM, bot_entropy, bot_seed, step_seed};
+use crate::protocol::envelope::{self, ORDER_NAMESPACE};
+use crate::protocol::hash::{Hash32, commitment, sha256};
 use crate::protocol::journal::{self, JOURNAL_FORMAT, NextStep, OrderEntry, Record, StepRecord};
 use crate::systems::Phase;
 use crate::yaml;
@@ -54,7 +57,8 @@ pub fn collect(game: &Game, step: &NextStep) -> Result<Result<StepOrders, Vec<St
     })
 }
 
-/// The orders that are in, and the sides (in seat order) whose orders are missing.
+/// The orders that are in, and the sides (in seat order) whose orders are missing. A bot seat
+/// is never missing: its bot writes its orders when the step is processed.
 pub fn collect_partial(game: &Game, step: &NextStep) -> Result<(StepOrders, Vec<String>), Error> {
     let state = game.state()?;
     let mut missing = Vec::new();
@@ -64,7 +68,7 @@ pub fn collect_partial(game: &Game, step: &NextStep) -> Result<(StepOrders, Vec<
         raw: Vec::new(),
     };
     for side in game.config.side_names() {
-        if !step.waiting_for.contains(&side) {
+        if !step.waiting_for.contains(&side) || game.config.bot_of(&side).is_some() {
             continue;
         }
         let path = game.dir.inbox_order(step.step, &side);
@@ -90,6 +94,7 @@ pub fn collect_partial(game: &Game, step: &NextStep) -> Result<(StepOrders, Vec<
             entropy: None,
             earlier: order::earlier_versions(game, step.step, &side)?,
             replaced: Vec::new(),
+            bot: None,
         });
         out.raw.push((side.clone(), env.raw, env.raw_sig));
         out.docs.insert(side, env.text);
@@ -170,11 +175,27 @@ pub fn process_locked(
     };
     game.require_current_rules()?;
     let (mut orders, missing) = collect_partial(&game, &step)?;
+    // (side, bot name) of every side whose orders a bot writes: the bot seats the step waits
+    // for, and under `missed_orders: bot` the sides that missed the deadline.
+    let mut bots: Vec<(String, String)> = step
+        .waiting_for
+        .iter()
+        .filter_map(|side| Some((side.clone(), game.config.bot_of(side)?.to_string())))
+        .collect();
     let mut defaults = Vec::new();
     if !missing.is_empty() {
         let sched = super::schedule::current(&game, now)?.expect("the step is open");
         match super::schedule::due(&game, &sched, &missing, now, opts.force_defaults) {
             super::schedule::Due::AllIn => {}
+            super::schedule::Due::Defaults { .. }
+                if game.config.missed_orders == MissedOrders::Bot && !opts.force_defaults =>
+            {
+                bots.extend(
+                    missing
+                        .iter()
+                        .map(|s| (s.clone(), bots::DEFAULT.to_string())),
+                );
+            }
             super::schedule::Due::Defaults { .. } => {
                 let state = game.state()?;
                 for side in &missing {
@@ -196,6 +217,45 @@ pub fn process_locked(
             game.dir.secrets().display(),
             step.step
         )));
+    }
+    if !bots.is_empty() {
+        let state = game.state()?;
+        let host = crate::protocol::keys::SecretKey::load(&game.dir.host_key(), None)
+            .map_err(|e| Error::Fail(e.to_string()))?;
+        for (side, name) in &bots {
+            let seed = bot_seed(&game.config.id, step.step, &reveal, side);
+            let doc = bots::document(
+                game.system.as_ref(),
+                game.data()?,
+                &state,
+                &game.config.id,
+                step.step,
+                side,
+                &game.head(),
+                name,
+                &seed,
+            )
+            .map_err(|e| Error::Fail(format!("step {} cannot be processed: {e}", step.step)))?;
+            let signed = envelope::sign(doc.as_bytes(), &host, ORDER_NAMESPACE)
+                .map_err(|e| Error::Fail(format!("signing the bot's orders of {side}: {e}")))?;
+            orders.entries.push(OrderEntry {
+                side: side.clone(),
+                version: Some(1),
+                hash: sha256(doc.as_bytes()),
+                dice_entropy: Some(journal::dice_entropy(&bot_entropy(&seed))),
+                entropy: None,
+                earlier: Vec::new(),
+                replaced: Vec::new(),
+                bot: Some(name.clone()),
+            });
+            orders.raw.push((side.clone(), signed, None));
+            orders.docs.insert(side.clone(), doc);
+        }
+        // The journal lists orders in seat order.
+        let seat_order = game.config.side_names();
+        orders
+            .entries
+            .sort_by_key(|e| seat_order.iter().position(|s| *s == e.side));
     }
     let seats: Vec<(String, Option<Hash32>)> = game
         .config
@@ -234,7 +294,7 @@ pub fn process_locked(
         ),
         Phase::Finished(o) => (None, Some(o.summary)),
     };
-    let record = Record {
+    let mut record = Record {
         pbem: JOURNAL_FORMAT.into(),
         game: game.config.id.clone(),
         seq,
@@ -259,6 +319,7 @@ pub fn process_locked(
         public_state: res.public_state,
         next: next.clone(),
     };
+    record.pbem = game.journal_format(&record).into();
 
     // Everything under new names first, flushed to disk together; the journal record last, on
     // its own: it is the commit point.

@@ -266,7 +266,8 @@ pub fn due(
     }
     let late = now.duration_since(due_at);
     match (game.config.missed_orders, force_defaults) {
-        (MissedOrders::Default, _) | (_, true) => Due::Defaults { late },
+        // With `bot`, process has the bot write the missing orders instead of the defaults.
+        (MissedOrders::Default | MissedOrders::Bot, _) | (_, true) => Due::Defaults { late },
         (MissedOrders::Wait, false) => Due::NotYet(format!(
             "{waiting}; the deadline {due_at} has passed, and missed_orders is `wait`"
         )),

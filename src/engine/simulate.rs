@@ -9,13 +9,17 @@
 //! games the resolver applied it (`kit::reach`).
 
 use super::Error;
+use super::bots;
 use super::demo::order_text;
+use super::game::{Game, Secrets};
+use super::new::{Extras, NewGame};
 use super::step;
 use crate::kit::reach;
 use crate::protocol::hash::{Hash32, Transcript};
 use crate::systems::{self, DataSource, GameData, Phase, System};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
 
 /// A game that has not ended after this many steps counts as an error (no system's game is
 /// that long: kummen ends by turn 11, three steps a turn).
@@ -27,6 +31,11 @@ pub struct Options {
     pub games: u32,
     /// Seeds every game's dice and bots: the same seed gives the same games.
     pub seed: u64,
+    /// (side, bot name) from `--bot SIDE=NAME`; a side not named plays the `default` bot.
+    pub bots: Vec<(String, String)>,
+    /// Play each game as a real game directory `KEEP/game-N` (`--keep`), through `pbem new`
+    /// with every seat a bot seat and `pbem process`, so `pbem verify --full` can audit it.
+    pub keep: Option<PathBuf>,
 }
 
 /// How one game went.
@@ -49,6 +58,8 @@ pub struct Report {
     pub scenario: String,
     pub seed: u64,
     pub games: u32,
+    /// Side -> the bot that played it.
+    pub bots: BTreeMap<String, String>,
     /// Side (or `draw`) -> games.
     pub wins: BTreeMap<String, u32>,
     pub turns: Turns,
@@ -122,12 +133,181 @@ pub fn simulate(opts: &Options, mut progress: impl FnMut(u32)) -> Result<Report,
         .initial_state(&scenario, &DataSource::default())
         .map_err(Error::Fail)?;
     let data = system.parse_data(&data_yaml).map_err(Error::Fail)?;
+    let bots = bots_by_side(&*system, &opts.bots)?;
+    if let Some(keep) = &opts.keep {
+        std::fs::create_dir_all(keep).map_err(|e| Error::io(keep, e))?;
+    }
     let mut runs = Vec::new();
     for g in 0..opts.games {
-        runs.push(play_one(&*system, &data, &initial, opts.seed, g));
+        runs.push(match &opts.keep {
+            Some(keep) => play_kept(&*system, &scenario, &bots, opts.seed, g, keep),
+            None => play_one(&*system, &data, &initial, &bots, opts.seed, g),
+        });
         progress(g + 1);
     }
-    Ok(summarise(&*system, &scenario, opts, &runs))
+    Ok(summarise(&*system, &scenario, opts, &bots, &runs))
+}
+
+/// Side -> bot name for every side of `system`: `default` unless `--bot SIDE=NAME` says
+/// otherwise. A side the system lacks or a bot nobody wrote is refused with the choices.
+fn bots_by_side(
+    system: &dyn System,
+    asked: &[(String, String)],
+) -> Result<BTreeMap<String, String>, Error> {
+    let sides = system.sides();
+    let mut out: BTreeMap<String, String> = sides
+        .iter()
+        .map(|s| (s.clone(), bots::DEFAULT.to_string()))
+        .collect();
+    for (side, name) in asked {
+        if !sides.contains(side) {
+            return Err(Error::Fail(format!(
+                "--bot {side}={name}: {} has no side {side:?}; its sides are: {}",
+                system.id(),
+                sides.join(", ")
+            )));
+        }
+        let name =
+            bots::require(name).map_err(|e| Error::Fail(format!("--bot {side}={name}: {e}")))?;
+        out.insert(side.clone(), name.to_string());
+    }
+    Ok(out)
+}
+
+/// The time every step of a kept game is processed at: a fixed one, so a kept game's files
+/// are the same for the same seed.
+const KEPT_NOW: &str = "2026-01-01T00:00:00Z";
+
+/// Plays game number `g` as a real game directory `keep/game-g`: `pbem new` with every seat a
+/// bot seat (the bots of `bots`) and secrets derived from the seed, then `pbem process` until
+/// the game ends, then `pbem conclude`. The bots' orders are those of hosted bot seats
+/// (process.rs), checked, signed and journaled, so `pbem verify --full` audits the game; the
+/// system's invariants are checked after every step, as in [`play_one`].
+pub fn play_kept(
+    system: &dyn System,
+    scenario: &str,
+    bots: &BTreeMap<String, String>,
+    seed: u64,
+    g: u32,
+    keep: &Path,
+) -> GameRun {
+    let mut run = GameRun {
+        result: "none".into(),
+        turns: 0,
+        ending: "none".into(),
+        steps: 0,
+        errors: Vec::new(),
+        fired: BTreeSet::new(),
+    };
+    let root = keep.join(format!("game-{g}"));
+    let now: jiff::Timestamp = KEPT_NOW.parse().expect("a valid time");
+    let created = super::new::create_with(
+        NewGame {
+            dir: root.clone(),
+            system: system.id().to_string(),
+            scenario: Some(scenario.to_string()),
+            seats: Vec::new(),
+            names: Vec::new(),
+            emails: Vec::new(),
+            id: Some(format!("simulate-{seed}-{g}")),
+            data: None,
+            mail: Default::default(),
+            deadline: None,
+        },
+        Extras {
+            bots: system
+                .sides()
+                .iter()
+                .map(|s| {
+                    let bot = bots.get(s).map(String::as_str).unwrap_or(bots::DEFAULT);
+                    (s.clone(), bot.to_string())
+                })
+                .collect(),
+            secrets: Some(Secrets {
+                master: seed_of(seed, g, 0, "master"),
+                game_key: seed_of(seed, g, 0, "game key"),
+            }),
+        },
+    );
+    if let Err(e) = created {
+        run.errors.push(format!("game {g}: pbem new: {e}"));
+        return run;
+    }
+    for n in 1..=STEP_LIMIT {
+        let game = match Game::open(&root) {
+            Ok(game) => game,
+            Err(e) => {
+                run.errors.push(format!("game {g}: {e}"));
+                return run;
+            }
+        };
+        if game.open_step().is_none() {
+            let ended = game
+                .state()
+                .and_then(|state| Ok(system.phase(game.data()?, &state)?));
+            match ended {
+                Ok(Phase::Finished(o)) => {
+                    run.result = o.winner.unwrap_or_else(|| "draw".into());
+                    run.turns = o.turn;
+                    run.ending = o.rule;
+                }
+                Ok(Phase::Waiting { .. }) => {
+                    run.errors
+                        .push(format!("game {g}: the journal is closed, the state is not"));
+                }
+                Err(e) => run.errors.push(format!("game {g}: {e}")),
+            }
+            if let Err(e) = super::conclude::conclude(&root) {
+                run.errors.push(format!("game {g}: pbem conclude: {e}"));
+            }
+            return run;
+        }
+        run.steps = n;
+        let before = match game.state() {
+            Ok(state) => state,
+            Err(e) => {
+                run.errors.push(format!("game {g} step {n}: {e}"));
+                return run;
+            }
+        };
+        let processed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            reach::recording(|| super::process::process_at(&root, now))
+        }));
+        match processed {
+            Ok((Ok(_), fired)) => {
+                run.fired.extend(fired);
+                let after = Game::open(&root).and_then(|game| {
+                    let state = game.state()?;
+                    Ok(system.invariants(game.data()?, &before, &state)?)
+                });
+                match after {
+                    Ok(broken) => run.errors.extend(
+                        broken
+                            .into_iter()
+                            .map(|b| format!("game {g} step {n}: invariant broken: {b}")),
+                    ),
+                    Err(e) => run
+                        .errors
+                        .push(format!("game {g} step {n}: invariants: {e}")),
+                }
+            }
+            Ok((Err(e), _)) => {
+                run.errors
+                    .push(format!("game {g} step {n}: pbem process: {e}"));
+                return run;
+            }
+            Err(panic) => {
+                run.errors.push(format!(
+                    "game {g} step {n}: pbem process panicked: {}",
+                    panic_text(&*panic)
+                ));
+                return run;
+            }
+        }
+    }
+    run.errors
+        .push(format!("game {g}: not over after {STEP_LIMIT} steps"));
+    run
 }
 
 fn names(scenarios: &[(String, String)]) -> String {
@@ -149,7 +329,14 @@ fn seed_of(seed: u64, game: u32, step: u64, what: &str) -> Hash32 {
 }
 
 /// Plays game number `g` to its end (or [`STEP_LIMIT`]).
-pub fn play_one(system: &dyn System, data: &GameData, initial: &str, seed: u64, g: u32) -> GameRun {
+pub fn play_one(
+    system: &dyn System,
+    data: &GameData,
+    initial: &str,
+    bots: &BTreeMap<String, String>,
+    seed: u64,
+    g: u32,
+) -> GameRun {
     let mut run = GameRun {
         result: "none".into(),
         turns: 0,
@@ -181,7 +368,8 @@ pub fn play_one(system: &dyn System, data: &GameData, initial: &str, seed: u64, 
         let mut orders = BTreeMap::new();
         for side in &sides {
             let doc = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                bot_document(system, data, &state, &id, n, side, &basis, &bot_seed)
+                let bot = bots.get(side).map(String::as_str).unwrap_or(bots::DEFAULT);
+                bot_document(system, data, &state, &id, n, side, bot, &basis, &bot_seed)
             }))
             .unwrap_or_else(|panic| Err(format!("panicked: {}", panic_text(&*panic))))
             .unwrap_or_else(|e| {
@@ -249,10 +437,11 @@ fn bot_document(
     id: &str,
     step: u64,
     side: &str,
+    bot: &str,
     basis: &Hash32,
     bot_seed: &Hash32,
 ) -> Result<String, String> {
-    let body = system.bot_orders(data, state, side, bot_seed)?;
+    let body = bots::orders(system, data, state, side, bot, bot_seed)?;
     let entropy = Transcript::new("pbem-simulate-entropy-v1")
         .hash(bot_seed)
         .str(side)
@@ -283,7 +472,13 @@ fn fallback(
     order_text(id, step, side, basis, &Hash32([0; 32]), &body)
 }
 
-fn summarise(system: &dyn System, scenario: &str, opts: &Options, runs: &[GameRun]) -> Report {
+fn summarise(
+    system: &dyn System,
+    scenario: &str,
+    opts: &Options,
+    bots: &BTreeMap<String, String>,
+    runs: &[GameRun],
+) -> Report {
     let mut wins = BTreeMap::new();
     let mut endings = BTreeMap::new();
     let mut fired: BTreeMap<&str, u32> = BTreeMap::new();
@@ -320,6 +515,7 @@ fn summarise(system: &dyn System, scenario: &str, opts: &Options, runs: &[GameRu
         scenario: scenario.to_string(),
         seed: opts.seed,
         games: runs.len() as u32,
+        bots: bots.clone(),
         wins,
         turns: Turns {
             min: turns.first().copied().unwrap_or(0),
@@ -360,6 +556,12 @@ impl Report {
             "{} games of {} ({}), seed {}\n",
             self.games, self.system, self.scenario, self.seed
         );
+        let bots: Vec<String> = self
+            .bots
+            .iter()
+            .map(|(side, bot)| format!("{side} {bot}"))
+            .collect();
+        out.push_str(&format!("bots: {}\n", bots.join(", ")));
         out.push_str("wins:");
         for (side, n) in &self.wins {
             out.push_str(&format!(" {side} {n} ({:.0} %)", pct(*n)));

@@ -9,7 +9,12 @@ use jiff::Timestamp;
 
 /// Creates the game `req` describes and opens its first step at `now`.
 pub fn start(req: NewGame, now: Timestamp) -> Result<Game, Error> {
-    let game = new::create(req)?;
+    start_with(req, new::Extras::default(), now)
+}
+
+/// [`start`] with bot seats or given secrets ([`new::Extras`]).
+pub fn start_with(req: NewGame, extras: new::Extras, now: Timestamp) -> Result<Game, Error> {
+    let game = new::create_with(req, extras)?;
     mail::turn::after_record(&game, now)?;
     views::refresh(&game)?;
     Ok(game)

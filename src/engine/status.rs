@@ -18,11 +18,15 @@ pub struct Status {
     pub waiting_for: Vec<String>,
     /// Sides whose orders for the open step are in.
     pub received: Vec<String>,
+    /// Sides of the open step played by the host's bot: their orders are written when the
+    /// step is processed, so the step never waits for them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub bots: Vec<String>,
     pub finished: bool,
     pub outcome: Option<String>,
     /// The open step's deadline (absent when the game is over or has no deadline).
     pub schedule: Option<super::schedule::Schedule>,
-    /// game.yaml `missed_orders`: default, wait or host.
+    /// game.yaml `missed_orders`: default, wait, host or bot.
     pub missed_orders: String,
     /// Per side (every seat, in seat order): how many steps it was given default orders
     /// because its orders were missing at the deadline.
@@ -62,9 +66,12 @@ pub fn status(game: &Game) -> Result<Status, Error> {
     let next = game.open_step();
     let mut waiting = Vec::new();
     let mut received = Vec::new();
+    let mut bots = Vec::new();
     if let Some(n) = next {
         for side in &n.waiting_for {
-            if game.dir.inbox_order(n.step, side).exists() {
+            if game.config.bot_of(side).is_some() {
+                bots.push(side.clone());
+            } else if game.dir.inbox_order(n.step, side).exists() {
                 received.push(side.clone());
             } else {
                 waiting.push(side.clone());
@@ -96,6 +103,7 @@ pub fn status(game: &Game) -> Result<Status, Error> {
         title: next.map(|n| n.title.clone()),
         waiting_for: waiting,
         received,
+        bots,
         finished: next.is_none(),
         outcome,
         due_in: None,
@@ -126,6 +134,12 @@ impl Status {
                 ));
                 if !self.received.is_empty() {
                     s.push_str(&format!("received: {}\n", self.received.join(", ")));
+                }
+                if !self.bots.is_empty() {
+                    s.push_str(&format!(
+                        "played by the host's bot (orders written at process time): {}\n",
+                        self.bots.join(", ")
+                    ));
                 }
                 if let Some(sc) = &self.schedule {
                     s.push_str(&format!("{}\n", sc.describe(None)));

@@ -8,6 +8,7 @@
 //! before the sweep (the host's machine was down, cron stopped…) is not processed without
 //! `--catch-up`, so players are not run over by defaults they had no chance to avoid.
 
+use super::config::MissedOrders;
 use super::game::Game;
 use super::process::{self, Options as ProcessOptions};
 use super::schedule::{self, Due};
@@ -213,6 +214,7 @@ fn decide(dir: &Path, opts: &Options, entry: &mut Entry) -> Result<(), Error> {
     let missing: Vec<String> = step
         .waiting_for
         .iter()
+        .filter(|s| game.config.bot_of(s).is_none())
         .filter(|s| !game.dir.inbox_order(step.step, s).exists())
         .cloned()
         .collect();
@@ -251,14 +253,45 @@ fn decide(dir: &Path, opts: &Options, entry: &mut Entry) -> Result<(), Error> {
         Some(p) => {
             let mut d = format!("processed step {} ({}); head {}", p.step, p.title, p.head);
             if !entry.defaults.is_empty() {
-                d.push_str(&format!(
-                    "; default orders for {}",
-                    entry.defaults.join(", ")
-                ));
+                let given = if game.config.missed_orders == MissedOrders::Bot {
+                    "the bot's orders"
+                } else {
+                    "default orders"
+                };
+                d.push_str(&format!("; {given} for {}", entry.defaults.join(", ")));
             }
             d
         }
         None => "the game is over".into(),
     };
+    // Steps that wait for bot seats alone are due at once: play them now, so a person playing
+    // against the bot gets the bot's turns with the same sweep, not one sweep per step.
+    for _ in 0..BOT_STEPS_PER_SWEEP {
+        let game = Game::open(dir)?;
+        let Some(step) = game.open_step().cloned() else {
+            break;
+        };
+        if !step
+            .waiting_for
+            .iter()
+            .all(|s| game.config.bot_of(s).is_some())
+        {
+            break;
+        }
+        match process::process_locked(dir, opts.now, ProcessOptions::default())? {
+            Some(p) => {
+                entry.step = Some(p.step);
+                entry.detail.push_str(&format!(
+                    "; then step {} ({}) by the bot; head {}",
+                    p.step, p.title, p.head
+                ));
+            }
+            None => break,
+        }
+    }
     Ok(())
 }
+
+/// At most this many steps of bot seats alone are played in one sweep of one game after a
+/// processed step (a game of bot seats only ends long before; the next sweep goes on).
+const BOT_STEPS_PER_SWEEP: usize = 50;

@@ -17,11 +17,12 @@ use super::game::{Game, Secrets};
 use super::order;
 use super::process::read_events;
 use super::{Error, views};
-use crate::protocol::dice::{replay_public, step_seed};
+use crate::protocol::dice::{bot_seed, replay_public, step_seed};
 use crate::protocol::envelope::{self, ORDER_NAMESPACE};
 use crate::protocol::hash::{Hash32, commitment, sha256};
 use crate::protocol::journal::{
-    self, HostOp, JOURNAL_FORMAT, JOURNAL_FORMAT_V1, JOURNAL_FORMAT_V2, OrderEntry, Record,
+    self, HostOp, JOURNAL_FORMAT, JOURNAL_FORMAT_V1, JOURNAL_FORMAT_V2, JOURNAL_FORMAT_V4,
+    OrderEntry, Record,
 };
 use crate::systems::Reader;
 use crate::yaml;
@@ -349,6 +350,21 @@ fn check_public(
                 ));
             }
         }
+        // A bot seat's orders are its bot's: never a player's, never another bot's.
+        for o in &st.orders {
+            if let Some(bot) = bot_seat(records, &o.side)
+                && o.bot.as_deref() != Some(bot)
+            {
+                findings.push(format!(
+                    "{name}: step.orders: {} is played by the {bot} bot (genesis), but its order is {}",
+                    o.side,
+                    match &o.bot {
+                        Some(other) => format!("the {other} bot's"),
+                        None => "not a bot's".to_string(),
+                    }
+                ));
+            }
+        }
         for d in &st.defaults {
             if !opened.waiting_for.contains(d) {
                 findings.push(format!(
@@ -494,12 +510,13 @@ fn check_earlier_data(
     }
 }
 
-/// 1, 2 or 3 for the journal formats this pbem reads.
+/// 1 to 4 for the journal formats this pbem reads.
 fn format_number(pbem: &str) -> Option<u8> {
     match pbem {
         JOURNAL_FORMAT_V1 => Some(1),
         JOURNAL_FORMAT_V2 => Some(2),
         JOURNAL_FORMAT => Some(3),
+        JOURNAL_FORMAT_V4 => Some(4),
         _ => None,
     }
 }
@@ -549,7 +566,7 @@ fn check_format(records: &[(Record, Hash32)], i: usize, name: &str, findings: &m
     let rec = &records[i].0;
     let Some(format) = format_number(&rec.pbem) else {
         findings.push(format!(
-            "{name}: pbem: unknown journal format {:?} (this pbem reads {JOURNAL_FORMAT_V1}, {JOURNAL_FORMAT_V2} and {JOURNAL_FORMAT})",
+            "{name}: pbem: unknown journal format {:?} (this pbem reads {JOURNAL_FORMAT_V1}, {JOURNAL_FORMAT_V2}, {JOURNAL_FORMAT} and {JOURNAL_FORMAT_V4})",
             rec.pbem
         ));
         return;
@@ -574,6 +591,13 @@ fn check_format(records: &[(Record, Hash32)], i: usize, name: &str, findings: &m
             "{name}: genesis: a {} genesis {} pbem_version and rules",
             rec.pbem,
             if versioned { "states" } else { "has no" }
+        ));
+    }
+    // journal/4 adds the bot fields; an older record cannot hold them.
+    if format < 4 && rec.format_needed() == JOURNAL_FORMAT_V4 {
+        findings.push(format!(
+            "{name}: pbem: a {} record names a bot ({JOURNAL_FORMAT_V4} does)",
+            rec.pbem
         ));
     }
     if let Some(HostOp::Upgrade { .. }) = &rec.host_op
@@ -869,9 +893,47 @@ fn check_genesis(game: &Game, rec: &Record, name: &str, findings: &mut Vec<Strin
             g.system, game.config.system
         ));
     }
+    for seat in &g.seats {
+        let said = game.config.bot_of(&seat.side);
+        if said != seat.bot.as_deref() {
+            findings.push(format!(
+                "{name}: genesis.seats: {} is {}, game.yaml says {}",
+                seat.side,
+                played_by(seat.bot.as_deref()),
+                played_by(said)
+            ));
+        }
+        if seat.bot.is_some() && seat.key != g.host_key {
+            findings.push(format!(
+                "{name}: genesis.seats: {} is a bot seat, whose key must be the host key",
+                seat.side
+            ));
+        }
+    }
     // game.yaml's seats are checked against genesis plus the journal's later key replacements
     // and hand-overs (ops::seat_findings), at the end of check_public.
     let _ = g;
+}
+
+fn played_by(bot: Option<&str>) -> String {
+    match bot {
+        Some(b) => format!("played by the {b} bot"),
+        None => "a player's seat".to_string(),
+    }
+}
+
+/// The bot that plays `side`'s seat, as genesis says (no host operation changes it).
+fn bot_seat<'a>(records: &'a [(Record, Hash32)], side: &str) -> Option<&'a str> {
+    records
+        .first()?
+        .0
+        .genesis
+        .as_ref()?
+        .seats
+        .iter()
+        .find(|s| s.side == side)?
+        .bot
+        .as_deref()
 }
 
 /// Where the journal has an order with this hash: used by a step, or received and replaced.
@@ -1216,7 +1278,12 @@ fn replay_record(
             }
             // The side's key when this record was made: genesis plus earlier key replacements
             // and hand-overs, so orders signed before a key change keep verifying.
-            let Some(key) = super::ops::key_at(records, i, &o.side) else {
+            // A bot's orders are signed by the host key (genesis.host_key, which never changes).
+            let key = match &o.bot {
+                Some(_) => records[0].0.genesis.as_ref().map(|g| g.host_key.clone()),
+                None => super::ops::key_at(records, i, &o.side),
+            };
+            let Some(key) = key else {
                 findings.push(format!("{fname}: side {} has no seat in genesis", o.side));
                 return;
             };
@@ -1286,6 +1353,11 @@ fn replay_record(
             *state = dir::read_text(&game.dir.state(rec.seq)).unwrap_or_default();
             return;
         }
+        // A bot's orders must be those its bot writes from the state and the bot seed (docs/
+        // dice.md, "Bot orders"); a bot seat given default orders must have a bot that fails.
+        if let Some(data) = data {
+            check_bots(game, records, i, st, data, state, &docs, findings);
+        }
         // Sides that missed the deadline: the system's default orders, rebuilt from the state.
         for side in &st.defaults {
             match super::process::default_document(game, st.number, prev_hash, side, state) {
@@ -1353,6 +1425,58 @@ fn replay_record(
                 }
                 *state = res.state;
             }
+        }
+    }
+}
+
+/// The bot orders of step record `records[i]` recomputed from `state` (the state before the
+/// step) and compared with the used documents `docs`.
+#[allow(clippy::too_many_arguments)]
+fn check_bots(
+    game: &Game,
+    records: &[(Record, Hash32)],
+    i: usize,
+    st: &journal::StepRecord,
+    data: &crate::systems::GameData,
+    state: &str,
+    docs: &BTreeMap<String, String>,
+    findings: &mut Vec<String>,
+) {
+    let name = rec_name(records[i].0.seq);
+    let basis = records[i - 1].1;
+    let write = |side: &str, bot: &str| {
+        let seed = bot_seed(&game.config.id, st.number, &st.host_reveal, side);
+        super::bots::document(
+            game.system.as_ref(),
+            data,
+            state,
+            &game.config.id,
+            st.number,
+            side,
+            &basis,
+            bot,
+            &seed,
+        )
+    };
+    for o in &st.orders {
+        let Some(bot) = &o.bot else { continue };
+        let fname = format!("host/orders/{:06}-{}.yaml", records[i].0.seq, o.side);
+        match write(&o.side, bot) {
+            Ok(doc) if docs.get(&o.side) == Some(&doc) => {}
+            Ok(_) => findings.push(format!(
+                "{fname}: not the orders the {bot} bot writes for {} from the state and the bot seed of {name}",
+                o.side
+            )),
+            Err(e) => findings.push(format!("{fname}: recomputing the bot's orders: {e}")),
+        }
+    }
+    for side in &st.defaults {
+        if let Some(bot) = bot_seat(records, side)
+            && write(side, bot).is_ok()
+        {
+            findings.push(format!(
+                "{name}: step.defaults: {side} is played by the {bot} bot, whose orders for this step are accepted, yet it was given default orders"
+            ));
         }
     }
 }

@@ -252,6 +252,13 @@ fn record_summary(record: &Record) -> String {
                 },
                 o.seed_part().map(|e| e.short()).unwrap_or_default()
             ));
+            if let Some(bot) = &o.bot {
+                s.push_str(&format!(
+                    "    WRITTEN BY THE BOT ({bot}): the host's bot wrote these orders from {}'s view, \
+                     signed by the host key; anyone with the state can recompute them (pbem verify)\n",
+                    o.side
+                ));
+            }
             for e in &o.earlier {
                 s.push_str(&format!(
                     "    replaced earlier version {}: {}\n",

@@ -15,6 +15,28 @@ use std::collections::BTreeSet;
 /// Name and version of the derivation; printed in every journal record that holds dice.
 pub const DICE_ALGORITHM: &str = "pbem-dice-v1";
 
+/// The seed of the bot that writes `side`'s orders for step `n` (docs/dice.md, "Bot orders"):
+/// a function of the game id, the step, the side and the host reveal of the step. The reveal is
+/// fixed by the commitment the record before the step published, before any order for the step
+/// existed, so the host has nothing left to choose; and it stays secret until the step is
+/// processed, so no player can foresee the bot's random choices.
+pub fn bot_seed(game: &str, step: u64, host_reveal: &Hash32, side: &str) -> Hash32 {
+    Transcript::new("pbem-bot-seed-v1")
+        .str(game)
+        .u64(step)
+        .hash(host_reveal)
+        .str(side)
+        .finish()
+}
+
+/// The `entropy` of a bot's order document: derived from its seed, so the bot's part of the
+/// step seed is fixed by committed inputs too.
+pub fn bot_entropy(bot_seed: &Hash32) -> Hash32 {
+    Transcript::new("pbem-bot-entropy-v1")
+        .hash(bot_seed)
+        .finish()
+}
+
 /// The seed of step `n`: game id, step, the host's revealed seed and, for every seat in seat
 /// order, the side name and the entropy of its accepted order (an empty part when the side sent
 /// none). Every input is public once the step is processed.

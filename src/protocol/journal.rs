@@ -21,6 +21,12 @@ use serde::{Deserialize, Serialize};
 /// operation moves a running game to another rules version. Records of the earlier formats were
 /// all resolved by rules version 1 ([`FIRST_RULES`]).
 pub const JOURNAL_FORMAT: &str = "journal/3";
+/// `journal/4` (issue 12): a seat may be played by the host's bot (`bot` in a genesis seat) and
+/// an order entry may be a bot's orders (`bot` in the entry: written by the host from the
+/// side's view and the step's bot seed, signed by the host key; docs/dice.md, "Bot orders").
+/// A record is written in this format only when it holds one of these fields, so every record
+/// without a bot stays `journal/3` and readable by the pbem releases and tools that know it.
+pub const JOURNAL_FORMAT_V4: &str = "journal/4";
 /// The second format (order versions, hidden entropy), still read and verified.
 pub const JOURNAL_FORMAT_V2: &str = "journal/2";
 /// The first format, still read and verified.
@@ -158,6 +164,10 @@ pub struct Conclusion {
 pub struct SeatKey {
     pub side: String,
     pub key: String,
+    /// journal/4: the seat is played by the host's bot of this name (`key` is then the host
+    /// key, which signs the bot's orders).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -221,6 +231,11 @@ pub struct OrderEntry {
     /// journal/1 only: hashes of the earlier orders this one replaced, oldest first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub replaced: Vec<Hash32>,
+    /// journal/4: these orders were written by the host's bot of this name (a bot seat, or a
+    /// side that missed the deadline under `missed_orders: bot`), signed by the host key. Anyone
+    /// with the state can recompute them (docs/dice.md, "Bot orders").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot: Option<String>,
 }
 
 /// An earlier version of an order, replaced by a newer one before the step was resolved.
@@ -229,6 +244,26 @@ pub struct OrderEntry {
 pub struct EarlierOrder {
     pub version: u64,
     pub hash: Hash32,
+}
+
+impl Record {
+    /// The format a record with these contents is written in: [`JOURNAL_FORMAT_V4`] when it
+    /// names a bot (the only fields that format adds), else [`JOURNAL_FORMAT`].
+    pub fn format_needed(&self) -> &'static str {
+        let genesis_bot = self
+            .genesis
+            .as_ref()
+            .is_some_and(|g| g.seats.iter().any(|s| s.bot.is_some()));
+        let step_bot = self
+            .step
+            .as_ref()
+            .is_some_and(|s| s.orders.iter().any(|o| o.bot.is_some()));
+        if genesis_bot || step_bot {
+            JOURNAL_FORMAT_V4
+        } else {
+            JOURNAL_FORMAT
+        }
+    }
 }
 
 impl OrderEntry {

@@ -3,7 +3,8 @@
 use crate::cli::args::New;
 use crate::cli::output::print;
 use crate::engine::config::{DeadlineConfig, Duration, MailConfig, TimeOfDay, Zone};
-use crate::engine::{self, Error, exit, new::NewGame};
+use crate::engine::new::{Extras, NewGame};
+use crate::engine::{self, Error, exit};
 use crate::protocol::keys::PublicKey;
 use std::path::Path;
 use std::str::FromStr;
@@ -18,9 +19,18 @@ pub fn run(a: New) -> Result<i32, Error> {
         flag::<Duration>("--remind-before", a.remind_before)?,
     )?;
     let mut seats = Vec::new();
+    let mut bots = Vec::new();
     for s in &a.seats {
         let (side, path) = pair(s, "--seat")?;
-        seats.push((side, PublicKey::read(Path::new(&path))?));
+        match path.strip_prefix("bot") {
+            Some("") => bots.push((side, engine::bots::DEFAULT.to_string())),
+            Some(name) if name.starts_with(':') => {
+                let name = engine::bots::require(&name[1..])
+                    .map_err(|e| Error::Fail(format!("--seat {s}: {e}")))?;
+                bots.push((side, name.to_string()));
+            }
+            _ => seats.push((side, PublicKey::read(Path::new(&path))?)),
+        }
     }
     let names = a
         .names
@@ -32,7 +42,7 @@ pub fn run(a: New) -> Result<i32, Error> {
         .iter()
         .map(|n| pair(n, "--email"))
         .collect::<Result<_, _>>()?;
-    let game = engine::start::start(
+    let game = engine::start::start_with(
         NewGame {
             dir: a.dir.clone(),
             system: a.system,
@@ -47,6 +57,10 @@ pub fn run(a: New) -> Result<i32, Error> {
                 observers: a.observers,
             },
             deadline,
+        },
+        Extras {
+            bots,
+            secrets: None,
         },
         now,
     )?;

@@ -12,6 +12,22 @@ pub fn run(a: Simulate) -> Result<i32, Error> {
         scenario: a.scenario,
         games: a.games,
         seed: a.seed,
+        bots: a
+            .bots
+            .iter()
+            .map(|b| {
+                b.split_once('=')
+                    .filter(|(s, n)| !s.is_empty() && !n.is_empty())
+                    .map(|(s, n)| (s.to_string(), n.to_string()))
+                    .ok_or_else(|| {
+                        Error::Fail(format!(
+                            "--bot {b:?}: expected SIDE=NAME, NAME one of: {}",
+                            crate::engine::bots::names()
+                        ))
+                    })
+            })
+            .collect::<Result<_, _>>()?,
+        keep: a.keep,
     };
     let total = opts.games;
     // Progress on stderr, so stdout stays the report (or the JSON object).

@@ -96,7 +96,8 @@ pub fn remind(game: &Game, now: Timestamp) -> Result<Remind, Error> {
         return Ok(r);
     };
     for side in &step.waiting_for {
-        if game.dir.inbox_order(step.step, side).exists() {
+        // A bot seat is never late: its bot writes its orders at process time.
+        if game.dir.inbox_order(step.step, side).exists() || game.config.bot_of(side).is_some() {
             continue;
         }
         let outcome = match seat_mailbox(&game.config, side)? {

@@ -98,7 +98,8 @@ pub fn drafts(game: &Game, seq: u64, from: &Mailbox, date: Timestamp) -> Result<
                 bytes: report.clone().into_bytes(),
             },
         ];
-        let mut body = text;
+        let mut body = bot_lines(record);
+        body.push_str(&text);
         if let Some(n) = must
             && seq == game.last_seq()
         {
@@ -144,6 +145,27 @@ pub fn drafts(game: &Game, seq: u64, from: &Mailbox, date: Timestamp) -> Result<
         });
     }
     Ok(out)
+}
+
+/// What a player reads first when the host's bot wrote orders in the step the mail reports:
+/// which sides' orders were the bot's (the attached report lists them too).
+fn bot_lines(record: &crate::protocol::journal::Record) -> String {
+    let Some(st) = &record.step else {
+        return String::new();
+    };
+    let bots: Vec<String> = st
+        .orders
+        .iter()
+        .filter_map(|o| Some(format!("{} ({} bot)", o.side, o.bot.as_ref()?)))
+        .collect();
+    if bots.is_empty() {
+        return String::new();
+    }
+    format!(
+        "In step {}, the host's bot wrote the orders of: {}.\n\n",
+        st.number,
+        bots.join(", ")
+    )
 }
 
 fn subject(seq: u64, next: Option<&NextStep>, side: &str) -> String {
