@@ -576,3 +576,22 @@ fn auditor_passes_a_real_concluded_demo_game() {
         "the sealed transcripts were checked: {text}"
     );
 }
+
+#[test]
+fn the_script_passes_a_concluded_game_whose_seats_are_bots() {
+    // A journal/4 game: every seat a host bot, each bot order an entry with `bot:` and the
+    // entropy derived from the step's host reveal (docs/dice.md "Bot orders").
+    let tmp = tempfile::tempdir().unwrap();
+    let kept = tmp.path().join("kept");
+    let out = Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .args(["simulate", "kummen", "--games", "1", "--keep"])
+        .arg(&kept)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", describe(&out));
+    let game = kept.join("game-0");
+    let first = std::fs::read_to_string(game.join("journal/000001.yaml")).unwrap();
+    assert!(first.starts_with("pbem: journal/4\n"), "{first}");
+    let report = audit(&game, &[], 0);
+    assert_eq!(findings(&report), Vec::<String>::new());
+}

@@ -37,8 +37,10 @@ import sys
 
 DICE_ALGORITHM = "pbem-dice-v1"
 JOURNAL_V1, JOURNAL_V2, JOURNAL_V3 = "journal/1", "journal/2", "journal/3"
+JOURNAL_V4 = "journal/4"
 # journal/3 only adds the rules versions (genesis.rules, step.rules, an `upgrade` host
-# operation): the dice and the order entries are as in journal/2.
+# operation): the dice and the order entries are as in journal/2. journal/4 only adds `bot:`
+# (a seat played by the host's bot, its orders an entry like any other).
 EMBEDDED_BEGIN = "-----BEGIN SSH SIGNATURE-----"
 
 # --------------------------------------------------------------------------------------------
@@ -515,9 +517,9 @@ def audit(game_dir, game_key=None):
                 findings.append(f"{where}: step.host_reveal: not derived from the revealed master seed")
         if step is not None:
             fmt = rec.get("pbem")
-            if fmt not in (JOURNAL_V1, JOURNAL_V2, JOURNAL_V3):
+            if fmt not in (JOURNAL_V1, JOURNAL_V2, JOURNAL_V3, JOURNAL_V4):
                 findings.append(f"{where}: pbem: unknown journal format {fmt!r}")
-            hidden_entropy = fmt in (JOURNAL_V2, JOURNAL_V3)
+            hidden_entropy = fmt in (JOURNAL_V2, JOURNAL_V3, JOURNAL_V4)
             steps.append(audit_step(game, seats, where, seq, step, prev_record, findings,
                                     game_dir, game_key, hidden_entropy))
             if conclusion is not None:
