@@ -319,15 +319,22 @@ fn a_game_kept_by_simulate_is_a_hosted_game_of_bot_seats_that_verify_full_passes
 }
 
 #[test]
-fn the_random_bot_plays_whole_games_of_every_system_without_a_refused_order() {
-    for (system, side) in [("kummen", "beeler"), ("dougram", "fed")] {
+fn random_players_on_both_sides_play_whole_games_without_a_refused_order_or_broken_invariant() {
+    // The random player tries the system's legal choices (System::choice_items); simulate
+    // counts a refused order and a broken invariant (Rules::invariants) as errors.
+    for (system, sides) in [
+        ("kummen", ["mercenary", "beeler"]),
+        ("dougram", ["fed", "lib"]),
+    ] {
         let out = ok(&[
             "simulate",
             system,
             "--games",
-            "1",
+            "2",
             "--bot",
-            &format!("{side}=random"),
+            &format!("{}=random", sides[0]),
+            "--bot",
+            &format!("{}=random", sides[1]),
             "--json",
         ]);
         let report: serde_json::Value = serde_json::from_str(&out).unwrap();

@@ -95,15 +95,21 @@ pub fn document(
 }
 
 /// How many of the system bot's orders (each under its own seed) the random player draws its
-/// items from.
+/// items from when the system lists no choices.
 const RANDOM_POOL: u64 = 2;
 
+/// How many items the random player tries at most in one step: each try is a `check` of the
+/// whole orders, and a side may have thousands of legal items (every destination of every
+/// unit), so the cost of a step stays bounded.
+const RANDOM_TRIES: usize = 32;
+
 /// The random player, built from nothing but `System`'s own API, so every system has it: the
-/// items it may send are the single entries (a list element, a single value) of the orders
-/// the system's bot writes under a few seeds, since `System` offers no list of legal items
-/// (docs/hosting.md, "Bots"). It takes them in a uniformly random order, tries each with
-/// probability 1/2, and keeps it when `check` accepts the orders with it; so its orders are
-/// legal by construction and any subset of the items can come out.
+/// items it may send are the system's legal choices (`System::choice_items`, what its template
+/// lists), or, for a system that lists none, the single entries (a list element, a single value)
+/// of the orders its bot writes under a few seeds (docs/hosting.md, "Bots"). It takes them in a
+/// uniformly random order, passes over each with probability 1/2, tries at most
+/// [`RANDOM_TRIES`], and keeps an item when `check` accepts the orders with it; so its orders
+/// are legal by construction and any small subset of the items can come out.
 fn random_orders(
     system: &dyn System,
     data: &GameData,
@@ -113,12 +119,17 @@ fn random_orders(
 ) -> Result<String, String> {
     let mut seen = BTreeSet::new();
     let mut items: Vec<(Vec<String>, Value)> = Vec::new();
-    for k in 0..RANDOM_POOL {
-        let pool_seed = Transcript::new("pbem-random-bot-pool-v1")
-            .hash(seed)
-            .u64(k)
-            .finish();
-        let body = system.bot_orders(data, state, side, &pool_seed)?;
+    let mut bodies = system.choice_items(data, state, side)?;
+    if bodies.is_empty() {
+        for k in 0..RANDOM_POOL {
+            let pool_seed = Transcript::new("pbem-random-bot-pool-v1")
+                .hash(seed)
+                .u64(k)
+                .finish();
+            bodies.push(system.bot_orders(data, state, side, &pool_seed)?);
+        }
+    }
+    for body in bodies {
         let value: Value = yaml::parse(&body, "bot orders").map_err(|r| r.to_string())?;
         let mut found = Vec::new();
         split(&value, &mut Vec::new(), &mut found);
@@ -140,10 +151,15 @@ fn random_orders(
             .is_ok())
     };
     let mut orders = Value::Object(Map::new());
+    let mut tries = 0;
     for (path, item) in items {
+        if tries == RANDOM_TRIES {
+            break;
+        }
         if !rng.chance(50) {
             continue;
         }
+        tries += 1;
         let mut trial = orders.clone();
         insert(&mut trial, &path, item);
         if accepted(&trial)? {

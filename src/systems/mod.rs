@@ -451,6 +451,12 @@ pub trait Rules: Send + Sync + 'static {
     fn invariants(&self, _before: &Self::State, _after: &Self::State) -> Vec<String> {
         Vec::new()
     }
+    /// Every legal choice of `side` now, each as orders holding that one item (the system's
+    /// legality lists, as its template shows them). The `random` bot picks among them; a system
+    /// without such lists returns none, and the random bot then picks among its bot's items.
+    fn choice_items(&self, _state: &Self::State, _side: &str) -> Vec<Self::Orders> {
+        Vec::new()
+    }
     /// The system's documentation (docs/<system>.md), whose `## Rule coverage` table lists the
     /// book's leaf rules ([`crate::kit::reach::leaf_rules`]).
     fn coverage_doc(&self) -> &'static str;
@@ -549,6 +555,10 @@ pub trait System: Send + Sync {
     ) -> Result<String, String>;
     /// The leaf rules of the book with behaviour, in table order ([`Rules::coverage_doc`]).
     fn leaf_rules(&self) -> Vec<String>;
+    /// Every legal choice of `side`, each as the YAML of an `orders:` block holding that one
+    /// item ([`Rules::choice_items`]).
+    fn choice_items(&self, data: &GameData, state: &str, side: &str)
+    -> Result<Vec<String>, String>;
     /// The invariants a step from `before` to `after` breaks ([`Rules::invariants`]).
     fn invariants(&self, data: &GameData, before: &str, after: &str)
     -> Result<Vec<String>, String>;
@@ -734,6 +744,18 @@ impl<R: Rules> System for R {
     }
     fn leaf_rules(&self) -> Vec<String> {
         crate::kit::reach::leaf_rules(Rules::coverage_doc(self))
+    }
+    fn choice_items(
+        &self,
+        data: &GameData,
+        state: &str,
+        side: &str,
+    ) -> Result<Vec<String>, String> {
+        let state = read_state(self, data, state)?;
+        Rules::choice_items(self, &state, side)
+            .iter()
+            .map(yaml::encode)
+            .collect()
     }
     fn invariants(
         &self,

@@ -202,6 +202,13 @@ impl Rules for Dougram {
         invariants::broken(before, after)
     }
 
+    fn choice_items(&self, state: &State, side: &str) -> Vec<Orders> {
+        match data::Side::parse(side) {
+            Some(side) => steps::choices(state, side).orders(),
+            None => Vec::new(),
+        }
+    }
+
     fn bot(&self, state: &State, side: &str, seed: &Hash32) -> Orders {
         match data::Side::parse(side) {
             Some(side) => bot::orders(state, side, seed),
