@@ -109,12 +109,17 @@ fn a_step_with_a_bot_seat_is_due_as_soon_as_the_person_has_sent_orders() {
     let (code, _, err) = run(&["process", g]);
     assert_eq!(code, 3, "waits for the person: {err}");
     submit_template(tmp.path(), &game);
-    ok(&["process", g]);
-    // Step 2 waits for the beeler alone: the bot's orders make it due at once.
+    // Step 2 waits for the beeler alone: the same `process` plays it with the bot's orders
+    // and stops at step 3, the person's.
+    let out: serde_json::Value = serde_json::from_str(&ok(&["process", g, "--json"])).unwrap();
+    assert_eq!(out["step"], 1, "{out}");
+    assert_eq!(out["then_by_bots"][0]["step"], 2, "{out}");
+    assert_eq!(out["then_by_bots"].as_array().unwrap().len(), 1, "{out}");
     let s = status(&game);
-    assert_eq!(s["waiting_for"], serde_json::json!([]), "{s}");
-    ok(&["process", g]);
-    assert_eq!(status(&game)["step"], 3);
+    assert_eq!(s["step"], 3, "{s}");
+    assert_eq!(s["waiting_for"], serde_json::json!(["mercenary"]), "{s}");
+    let (code, _, _) = run(&["process", g]);
+    assert_eq!(code, 3, "waits for the person again");
 }
 
 #[test]
@@ -236,8 +241,7 @@ fn verify_reports_bot_orders_that_are_not_what_the_bot_writes() {
     let game = solo_game(tmp.path(), "bot", &[]);
     let g = game.to_str().unwrap();
     submit_template(tmp.path(), &game);
-    ok(&["process", g]);
-    ok(&["process", g]); // step 2: the beeler's bot moves
+    ok(&["process", g]); // step 1, then step 2: the beeler's bot moves
     // A host that keeps the bot's header and signs other orders for it (nothing at all).
     let used = game.join("host/orders/000002-beeler.yaml");
     let text = std::fs::read_to_string(&used).unwrap();

@@ -162,6 +162,38 @@ pub fn process_with(
     process_locked(root, now, opts)
 }
 
+/// At most this many steps that wait for bot seats alone are played after a processed step (a
+/// game of bot seats only ends long before; the next `process` goes on).
+pub const BOT_STEPS_AT_ONCE: usize = 50;
+
+/// After a processed step: plays the steps that wait for bot seats alone, each with `process`
+/// (at most [`BOT_STEPS_AT_ONCE`]), so a person playing against the bot gets the bot's turns
+/// from the same `process` run or sweep. Stops at a step that waits for a person, or at the end.
+pub fn bot_steps(
+    root: &Path,
+    mut process: impl FnMut() -> Result<Option<Processed>, Error>,
+) -> Result<Vec<Processed>, Error> {
+    let mut out = Vec::new();
+    for _ in 0..BOT_STEPS_AT_ONCE {
+        let game = Game::open(root)?;
+        let Some(step) = game.open_step() else {
+            break;
+        };
+        if !step
+            .waiting_for
+            .iter()
+            .all(|s| game.config.bot_of(s).is_some())
+        {
+            break;
+        }
+        match process()? {
+            Some(p) => out.push(p),
+            None => break,
+        }
+    }
+    Ok(out)
+}
+
 /// [`process_with`] for a caller that already holds the game's lock (`process --all`).
 pub fn process_locked(
     root: &Path,

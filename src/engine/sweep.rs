@@ -266,32 +266,15 @@ fn decide(dir: &Path, opts: &Options, entry: &mut Entry) -> Result<(), Error> {
     };
     // Steps that wait for bot seats alone are due at once: play them now, so a person playing
     // against the bot gets the bot's turns with the same sweep, not one sweep per step.
-    for _ in 0..BOT_STEPS_PER_SWEEP {
-        let game = Game::open(dir)?;
-        let Some(step) = game.open_step().cloned() else {
-            break;
-        };
-        if !step
-            .waiting_for
-            .iter()
-            .all(|s| game.config.bot_of(s).is_some())
-        {
-            break;
-        }
-        match process::process_locked(dir, opts.now, ProcessOptions::default())? {
-            Some(p) => {
-                entry.step = Some(p.step);
-                entry.detail.push_str(&format!(
-                    "; then step {} ({}) by the bot; head {}",
-                    p.step, p.title, p.head
-                ));
-            }
-            None => break,
-        }
+    let bots = process::bot_steps(dir, || {
+        process::process_locked(dir, opts.now, ProcessOptions::default())
+    })?;
+    for p in bots {
+        entry.step = Some(p.step);
+        entry.detail.push_str(&format!(
+            "; then step {} ({}) by the bot; head {}",
+            p.step, p.title, p.head
+        ));
     }
     Ok(())
 }
-
-/// At most this many steps of bot seats alone are played in one sweep of one game after a
-/// processed step (a game of bot seats only ends long before; the next sweep goes on).
-const BOT_STEPS_PER_SWEEP: usize = 50;

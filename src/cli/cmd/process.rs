@@ -20,8 +20,22 @@ pub fn run(a: Process) -> Result<i32, Error> {
         force_defaults: a.force_defaults,
     };
     match process::process_with(&dir, now, options) {
-        Ok(Some(p)) if a.json => json(&processed_json(&p))?,
-        Ok(Some(p)) => print(&processed_text(&p))?,
+        Ok(Some(p)) => {
+            // Then the steps that wait for the host's bots alone (a person playing solo).
+            let bots = process::bot_steps(&dir, || {
+                process::process_with(&dir, now, process::Options::default())
+            })?;
+            if a.json {
+                let mut out = processed_json(&p);
+                out["then_by_bots"] = bots.iter().map(processed_json).collect();
+                json(&out)?;
+            } else {
+                print(&processed_text(&p))?;
+                for b in &bots {
+                    print(&format!("then, by the host's bot: {}", processed_text(b)))?;
+                }
+            }
+        }
         Ok(None) if a.json => json(&serde_json::json!({"processed": false, "finished": true}))?,
         Ok(None) => print("the game is over; nothing to process\n")?,
         Err(Error::Waiting(m)) if a.json => {
