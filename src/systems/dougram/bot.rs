@@ -6,11 +6,13 @@
 //! (kit::bot::compose), so it never sends a refused order. It reads its own hand, units and
 //! the public facts only (units and their printed values are public; latent values are not).
 
-use super::cards::Flag;
+use super::cardphase::CardPolicy;
+use super::cards::{After, Effect, Flag};
 use super::damage;
 use super::data::{HexId, Side};
 use super::movement::Move;
 use super::orders::{self, Orders};
+use super::policy::PolicyPatch;
 use super::state::State;
 use super::steps;
 use crate::kit::bot::{BotRng, best_per_key, compose};
@@ -44,6 +46,10 @@ pub fn orders(state: &State, side: Side, seed: &Hash32) -> Orders {
                 continue;
             }
             30 + rng.jitter(20)
+        } else if item.play.iter().any(|p| wins_by(state, p.card)) {
+            // A card that wins at the victory check (20.2) is played whenever its conditions
+            // hold, by either side.
+            100
         } else if item.play.iter().any(|p| loses_by(state, side, p.card))
             || item.arming.play.iter().any(|c| loses_by(state, side, *c))
             || item
@@ -75,6 +81,18 @@ pub fn orders(state: &State, side: Side, seed: &Hash32) -> Orders {
             continue;
         };
         candidates.push((score, item));
+    }
+    if let Some(p) = card_policy(state, side) {
+        candidates.push((
+            5,
+            Orders {
+                policies: PolicyPatch {
+                    card: Some(p),
+                    ..PolicyPatch::default()
+                },
+                ..Orders::default()
+            },
+        ));
     }
     candidates.extend(
         best_per_key(moves, DESTINATIONS_PER_GROUP)
@@ -162,13 +180,55 @@ fn group_hex(state: &State, m: &Move) -> Option<HexId> {
 /// the public facts tell: Lib's government (20.3.1) with no city VP to show.
 fn loses_by(state: &State, side: Side, no: u32) -> bool {
     state.card(no).is_some_and(|c| {
-        side == Side::Lib && c.while_open.contains(&Flag::LibGovernment) && state.lib_vp() < 3
+        side == Side::Lib && c.while_open.contains(&Flag::LibGovernment) && state.lib_vp() < 5
+    })
+}
+
+/// Whether card `no` wins the game for its owner once open (20.2: 34, 77).
+fn wins_by(state: &State, no: u32) -> bool {
+    state.card(no).is_some_and(|c| {
+        c.while_open
+            .iter()
+            .any(|f| matches!(f, Flag::LacockAssassinated | Flag::PeaceTalks))
+    })
+}
+
+/// The card policy the bot sends once (when its standing policy swaps nothing): at a
+/// reshuffle, swap its one-combat modifier cards for the side's cards in the stock (5.5.1,
+/// 5.5.2; the stock is public), keeping the best card of the hand as by default (5.2).
+fn card_policy(state: &State, side: Side) -> Option<CardPolicy> {
+    if !state.policies.get(side).card.swap_out.is_empty() {
+        return None;
+    }
+    let own = |no: &u32| state.card(*no).is_some_and(|c| c.owner == side);
+    let stock_wishlist: Vec<u32> = state.stock.iter().copied().filter(own).collect();
+    let swap_out: Vec<u32> = state
+        .data
+        .cards
+        .cards
+        .iter()
+        .filter(|c| {
+            c.owner == side
+                && c.after == After::Discard
+                && c.effects.iter().all(|e| matches!(e, Effect::CombatMod(_)))
+                && !c.effects.is_empty()
+        })
+        .map(|c| c.no)
+        .take(3)
+        .collect();
+    (!stock_wishlist.is_empty() && !swap_out.is_empty()).then(|| CardPolicy {
+        stock_wishlist,
+        swap_out,
+        ..CardPolicy::default()
     })
 }
 
 /// Puts the items of `item` after those of `into` (a single-valued item only where `into` has
 /// none yet).
 fn merge(into: &mut Orders, item: &Orders) {
+    if into.policies.card.is_none() {
+        into.policies.card = item.policies.card.clone();
+    }
     if into.discard_to_six.is_none() {
         into.discard_to_six = item.discard_to_six;
     }
