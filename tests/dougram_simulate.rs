@@ -4,8 +4,11 @@
 mod common;
 use common::*;
 
-/// Games per scenario: enough that both sides win with seed 1, few enough for a debug build.
-const GAMES: &str = "6";
+/// Games per scenario, few enough for a debug build (each takes a second or two), and the seed.
+/// With seed 2 both sides win in 4 games of each scenario (seed 1 needs 6: its first four
+/// setup1 games are Lib wins); the balance itself is measured over 200 games (docs/dougram.md).
+const GAMES: &str = "4";
+const SEED: &str = "2";
 
 /// The JSON report of `GAMES` games of `scenario`, played once for all the tests of this file
 /// (they run in parallel; the others wait for the first's run).
@@ -25,6 +28,8 @@ fn report(scenario: &str) -> &'static serde_json::Value {
             scenario,
             "--games",
             GAMES,
+            "--seed",
+            SEED,
             "--json",
         ];
         serde_json::from_str(&ok(&args)).unwrap()
