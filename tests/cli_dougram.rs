@@ -4,13 +4,41 @@
 
 mod common;
 use common::*;
+use pbem::engine::game::Game;
+use pbem::protocol::hash::Hash32;
 
-/// Plays the demo script (orders/dougram) to the end. Lib has seen all 18 of its cards by its
-/// third player-turn and plays 34 (20.2) when it holds it, unless Fed wins first (20.2, 20.3.2),
-/// so the game ends by step 7.
+/// Plays the demo script (orders/dougram), then the bots for both sides (as `pbem demo` does)
+/// until a rule-20 victory; returns the steps played. The script alone never ends a game:
+/// Lib holds Andy Mine from turn 1 (23.1), and the victory cards need turn 5 (cards.yaml).
 fn play_to_the_end(t: &Table) -> u64 {
-    let steps = t.play_script("dougram", &["lib", "fed"], 7);
-    assert!(t.status()["finished"].as_bool().unwrap(), "over by turn 3");
+    let mut steps = t.play_script("dougram", &["lib", "fed"], 3);
+    while !t.status()["finished"].as_bool().unwrap() && steps < 60 {
+        let game = Game::open(&t.game).unwrap();
+        let step = game.open_step().unwrap().clone();
+        let seed = Hash32([step.step as u8; 32]);
+        let blocks: Vec<(String, String)> = step
+            .waiting_for
+            .iter()
+            .map(|side| {
+                let body = game
+                    .system
+                    .bot_orders(game.data().unwrap(), &game.state().unwrap(), side, &seed)
+                    .unwrap();
+                let indented: String = body.lines().map(|l| format!("  {l}\n")).collect();
+                (side.clone(), format!("orders:\n{indented}"))
+            })
+            .collect();
+        let refs: Vec<(&str, &str)> = blocks
+            .iter()
+            .map(|(s, b)| (s.as_str(), b.as_str()))
+            .collect();
+        t.play_step(&refs);
+        steps += 1;
+    }
+    assert!(
+        t.status()["finished"].as_bool().unwrap(),
+        "over by a rule of 20"
+    );
     steps
 }
 

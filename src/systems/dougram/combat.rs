@@ -1299,6 +1299,10 @@ fn cba_step(state: &mut State, d: &Declared, f: &mut Fight, ctx: &mut Ctx) -> Re
     // The window may not remove units, but re-read the CBAs in case a card changed them.
     let lib = f.of_class(state, Side::Lib, Class::Cba);
     let fed = f.of_class(state, Side::Fed, Class::Cba);
+    // 22.8: the fortress fights as a CBA, so it rolls in this step with the others.
+    if fed.iter().any(|id| state.unit_type(id) == Some("fortress")) {
+        reach::fire("22.8");
+    }
     let mut pools = Vec::new();
     for (side, own, enemy) in [
         (

@@ -232,15 +232,15 @@ impl Rules for Dougram {
 
 /// Rules 3 gave cards conditions for their use (2.10: 34, 64, 76 and 77 among the stand-in
 /// deck) and changed stand-in cards so that every unit type reaches the map (107, 108, 203,
-/// 303, 304, 311; 208 and 311 swapped their setup1 marks). A game whose cards are the shipped
-/// stand-in deck, card for card by number and owner, takes rules 3's cards: no card changes
+/// 303, 304, 311; 208 and 311 swapped their setup1 marks; 210 is new and 207 left both decks).
+/// A game whose cards are all in the shipped stand-in deck, by number and owner, takes rules
+/// 3's versions of its cards (and no new card): no card changes
 /// zone, so hands, decks and the stock stay as they are, and the setup marks only matter at
 /// setup. A game with its own cards.yaml (`pbem new --data`) keeps its cards, which have no
 /// conditions unless their owner writes them.
 fn rules3_cards(mut old: data::Data) -> Result<data::Data, String> {
-    let shipped = data::load(&crate::systems::DataSource::default())?.cards;
+    let mut shipped = data::load(&crate::systems::DataSource::default())?.cards;
     let same_deck = old.cards.stand_in
-        && old.cards.cards.len() == shipped.cards.len()
         && old.cards.cards.iter().all(|c| {
             shipped
                 .cards
@@ -248,6 +248,10 @@ fn rules3_cards(mut old: data::Data) -> Result<data::Data, String> {
                 .any(|n| n.no == c.no && n.owner == c.owner)
         });
     if same_deck {
+        // Cards rules 3 added (210) lie in no zone of the old game, so it plays without them.
+        shipped
+            .cards
+            .retain(|n| old.cards.cards.iter().any(|c| c.no == n.no));
         old.cards = shipped;
     }
     Ok(old)

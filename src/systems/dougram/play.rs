@@ -592,7 +592,7 @@ mod tests {
     fn a_card_is_played_only_when_its_conditions_hold_2_10() {
         let mut s = dealt("setup1", 7);
         s.step = Step::Fed;
-        give(&mut s, Side::Fed, 77); // stand-in: turn 5 or later, Lib VP at most 2
+        give(&mut s, Side::Fed, 77); // stand-in: turn 5 or later, Lib VP at most 7
         let check = super::super::orders::check;
         let p = check(&s, "fed", &plays("play: [{card: 77}]"));
         assert_eq!(p.len(), 1, "{p:?}");

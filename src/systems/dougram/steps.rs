@@ -438,6 +438,8 @@ mod tests {
             Side::Fed,
             "4 Lib units against 2 Fed (3.2)"
         );
+        // Stand-in card 29 may be played from turn 3 (cards.yaml).
+        s.turn = 3;
         give(&mut s, Side::Lib, 29);
         let o: Orders = crate::yaml::parse("play: [{card: 29, phase: latency}]", "test").unwrap();
         assert!(super::super::orders::check(&s, "lib", &o).is_empty());

@@ -191,7 +191,7 @@ mod tests {
             line.contains("needs turn 5 or later (not met: it is turn 1)"),
             "{line}"
         );
-        assert!(line.contains("Lib VP at most 2 (met)"), "{line}");
+        assert!(line.contains("Lib VP at most 7 (met)"), "{line}");
         assert!(
             t.contains("keep_none"),
             "the card policy's default is explained: {t}"
