@@ -81,16 +81,6 @@ fn the_runs_reach_most_rules() {
 fn no_rule_the_doc_lists_as_unreached_fires() {
     let unreached = coverage::unreached_in_simulation("docs/dougram.md");
     assert!(!unreached.is_empty());
-    let table: Vec<String> = coverage::table("docs/dougram.md")
-        .into_iter()
-        .map(|row| row.0)
-        .collect();
-    for rule in &unreached {
-        assert!(
-            table.contains(rule),
-            "{rule} is not a row of the coverage table"
-        );
-    }
     for s in SCENARIOS {
         let r = report(s);
         for rule in &unreached {

@@ -51,6 +51,41 @@ pub struct GameRun {
     pub fired: BTreeSet<&'static str>,
 }
 
+impl GameRun {
+    /// Counts each invariant step `n` broke (`Rules::invariants`), or the failure to check
+    /// them, as an error of game `g`.
+    fn check_invariants(&mut self, g: u32, n: u64, broken: Result<Vec<String>, String>) {
+        match broken {
+            Ok(broken) => self.errors.extend(
+                broken
+                    .into_iter()
+                    .map(|b| format!("game {g} step {n}: invariant broken: {b}")),
+            ),
+            Err(e) => self
+                .errors
+                .push(format!("game {g} step {n}: invariants: {e}")),
+        }
+    }
+
+    /// Counts step `n` of game `g`, which `what` (resolve, pbem process) failed with `error` or
+    /// panicked in, as an error.
+    fn step_failed(
+        &mut self,
+        g: u32,
+        n: u64,
+        what: &str,
+        failure: Result<String, Box<dyn std::any::Any + Send>>,
+    ) {
+        self.errors.push(match failure {
+            Ok(e) => format!("game {g} step {n}: {what}: {e}"),
+            Err(panic) => format!(
+                "game {g} step {n}: {what} panicked: {}",
+                panic_text(&*panic)
+            ),
+        });
+    }
+}
+
 /// The figures `pbem simulate` prints (`--json` prints this object).
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
@@ -280,27 +315,14 @@ pub fn play_kept(
                     let state = game.state()?;
                     Ok(system.invariants(game.data()?, &before, &state)?)
                 });
-                match after {
-                    Ok(broken) => run.errors.extend(
-                        broken
-                            .into_iter()
-                            .map(|b| format!("game {g} step {n}: invariant broken: {b}")),
-                    ),
-                    Err(e) => run
-                        .errors
-                        .push(format!("game {g} step {n}: invariants: {e}")),
-                }
+                run.check_invariants(g, n, after.map_err(|e| e.to_string()));
             }
             Ok((Err(e), _)) => {
-                run.errors
-                    .push(format!("game {g} step {n}: pbem process: {e}"));
+                run.step_failed(g, n, "pbem process", Ok(e.to_string()));
                 return run;
             }
             Err(panic) => {
-                run.errors.push(format!(
-                    "game {g} step {n}: pbem process panicked: {}",
-                    panic_text(&*panic)
-                ));
+                run.step_failed(g, n, "pbem process", Err(panic));
                 return run;
             }
         }
@@ -386,16 +408,7 @@ pub fn play_one(
         match resolved {
             Ok((Ok(r), fired)) => {
                 run.fired.extend(fired);
-                match system.invariants(data, &state, &r.state) {
-                    Ok(broken) => run.errors.extend(
-                        broken
-                            .into_iter()
-                            .map(|b| format!("game {g} step {n}: invariant broken: {b}")),
-                    ),
-                    Err(e) => run
-                        .errors
-                        .push(format!("game {g} step {n}: invariants: {e}")),
-                }
+                run.check_invariants(g, n, system.invariants(data, &state, &r.state));
                 basis = Transcript::new("pbem-simulate-basis-v1")
                     .hash(&basis)
                     .hash(&r.public_state)
@@ -403,14 +416,11 @@ pub fn play_one(
                 state = r.state;
             }
             Ok((Err(e), _)) => {
-                run.errors.push(format!("game {g} step {n}: resolve: {e}"));
+                run.step_failed(g, n, "resolve", Ok(e.to_string()));
                 return run;
             }
             Err(panic) => {
-                run.errors.push(format!(
-                    "game {g} step {n}: resolve panicked: {}",
-                    panic_text(&*panic)
-                ));
+                run.step_failed(g, n, "resolve", Err(panic));
                 return run;
             }
         }

@@ -30,7 +30,8 @@ pub fn table(doc_path: &str) -> Vec<(String, String, String)> {
 }
 
 /// The rules the table "Rules no simulated game reached" of the doc's `## Simulated play`
-/// section lists (its first column, comma-separated rule numbers per row).
+/// section lists (its first column, comma-separated rule numbers per row); panics unless each
+/// is a row of the coverage table.
 pub fn unreached_in_simulation(doc_path: &str) -> Vec<String> {
     let doc = std::fs::read_to_string(doc_path).expect("the system's doc exists");
     let section = doc
@@ -42,7 +43,7 @@ pub fn unreached_in_simulation(doc_path: &str) -> Vec<String> {
         .split("Rules no simulated game reached")
         .nth(1)
         .expect("the section lists the rules no simulated game reached");
-    table
+    let listed: Vec<String> = table
         .lines()
         .skip_while(|l| !l.starts_with('|'))
         .take_while(|l| l.starts_with('|'))
@@ -55,7 +56,15 @@ pub fn unreached_in_simulation(doc_path: &str) -> Vec<String> {
                 .filter(|r| !r.is_empty())
                 .collect::<Vec<_>>()
         })
-        .collect()
+        .collect();
+    let rows: Vec<String> = self::table(doc_path).into_iter().map(|r| r.0).collect();
+    for rule in &listed {
+        assert!(
+            rows.contains(rule),
+            "{doc_path}: {rule} is listed as unreached but is not a row of the coverage table"
+        );
+    }
+    listed
 }
 
 /// Every `fn name` in the crate's sources and tests.
