@@ -303,7 +303,13 @@ mod seeds {
         let demo = tempfile::tempdir().unwrap();
         for system in pbem::engine::demo::systems_with_script() {
             let keep = demo.path().join(system);
-            pbem::engine::demo::run(system, Some(&keep), &mut std::io::sink()).unwrap();
+            pbem::engine::demo::run(
+                system,
+                Some(&keep),
+                pbem::engine::demo::default_seed(system),
+                &mut std::io::sink(),
+            )
+            .unwrap();
             let game = keep.join("game");
             let mut records = Vec::new();
             for seq in 0.. {

@@ -457,6 +457,10 @@ pub struct Demo {
     /// Keep the game in this directory instead of a temporary one.
     #[arg(long)]
     pub keep: Option<PathBuf>,
+    /// Play the game of this seed (the host's secrets and the orders' entropy derive from it;
+    /// default: a seed picked per system to show its parts).
+    #[arg(long)]
+    pub seed: Option<u64>,
 }
 
 #[derive(Args)]

@@ -1,8 +1,12 @@
 //! `pbem demo SYSTEM`: a whole scripted game in a temporary directory, with fresh keys, signed
 //! orders, processing, reports, views, and a final audit.
+//!
+//! The dice come from a seed (`--seed`, or the system's [`default_seed`]): the host's secrets
+//! and every order's entropy are derived from it, so the same seed plays the same game (only the
+//! fresh keys and signatures differ), and the default shows what the system is about.
 
-use super::game::Game;
-use super::new::{NewGame, create};
+use super::game::{Game, Secrets};
+use super::new::{Extras, NewGame, create_with};
 use super::order::{self, ORDER_FORMAT};
 use super::verify::{self, Options};
 use super::{Error, process, views};
@@ -31,18 +35,49 @@ pub fn systems_with_script() -> Vec<&'static str> {
     v
 }
 
-/// A complete order document: the header for this game and step, then the scripted body.
+/// The seed `pbem demo SYSTEM` plays without `--seed`: picked so the game shows the system's
+/// parts (kummen: stage changes, several turns; dougram: card play over several turns), ending by
+/// the book's victory rules. Any other seed plays another game.
+pub fn default_seed(system: &str) -> u64 {
+    match system {
+        "kummen" => KUMMEN_SEED,
+        "dougram" => DOUGRAM_SEED,
+        _ => 1,
+    }
+}
+
+const KUMMEN_SEED: u64 = 26;
+const DOUGRAM_SEED: u64 = 12;
+
+/// A value of the demo game derived from its seed: `what` names it (the host's master seed and
+/// game key, an order's entropy by step and side).
+fn derived(seed: u64, what: &str) -> Hash32 {
+    Transcript::new("pbem-demo-v1").u64(seed).str(what).finish()
+}
+
+/// A complete order document: the header for this game and step, then the scripted body, with
+/// fresh random entropy.
 pub fn order_document(game: &Game, side: &str, body: &str) -> Result<String, Error> {
+    let entropy = Hash32::random().map_err(|e| Error::Fail(e.to_string()))?;
+    order_document_with(game, side, body, &entropy)
+}
+
+/// [`order_document`] with the given entropy.
+fn order_document_with(
+    game: &Game,
+    side: &str,
+    body: &str,
+    entropy: &Hash32,
+) -> Result<String, Error> {
     let step = game
         .open_step()
         .ok_or_else(|| Error::Fail("the game is over".into()))?;
-    let entropy = Hash32::random().map_err(|e| Error::Fail(e.to_string()))?;
     Ok(order_text(
         &game.config.id,
         step.step,
         side,
         &game.head(),
-        &entropy,
+        entropy,
         body,
     ))
 }
@@ -79,8 +114,9 @@ pub fn order_text(
 /// three steps a turn).
 const DEMO_STEP_LIMIT: u64 = 400;
 
-/// Plays the script, then the bots to the end; writes progress to `out`. Keeps the game in `keep` when given.
-pub fn run(system: &str, keep: Option<&Path>, out: &mut dyn Write) -> Result<(), Error> {
+/// Plays the script, then the bots to the end, with the dice of `seed`; writes progress to
+/// `out`. Keeps the game in `keep` when given.
+pub fn run(system: &str, keep: Option<&Path>, seed: u64, out: &mut dyn Write) -> Result<(), Error> {
     let w = |out: &mut dyn Write, s: String| {
         out.write_all(s.as_bytes())
             .map_err(|e| Error::Fail(e.to_string()))
@@ -110,22 +146,31 @@ pub fn run(system: &str, keep: Option<&Path>, out: &mut dyn Write) -> Result<(),
         keys.push((side.clone(), key));
     }
     let game_dir = base.join("game");
-    let game = create(NewGame {
-        dir: game_dir.clone(),
-        system: system.into(),
-        scenario: None,
-        seats,
-        names: Vec::new(),
-        emails: Vec::new(),
-        id: Some(format!("{system}-demo")),
-        data: None,
-        mail: Default::default(),
-        deadline: None,
-    })?;
+    let game = create_with(
+        NewGame {
+            dir: game_dir.clone(),
+            system: system.into(),
+            scenario: None,
+            seats,
+            names: Vec::new(),
+            emails: Vec::new(),
+            id: Some(format!("{system}-demo")),
+            data: None,
+            mail: Default::default(),
+            deadline: None,
+        },
+        Extras {
+            bots: Vec::new(),
+            secrets: Some(Secrets {
+                master: derived(seed, "master"),
+                game_key: derived(seed, "game key"),
+            }),
+        },
+    )?;
     w(
         out,
         format!(
-            "== pbem demo: {} in {}\n\n",
+            "== pbem demo: {} in {} (seed {seed})\n\n",
             game.system.title(),
             game_dir.display()
         ),
@@ -142,10 +187,9 @@ pub fn run(system: &str, keep: Option<&Path>, out: &mut dyn Write) -> Result<(),
             )));
         }
         // Past the end of the script, the system's bot plays each side (Rules::bot), seeded by
-        // the journal head, so the demo plays on to the book's victory rules.
-        let bot_seed = Transcript::new("pbem-demo-bot-v1")
-            .hash(&game.head())
-            .finish();
+        // the demo's seed and the step (not the journal head, which holds the fresh keys), so
+        // the demo plays on to the book's victory rules and a seed plays the same game again.
+        let bot_seed = derived(seed, &format!("bots {}", step.step));
         for side in &step.waiting_for {
             let body = match scripted(system, step.step, side) {
                 Some(text) => text.to_string(),
@@ -154,7 +198,8 @@ pub fn run(system: &str, keep: Option<&Path>, out: &mut dyn Write) -> Result<(),
                     .bot_orders(game.data()?, &game.state()?, side, &bot_seed)
                     .map_err(Error::Fail)?,
             };
-            let doc = order_document(&game, side, &body)?;
+            let entropy = derived(seed, &format!("entropy {} {side}", step.step));
+            let doc = order_document_with(&game, side, &body, &entropy)?;
             let key = &keys
                 .iter()
                 .find(|(s, _)| s == side)
