@@ -456,17 +456,28 @@ pub const NAMED_TYPES: [&str; 18] = [
 impl CountersFile {
     /// The counter with id `id` (prefix + two-digit number), found without building the table.
     pub fn counter_def(&self, id: &str) -> Option<CounterDef> {
-        self.counters.iter().find_map(|l| {
-            let n: u32 = id.strip_prefix(l.prefix.as_str())?.parse().ok()?;
-            (1..=l.count)
-                .contains(&n)
-                .then(|| format!("{}{:02}", l.prefix, n) == id)
-                .filter(|same| *same)
-                .map(|_| CounterDef {
-                    front: l.front.clone(),
-                    back: l.back.clone(),
-                    sixth_army: l.sixth_army,
-                })
+        self.counter_line(id).map(|l| CounterDef {
+            front: l.front.clone(),
+            back: l.back.clone(),
+            sixth_army: l.sixth_army,
+        })
+    }
+
+    /// The line of the counter sheet that prints counter `id` (`<prefix><n:02>`, n from 1 to
+    /// the line's count), found without building any string: rules ask it for every unit they
+    /// look at.
+    pub fn counter_line(&self, id: &str) -> Option<&CounterLine> {
+        self.counters.iter().find(|l| {
+            let Some(digits) = id.strip_prefix(l.prefix.as_str()) else {
+                return false;
+            };
+            // Exactly as `{:02}` prints a number: two digits, or more with no leading zero.
+            let printed = digits.bytes().all(|b| b.is_ascii_digit())
+                && (digits.len() == 2 || (digits.len() > 2 && !digits.starts_with('0')));
+            printed
+                && digits
+                    .parse::<u32>()
+                    .is_ok_and(|n| (1..=l.count).contains(&n))
         })
     }
 
@@ -675,6 +686,29 @@ pub fn load(data: &DataSource) -> Result<Data, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_printed_counter_is_found_on_its_sheet_line_and_nothing_else_is() {
+        let d = load(&DataSource::default()).unwrap();
+        let defs = d.counters.counter_defs();
+        for (id, def) in &defs {
+            assert_eq!(d.counters.counter_def(id).as_ref(), Some(def), "{id}");
+        }
+        let line = &d.counters.counters[0];
+        let p = &line.prefix;
+        let beyond = line.count + 1;
+        for id in [
+            format!("{p}1"),
+            format!("{p}001"),
+            format!("{p}00"),
+            format!("{p}+1"),
+            format!("{p}{beyond:02}"),
+            format!("{p}01x"),
+            String::new(),
+        ] {
+            assert!(d.counters.counter_line(&id).is_none(), "{id:?}");
+        }
+    }
 
     fn with_override(file: &DataFile, text: &str) -> Result<Data, String> {
         load(&DataSource::with(file, text.to_string()))

@@ -142,13 +142,13 @@ impl State {
 
     pub fn unit_type(&self, id: &str) -> Option<&str> {
         let u = self.units.get(id)?;
-        let def = self.data.counters.counter_def(id)?;
-        if def.front.side == u.side {
-            Some(self.data.counters.types.get_key_value(&def.front.kind)?.0)
+        let line = self.data.counters.counter_line(id)?;
+        let face = if line.front.side == u.side {
+            &line.front
         } else {
-            let back = def.back?;
-            Some(self.data.counters.types.get_key_value(&back.kind)?.0)
-        }
+            line.back.as_ref()?
+        };
+        Some(self.data.counters.types.get_key_value(&face.kind)?.0)
     }
 
     /// Soldier or CBA (2.1), by the face in use.
