@@ -53,12 +53,21 @@ fn play<R: Rules>(
             if written.trim() != "{}" {
                 ordered += 1;
             }
+            // The legal choices the `random` bot picks among (Rules::choice_items) must not
+            // depend on hidden facts either.
+            let choices = yaml::to_string(&rules.choice_items(&state, name));
             for k in 0..PERMUTATIONS {
                 let other = permuted(&state, side, seed ^ (n << 8) ^ k);
                 let again = yaml::to_string(&rules.bot(&other, name, &bot_seed));
                 if let Some((line, before, after)) = leak::first_difference(&written, &again) {
                     panic!(
                         "game {seed} step {n}: {name}'s bot orders change with facts it may not see (permutation {k}), line {line}:\n  before: {before}\n  after:  {after}"
+                    );
+                }
+                let again = yaml::to_string(&rules.choice_items(&other, name));
+                if let Some((line, before, after)) = leak::first_difference(&choices, &again) {
+                    panic!(
+                        "game {seed} step {n}: {name}'s legal choices change with facts it may not see (permutation {k}), line {line}:\n  before: {before}\n  after:  {after}"
                     );
                 }
             }
