@@ -123,6 +123,23 @@ fn a_step_with_a_bot_seat_is_due_as_soon_as_the_person_has_sent_orders() {
 }
 
 #[test]
+fn status_counts_missed_deadlines_only_for_the_seats_people_play() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = solo_game(tmp.path(), "bot", &[]);
+    let s = status(&game);
+    assert_eq!(
+        s["missed"],
+        serde_json::json!([{"side": "mercenary", "count": 0}]),
+        "{s}"
+    );
+    let text = ok(&["status", game.to_str().unwrap()]);
+    assert!(
+        text.contains("missed deadlines (default orders used): mercenary 0\n"),
+        "{text}"
+    );
+}
+
+#[test]
 fn orders_sent_for_a_bot_seat_are_refused() {
     let tmp = tempfile::tempdir().unwrap();
     let game = solo_game(tmp.path(), "bot", &[]);

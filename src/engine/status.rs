@@ -79,10 +79,12 @@ pub fn status(game: &Game) -> Result<Status, Error> {
         }
     }
     let outcome = game.journal.outcome.clone();
+    // A bot seat never misses a deadline: its orders are written when the step is processed.
     let missed = game
         .config
         .side_names()
         .into_iter()
+        .filter(|side| game.config.bot_of(side).is_none())
         .map(|side| {
             let count = game.journal.defaults.get(&side).copied().unwrap_or(0);
             Missed { side, count }
