@@ -391,7 +391,8 @@ pub fn play_one(
         for side in &sides {
             let doc = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 let bot = bots.get(side).map(String::as_str).unwrap_or(bots::DEFAULT);
-                bot_document(system, data, &state, &id, n, side, bot, &basis, &bot_seed)
+                bots::document(system, data, &state, &id, n, side, &basis, bot, &bot_seed)
+                    .map_err(|e| e.to_string())
             }))
             .unwrap_or_else(|panic| Err(format!("panicked: {}", panic_text(&*panic))))
             .unwrap_or_else(|e| {
@@ -436,34 +437,6 @@ fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
         .cloned()
         .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
         .unwrap_or_default()
-}
-
-/// The bot's order document for `side`, checked as `submit` checks a player's.
-#[allow(clippy::too_many_arguments)]
-fn bot_document(
-    system: &dyn System,
-    data: &GameData,
-    state: &str,
-    id: &str,
-    step: u64,
-    side: &str,
-    bot: &str,
-    basis: &Hash32,
-    bot_seed: &Hash32,
-) -> Result<String, String> {
-    let body = bots::orders(system, data, state, side, bot, bot_seed)?;
-    let entropy = Transcript::new("pbem-simulate-entropy-v1")
-        .hash(bot_seed)
-        .str(side)
-        .finish();
-    let doc = order_text(id, step, side, basis, &entropy, &body);
-    system
-        .check_order(data, state, side, &doc, "bot order")
-        .map_err(|rejections| {
-            let why: Vec<String> = rejections.iter().map(|r| r.to_string()).collect();
-            format!("refused: {}\n{doc}", why.join("; "))
-        })?;
-    Ok(doc)
 }
 
 /// What a side whose bot failed sends instead: the default orders, as a missed deadline.
