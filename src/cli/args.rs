@@ -68,6 +68,9 @@ pub enum Command {
     Remind(Remind),
     /// Print what one side may see.
     View(View),
+    /// Draw the board as one side sees it (or the public board of the report) after the
+    /// newest (or a given) journal record: an SVG, or a PNG (-o FILE.png or --format png).
+    Map(Map),
     /// Print the public report of the newest (or a given) journal record.
     Report(Report),
     /// Audit the game: hash chain, commitments, seeds and dice; with host/ present also
@@ -375,6 +378,33 @@ pub struct View {
     pub side: String,
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
+}
+
+#[derive(Args)]
+pub struct Map {
+    pub dir: PathBuf,
+    /// The side whose view is drawn.
+    #[arg(long, required_unless_present = "public", conflicts_with = "public")]
+    pub side: Option<String>,
+    /// The public board (what the report shows) instead of a side's view.
+    #[arg(long)]
+    pub public: bool,
+    /// Journal record number (default: the newest).
+    #[arg(long)]
+    pub record: Option<u64>,
+    /// svg or png (default: png when -o names a .png file, else svg).
+    #[arg(long, value_enum)]
+    pub format: Option<PictureFormat>,
+    /// Write to this file instead of standard output (a PNG is never written to a terminal).
+    #[arg(short, long)]
+    pub out: Option<PathBuf>,
+}
+
+/// The form of a picture (`pbem map --format`).
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum PictureFormat {
+    Svg,
+    Png,
 }
 
 #[derive(Args)]

@@ -51,6 +51,7 @@ fn run(command: Command) -> Result<i32, Error> {
         Command::Send(a) => cmd::send::run(a),
         Command::Remind(a) => cmd::remind::run(a),
         Command::View(a) => cmd::view::run(a),
+        Command::Map(a) => cmd::map::run(a),
         Command::Report(a) => cmd::report::run(a),
         Command::Verify(a) => cmd::verify::run(a),
         Command::Conclude(a) => cmd::conclude::run(a),

@@ -42,11 +42,7 @@ pub fn side_view_at(game: &Game, side: &str, seq: u64) -> Result<(String, String
     let rendered = game
         .system
         .view(game.data()?, &state, &Reader::Side(side.to_string()))?;
-    let ev = read_events(game, seq)?;
-    let mut events = ev.public.clone();
-    if let Some(mine) = ev.private.get(side) {
-        events.extend(mine.iter().map(|e| format!("(only you) {e}")));
-    }
+    let events = view_events(game, seq, &Reader::Side(side.to_string()))?;
     let next = record.next.as_ref();
     let waiting: Vec<String> = next.map(|n| n.waiting_for.clone()).unwrap_or_default();
     let header = ViewHeader {
@@ -87,6 +83,19 @@ pub fn side_view_at(game: &Game, side: &str, seq: u64) -> Result<(String, String
     text.push('\n');
     text.push_str(&rendered.text);
     Ok((yaml, text))
+}
+
+/// The events a view of record `seq` lists for `reader`: the record's public events, then a
+/// side's own, marked `(only you)` (the view's `events:`; a picture is drawn from them too).
+pub fn view_events(game: &Game, seq: u64, reader: &Reader) -> Result<Vec<String>, Error> {
+    let ev = read_events(game, seq)?;
+    let mut events = ev.public;
+    if let Reader::Side(side) = reader
+        && let Some(mine) = ev.private.get(side)
+    {
+        events.extend(mine.iter().map(|e| format!("(only you) {e}")));
+    }
+    Ok(events)
 }
 
 fn status_line(next: Option<&crate::protocol::journal::NextStep>, side: &str) -> String {

@@ -8,6 +8,7 @@ pub mod deck;
 pub mod events;
 pub mod hex;
 pub mod leak;
+pub mod picture;
 pub mod policies;
 pub mod reach;
 pub mod seats;

@@ -436,6 +436,21 @@ pub trait Rules: Send + Sync + 'static {
     fn view(&self, state: &Self::State, reader: &Reader) -> Self::View;
     /// The view as text for people; rendered from the view alone, so it cannot know more.
     fn render(&self, view: &Self::View) -> String;
+    /// The board as `view` shows it, as an SVG picture (`pbem map`, turn mail), or `None` for
+    /// a system that has no picture yet. Drawn from the view, its `events` (the lines the
+    /// view's `events:` lists: the record's public events and the reader's own) and the game's
+    /// public component data (the map's geometry) alone, never from the state, so a picture
+    /// cannot show more than its view. Every unit of the view is one element with
+    /// `class="unit"` and `data-unit` (kit::picture).
+    fn picture(
+        &self,
+        view: &Self::View,
+        events: &[String],
+        data: &Self::Data,
+    ) -> Option<crate::kit::picture::Svg> {
+        let _ = (view, events, data);
+        None
+    }
     /// The `orders:` block of an order skeleton for `side`, with the legal choices as comments.
     fn template(&self, state: &Self::State, side: &str) -> String;
     /// A bot's orders for `side` at the current step, from what `side` may know of `state` and
@@ -532,6 +547,15 @@ pub trait System: Send + Sync {
         dice: &mut Dice,
     ) -> Result<Resolution<String>, String>;
     fn view(&self, data: &GameData, state: &str, reader: &Reader) -> Result<RenderedView, String>;
+    /// The picture of `reader`'s view of `state` ([`Rules::picture`]), with the view's
+    /// `events`; `None` when the system has no picture yet.
+    fn picture(
+        &self,
+        data: &GameData,
+        state: &str,
+        reader: &Reader,
+        events: &[String],
+    ) -> Result<Option<crate::kit::picture::Svg>, String>;
     fn template(&self, data: &GameData, state: &str, side: &str) -> Result<String, String>;
     /// The header of the order document `doc`; where the whole document reads as this
     /// system's orders, they are kept parsed for [`System::resolve`] of the same text, so a
@@ -709,6 +733,20 @@ impl<R: Rules> System for R {
         };
         data.remember_view(state, reader, &rendered);
         Ok(rendered)
+    }
+    fn picture(
+        &self,
+        data: &GameData,
+        state: &str,
+        reader: &Reader,
+        events: &[String],
+    ) -> Result<Option<crate::kit::picture::Svg>, String> {
+        let st = read_state(self, data, state)?;
+        let view = Rules::view(self, &st, reader);
+        // The state goes no further than its view: the picture sees the view, the events and
+        // the public component data.
+        drop(st);
+        Ok(Rules::picture(self, &view, events, &*data.of::<R>()?))
     }
     fn template(&self, data: &GameData, state: &str, side: &str) -> Result<String, String> {
         Ok(Rules::template(

@@ -8,6 +8,7 @@ pub mod dice;
 pub mod host;
 pub mod ingest;
 pub mod keygen;
+pub mod map;
 pub mod new;
 pub mod odds;
 pub mod process;

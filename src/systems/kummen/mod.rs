@@ -15,6 +15,7 @@ pub mod invariants;
 pub mod movement;
 pub mod odds;
 pub mod orders;
+pub mod picture;
 pub mod reaction;
 pub mod reinforce;
 pub mod setup;
@@ -167,6 +168,15 @@ impl Rules for Kummen {
 
     fn render(&self, view: &View) -> String {
         view::render(view)
+    }
+
+    fn picture(
+        &self,
+        view: &View,
+        events: &[String],
+        data: &data::Components,
+    ) -> Option<crate::kit::picture::Svg> {
+        Some(picture::picture(view, events, data))
     }
 
     fn template(&self, state: &State, side: &str) -> String {
