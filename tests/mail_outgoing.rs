@@ -1,4 +1,5 @@
-//! Mail that pbem sends: each side its own view and the report, observers the report only,
+//! Mail that pbem sends: each side its own view, board picture and the report, observers the
+//! report and the public board,
 //! reminders once per side and step, deterministic bytes, no header from game data, nothing
 //! hidden from a side in any mail to it, and delivery by a sendmail program.
 
@@ -26,7 +27,8 @@ fn attachment_names(bytes: &[u8]) -> Vec<String> {
 }
 
 #[test]
-fn each_side_gets_its_own_view_the_report_and_a_skeleton_and_observers_only_the_report() {
+fn each_side_gets_its_own_view_the_report_and_a_skeleton_and_observers_the_report_and_public_board()
+{
     let t = mail_table();
     play_step_at(&t, &at(1));
     let q = outbox(&t);
@@ -55,8 +57,44 @@ fn each_side_gets_its_own_view_the_report_and_a_skeleton_and_observers_only_the_
     assert_eq!(observer.len(), 1);
     let o = mail_of(observer[0].1);
     assert!(o.header("to").unwrap().contains(OBSERVER));
-    assert!(attachment_names(observer[0].1).is_empty());
+    assert_eq!(
+        attachment_names(observer[0].1),
+        ["board-000001-public.png", "board-000001-public.svg"]
+    );
     assert!(body(&o).starts_with("pbem report: game kummen-test"));
+}
+
+#[test]
+fn the_turn_mail_carries_the_sides_board_as_the_png_and_svg_pbem_map_draws() {
+    let t = mail_table();
+    play_step_at(&t, &at(1));
+    let m = mail_of(&outbox(&t)["kummen-test.000001.view.beeler"]);
+    let part = |name: &str| {
+        m.parts
+            .iter()
+            .find(|p| p.name.as_deref() == Some(name))
+            .unwrap_or_else(|| panic!("no attachment {name}"))
+    };
+    let png = part("board-000001-beeler.png");
+    assert_eq!(png.content_type, "image/png");
+    let (w, h) = pbem::kit::picture::png::size_of(&png.body).expect("a PNG");
+    assert!(w >= 1000 && h >= 600, "{w} x {h}");
+    let svg = part("board-000001-beeler.svg");
+    assert_eq!(svg.content_type, "image/svg+xml");
+    let drawn = ok(&["map", t.dir(), "--side", "beeler", "--record", "1"]);
+    assert_eq!(String::from_utf8(svg.body.clone()).unwrap(), drawn);
+    let png_file = t.path("board.png");
+    ok(&[
+        "map",
+        t.dir(),
+        "--side",
+        "beeler",
+        "--record",
+        "1",
+        "-o",
+        png_file.to_str().unwrap(),
+    ]);
+    assert_eq!(std::fs::read(&png_file).unwrap(), png.body);
 }
 
 #[test]

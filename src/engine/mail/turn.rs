@@ -1,13 +1,14 @@
 //! The mails that follow a journal record: each side with an address gets its own view (text
 //! in the body, YAML attached), the public report and, when the next step waits for it, an
-//! order skeleton; each observer gets the public report only. Everything in a side's mail is
-//! derived from that side's view, the public report, public step data and the side's own
-//! template, so no hidden fact of another side can reach it.
+//! order skeleton, and the board picture of its view (PNG and SVG); each observer gets the
+//! public report and the public board. Everything in a side's mail is derived from that side's
+//! view, the public report, public step data and the side's own template, so no hidden fact of
+//! another side can reach it.
 
 use super::super::Error;
 use super::super::config::GameConfig;
 use super::super::game::Game;
-use super::super::{order, views};
+use super::super::{order, picture, views};
 use super::address::{self, atom};
 use super::clock;
 use super::compose::{Attachment, Auto, Draft};
@@ -98,6 +99,12 @@ pub fn drafts(game: &Game, seq: u64, from: &Mailbox, date: Timestamp) -> Result<
                 bytes: report.clone().into_bytes(),
             },
         ];
+        attachments.extend(pictures(
+            game,
+            &crate::systems::Reader::Side(side.clone()),
+            seq,
+            &format!("board-{seq:06}-{side}"),
+        )?);
         let mut body = bot_lines(record);
         body.push_str(&text);
         if let Some(n) = must
@@ -124,6 +131,17 @@ pub fn drafts(game: &Game, seq: u64, from: &Mailbox, date: Timestamp) -> Result<
             attachments,
         });
     }
+    // Observers get the public board, drawn once for all of them.
+    let public_board = if game.config.mail.observers.is_empty() {
+        Vec::new()
+    } else {
+        pictures(
+            game,
+            &crate::systems::Reader::Public,
+            seq,
+            &format!("board-{seq:06}-public"),
+        )?
+    };
     for (i, observer) in game.config.mail.observers.iter().enumerate() {
         let to = address::mailbox(
             observer,
@@ -141,10 +159,36 @@ pub fn drafts(game: &Game, seq: u64, from: &Mailbox, date: Timestamp) -> Result<
             in_reply_to: None,
             auto: Auto::Generated,
             body: report.clone(),
-            attachments: Vec::new(),
+            attachments: public_board.clone(),
         });
     }
     Ok(out)
+}
+
+/// The board picture of `reader`'s view at record `seq`, as `STEM.png` (to look at) and
+/// `STEM.svg` (to zoom); none for a system without pictures.
+fn pictures(
+    game: &Game,
+    reader: &crate::systems::Reader,
+    seq: u64,
+    stem: &str,
+) -> Result<Vec<Attachment>, Error> {
+    let Some(svg) = picture::optional(game, reader, seq)? else {
+        return Ok(Vec::new());
+    };
+    let png = picture::encode(svg.clone(), picture::Format::Png)?;
+    Ok(vec![
+        Attachment {
+            name: format!("{stem}.png"),
+            content_type: "image/png",
+            bytes: png,
+        },
+        Attachment {
+            name: format!("{stem}.svg"),
+            content_type: "image/svg+xml",
+            bytes: svg.into_string().into_bytes(),
+        },
+    ])
 }
 
 /// What a player reads first when the host's bot wrote orders in the step the mail reports:

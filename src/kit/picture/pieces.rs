@@ -386,6 +386,27 @@ pub fn combat(doc: &mut Doc, centre: Pt, r: i32, cell: &str) {
     );
 }
 
+/// A cell outlined heavily in the combat ink (`corners` of a hex or square), drawn over its
+/// counters without covering them.
+pub fn combat_outline(doc: &mut Doc, corners: &[Pt]) {
+    doc.add(
+        El::new("polygon")
+            .points(corners)
+            .attr("fill", "none")
+            .attr("stroke", COMBAT.stroke)
+            .num("stroke-width", 4)
+            .attr("stroke-linejoin", "round"),
+    );
+    doc.add(
+        El::new("polygon")
+            .points(corners)
+            .attr("fill", "none")
+            .attr("stroke", COMBAT.fill)
+            .num("stroke-width", 2)
+            .attr("stroke-dasharray", "6 3"),
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

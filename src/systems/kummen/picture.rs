@@ -241,6 +241,33 @@ pub fn picture(v: &View, events: &[String], data: &Components) -> Svg {
     }
     doc.close();
 
+    // This record's moves and combats (from the view's events).
+    let side_of = |unit: &str| -> Option<Side> {
+        let in_view = v
+            .hexes
+            .iter()
+            .flat_map(|h| &h.units)
+            .find(|u| u.id.as_deref() == Some(unit) || u.token.as_deref() == Some(unit));
+        if let Some(u) = in_view {
+            return Some(u.side);
+        }
+        if let Some(kind) = data.counters.units.get(unit) {
+            return data.counters.types.get(kind).map(|t| t.side);
+        }
+        Side::ALL
+            .iter()
+            .copied()
+            .find(|s| unit.starts_with(&format!("{}#", s.token_prefix())))
+    };
+    let act = activity(events, side_of);
+    // Under the counters, so no value is hidden: the heads stop at the edge of the stack.
+    doc.open(El::new("g").attr("class", "moves"));
+    for (side, path, what) in &act.moves {
+        let pts: Vec<Pt> = path.iter().map(|h| centre(*h)).collect();
+        pieces::arrow(&mut doc, &pts, seat(*side), 2 * COUNTER / 3 + 8, what);
+    }
+    doc.close();
+
     // Units: counters, or piles for a crowded hex (listed in the panel).
     let mut crowded: Vec<(String, Vec<(Counter, String)>)> = Vec::new();
     doc.open(El::new("g").attr("class", "units"));
@@ -283,37 +310,12 @@ pub fn picture(v: &View, events: &[String], data: &Components) -> Svg {
     }
     doc.close();
 
-    // This record's moves and combats.
-    let side_of = |unit: &str| -> Option<Side> {
-        let in_view = v
-            .hexes
-            .iter()
-            .flat_map(|h| &h.units)
-            .find(|u| u.id.as_deref() == Some(unit) || u.token.as_deref() == Some(unit));
-        if let Some(u) = in_view {
-            return Some(u.side);
-        }
-        if let Some(kind) = data.counters.units.get(unit) {
-            return data.counters.types.get(kind).map(|t| t.side);
-        }
-        Side::ALL
-            .iter()
-            .copied()
-            .find(|s| unit.starts_with(&format!("{}#", s.token_prefix())))
-    };
-    let act = activity(events, side_of);
-    doc.open(El::new("g").attr("class", "moves"));
-    for (side, path, what) in &act.moves {
-        let pts: Vec<Pt> = path.iter().map(|h| centre(*h)).collect();
-        pieces::arrow(&mut doc, &pts, seat(*side), 14, what);
-    }
+    // Combats: the hex outlined heavily, and a burst at its west corner (over the counters).
+    doc.open(El::new("g").attr("class", "combats"));
     for h in &act.combats {
-        pieces::combat(
-            &mut doc,
-            centre(*h).add(-RADIUS / 2 - 4, -RADIUS / 2 + 4),
-            13,
-            &h.label(),
-        );
+        let c = centre(*h);
+        pieces::combat_outline(&mut doc, &layout.corners(c));
+        pieces::combat(&mut doc, c.add(-RADIUS + 9, 0), 12, &h.label());
     }
     doc.close();
 
@@ -377,7 +379,12 @@ pub fn picture(v: &View, events: &[String], data: &Components) -> Svg {
     }
     let mut off: Vec<(String, String)> = Vec::new();
     if let Some(c) = &v.own_cup {
-        off.push(("Your cup:".into(), c.join(", ")));
+        let list = if c.is_empty() {
+            "empty".to_string()
+        } else {
+            c.join(", ")
+        };
+        off.push(("Your cup:".into(), list));
     }
     if !v.stock.is_empty() {
         off.push(("Stock:".into(), v.stock.join(", ")));
