@@ -80,10 +80,21 @@ fn hidden_count(s: &State, side: Side) -> usize {
         + s.cups.get(side).len()
 }
 
-/// What a reader is shown of a state: its view as YAML, then the rendered text.
+/// What a reader is shown of a state: its view as YAML, the rendered text, and the board
+/// picture's SVG (drawn without events: the public events are compared on their own below, and
+/// a picture is a function of its view, events and the public data).
 fn seen(s: &State, reader: &Reader) -> String {
     let v = Kummen.view(s, reader);
-    format!("{}--- render\n{}", yaml::to_string(&v), Kummen.render(&v))
+    let data = Kummen.data_of(s);
+    let picture = Kummen
+        .picture(&v, &[], &data)
+        .expect("kummen draws its board");
+    format!(
+        "{}--- render\n{}--- picture\n{}",
+        yaml::to_string(&v),
+        Kummen.render(&v),
+        picture.as_str()
+    )
 }
 
 /// Every reader of a kummen game.
