@@ -258,7 +258,13 @@ fn draw_swatch(doc: &mut Doc, swatch: &Swatch, at: Pt) {
         Swatch::Counter(c) => c.draw_sample(doc, at.add(2, 0), 24),
         Swatch::Control(ink, letter) => pieces::control_mark(doc, at.add(14, 12), 10, ink, letter),
         Swatch::Arrow(side) => pieces::arrow(doc, &[at.add(0, 12), at.add(28, 12)], *side, 0, ""),
-        Swatch::Combat => pieces::combat(doc, at.add(14, 12), 11, ""),
+        Swatch::Combat => {
+            pieces::combat_outline(
+                doc,
+                &[at.add(1, 1), at.add(27, 1), at.add(27, 23), at.add(1, 23)],
+            );
+            pieces::combat(doc, at.add(8, 12), 8, "");
+        }
     }
 }
 

@@ -71,32 +71,30 @@ impl Counter {
         );
         let small = (size * 3 / 10).max(7);
         let large = (size * 4 / 10).max(8);
-        // A plate under the text keeps it readable over a back's pattern.
+        // A plate under the text keeps it readable: a back's pattern shows as a frame.
         if self.down {
             doc.add(
                 El::new("rect")
-                    .at(at.add(3, size / 2 - 2))
-                    .num("width", size - 6)
-                    .num("height", large + 2)
+                    .at(at.add(4, 4))
+                    .num("width", size - 8)
+                    .num("height", size - 8)
                     .num("rx", 2)
                     .attr("fill", ink.fill),
             );
         }
         let cx = at.x + size / 2;
+        // A long name or value is set smaller before it is cut.
+        let top_size = shrink(&self.top, small, 6, false, size - 2);
         doc.text(
             El::new("text")
                 .num("x", cx)
                 .num("y", at.y + small + 1)
-                .num("font-size", small)
+                .num("font-size", top_size)
                 .attr("text-anchor", "middle")
                 .attr("fill", ink.text),
-            &text::fit(&self.top, small, false, size - 2),
+            &text::fit(&self.top, top_size, false, size - 2),
         );
-        // Values are never cut: a long one is set smaller.
-        let mut main_size = large;
-        while main_size > 7 && text::width(&self.main, main_size, true) > size - 3 {
-            main_size -= 1;
-        }
+        let main_size = shrink(&self.main, large, 7, true, size - 3);
         doc.text(
             El::new("text")
                 .num("x", cx)
@@ -123,10 +121,20 @@ impl Counter {
     }
 }
 
+/// The largest font size from `size` down to `min` at which `s` fits `max` pixels (`min` if
+/// none does).
+fn shrink(s: &str, size: i32, min: i32, bold: bool, max: i32) -> i32 {
+    let mut f = size;
+    while f > min && text::width(s, f, bold) > max {
+        f -= 1;
+    }
+    f
+}
+
 /// Draws the counters of one cell around `centre` and says whether they all found a place:
 /// up to [`MAX_IN_CELL`] are drawn 2 x 2 (`size` pixels each); a larger stack is drawn as one
-/// pile per side with its count (`data-stack` = `label`), and `false` tells the caller to list
-/// every counter of the cell in the side list.
+/// pile per side with that side's count on it (`data-stack` = `label`, `data-count`), and
+/// `false` tells the caller to list every counter of the cell in the side list.
 pub fn stack(doc: &mut Doc, centre: Pt, size: i32, label: &str, counters: &[Counter]) -> bool {
     let gap = 2;
     let block = 2 * size + gap;
@@ -203,14 +211,6 @@ pub fn stack(doc: &mut Doc, centre: Pt, size: i32, label: &str, counters: &[Coun
             &count,
         );
         doc.close();
-    }
-    // With piles of two sides or more, the cell's total too.
-    if sides.len() > 1 {
-        badge(
-            doc,
-            Pt::new(centre.x + span / 2, centre.y + size / 2 + 12),
-            &format!("{} units", counters.len()),
-        );
     }
     false
 }
@@ -453,8 +453,8 @@ mod tests {
             "{s}"
         );
         assert!(
-            s.contains(">26 units<"),
-            "two sides: the total is shown too: {s}"
+            s.contains(">8<") && s.contains(">18<"),
+            "each pile shows its count: {s}"
         );
     }
 

@@ -233,12 +233,13 @@ pub fn defs(doc: &mut Doc) {
                     .attr("stroke-opacity", "0.6")
                     .dec("stroke-width", 12)],
             ),
+            // Sparse marks: a dense texture costs time to render and bytes in the PNG.
             Pattern::Trees => (
-                14,
+                20,
                 &[El::new("path")
-                    .attr("d", "M3,9 l3,-6 l3,6 z M10,14 l2,-4 l2,4 z")
+                    .attr("d", "M4,10 l3,-6 l3,6 z M14,19 l3,-6 l3,6 z")
                     .attr("fill", "#2f5d2a")
-                    .attr("fill-opacity", "0.45")],
+                    .attr("fill-opacity", "0.4")],
             ),
             Pattern::Contours => (
                 16,

@@ -21,14 +21,15 @@ use crate::kit::picture::{Doc, El, Pt, Svg};
 use crate::kit::seats::Seat;
 use std::collections::BTreeSet;
 
-/// Hex radius, in pixels: 16 columns make a map about 1130 pixels wide.
-const RADIUS: i32 = 46;
+/// Hex radius, in pixels: 16 columns make a map about 1180 pixels wide, and a hex holds its
+/// label, a 2 x 2 block of counters and a base's name plate without overlap.
+const RADIUS: i32 = 48;
 /// Counter size in a hex (2 x 2 fit inside).
 const COUNTER: i32 = 26;
 const MARGIN: i32 = 16;
 /// The title band above the map.
 const TITLE: i32 = 40;
-const PANEL_WIDTH: i32 = 380;
+const PANEL_WIDTH: i32 = 360;
 
 const CLEAR: Ink = Ink::plain("#fbf8ee", "#8a8a80", "#111111");
 const FOREST: Ink = Ink {
@@ -231,13 +232,8 @@ pub fn picture(v: &View, events: &[String], data: &Components) -> Svg {
         let c = centre(b.hex);
         let (ink, letter) = control_ink(b.control);
         pieces::place_ring(&mut doc, c, RADIUS - 8, &ink);
-        pieces::control_mark(
-            &mut doc,
-            c.add(RADIUS / 2 + 6, -RADIUS / 2 + 2),
-            9,
-            &ink,
-            letter,
-        );
+        // At the east corner, beside the counters (the combat burst takes the west one).
+        pieces::control_mark(&mut doc, c.add(RADIUS - 11, 0), 8, &ink, letter);
     }
     doc.close();
 
@@ -275,7 +271,7 @@ pub fn picture(v: &View, events: &[String], data: &Components) -> Svg {
         let counters: Vec<Counter> = h.units.iter().map(counter).collect();
         let fits = pieces::stack(
             &mut doc,
-            centre(h.hex).add(0, 3),
+            centre(h.hex).add(0, 1),
             COUNTER,
             &h.hex.label(),
             &counters,
@@ -300,12 +296,16 @@ pub fn picture(v: &View, events: &[String], data: &Components) -> Svg {
     doc.open(El::new("g").attr("class", "names"));
     for b in &v.bases {
         let c = centre(b.hex);
+        // A name wider than the hex's foot is set smaller and lighter, so its plate stays
+        // clear of the neighbours' counters.
+        let bold = crate::kit::picture::text::width(&b.name, 10, true) <= 2 * RADIUS - 20;
+        let size = if bold { 10 } else { 9 };
         pieces::plate(
             &mut doc,
             c.add(0, layout.half_height - 7),
             &b.name,
-            10,
-            true,
+            size,
+            bold,
         );
     }
     doc.close();
@@ -315,7 +315,7 @@ pub fn picture(v: &View, events: &[String], data: &Components) -> Svg {
     for h in &act.combats {
         let c = centre(*h);
         pieces::combat_outline(&mut doc, &layout.corners(c));
-        pieces::combat(&mut doc, c.add(-RADIUS + 9, 0), 12, &h.label());
+        pieces::combat(&mut doc, c.add(-RADIUS + 10, 0), 11, &h.label());
     }
     doc.close();
 
