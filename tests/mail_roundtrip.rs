@@ -122,15 +122,41 @@ fn turn_mails_sent_by_starttls_with_auth_arrive_with_their_attachments_intact() 
             .unwrap()
             .contains("side: beeler")
     );
+    // The board picture, a binary attachment, arrives byte for byte as `pbem map` draws it.
+    let png = t.path("board.png");
+    let png_arg = png.to_str().unwrap();
+    ok(&[
+        "map",
+        t.dir(),
+        "--side",
+        "beeler",
+        "--record",
+        "0",
+        "-o",
+        png_arg,
+    ]);
+    assert_eq!(
+        attachment(m, "board-000000-beeler.png"),
+        std::fs::read(&png).unwrap()
+    );
     let view_text = std::fs::read_to_string(t.game.join("views/beeler/view.txt")).unwrap();
     assert!(body(m).replace("\r\n", "\n").starts_with(&view_text));
 
     let observer = delivered_to(&s, OBSERVER);
     assert_eq!(observer.len(), 1);
+    let names: Vec<Option<&str>> = observer[0]
+        .parts
+        .iter()
+        .map(|p| p.name.as_deref())
+        .collect();
     assert_eq!(
-        observer[0].parts.len(),
-        1,
-        "the observer gets the report only"
+        names,
+        [
+            None,
+            Some("board-000000-public.png"),
+            Some("board-000000-public.svg")
+        ],
+        "the observer gets the report and the public board"
     );
     assert_eq!(
         body(&observer[0]).replace("\r\n", "\n").trim_end(),

@@ -205,7 +205,10 @@ fn map_without_a_record_draws_the_newest_and_public_draws_the_reports_board() {
         &game.last_seq().to_string(),
     ]);
     assert_eq!(newest, at_last);
-    assert!(newest.contains("view of public"), "the public board");
+    assert!(
+        newest.contains("Kummen campaign: the public board"),
+        "{newest}"
+    );
 }
 
 #[test]

@@ -180,10 +180,11 @@ pub fn picture(v: &View, events: &[String], data: &Components) -> Svg {
     let (map_w, map_h) = layout.size();
     let panel_x = MARGIN + map_w + 20;
     let width = panel_x + PANEL_WIDTH + MARGIN;
+    let title = format!("Kummen campaign: {}", whose(v));
     let mut doc = Doc::new(
         u32::try_from(width).unwrap_or(0),
         u32::try_from(MARGIN + TITLE + map_h + MARGIN).unwrap_or(0),
-        &format!("Kummen campaign: the board as {} sees it", v.reader),
+        &title,
     );
     style::defs(&mut doc);
     doc.text(
@@ -193,20 +194,16 @@ pub fn picture(v: &View, events: &[String], data: &Components) -> Svg {
             .num("font-size", 20)
             .attr("font-weight", "bold")
             .attr("fill", "#111111"),
-        &format!("Kummen campaign: view of {}", v.reader),
+        &title,
     );
-    let title_w = crate::kit::picture::text::width(
-        &format!("Kummen campaign: view of {}", v.reader),
-        20,
-        true,
-    );
+    let title_w = crate::kit::picture::text::width(&title, 20, true);
     doc.text(
         El::new("text")
             .num("x", MARGIN + title_w + 24)
             .num("y", MARGIN + 20)
             .num("font-size", 14)
             .attr("fill", "#333333"),
-        &v.step,
+        &format!("now: {}", v.step),
     );
 
     // Terrain, labels.
@@ -410,6 +407,15 @@ pub fn picture(v: &View, events: &[String], data: &Components) -> Svg {
     doc.finish()
 }
 
+/// Whose board the picture is.
+fn whose(v: &View) -> String {
+    if v.reader == "public" {
+        "the public board".to_string()
+    } else {
+        format!("the board as {} sees it", v.reader)
+    }
+}
+
 fn legend() -> Vec<(Swatch, String)> {
     let sample = |side: Side, down: bool, top: &str, main: &str| {
         Swatch::Counter(Counter {
@@ -450,10 +456,10 @@ fn legend() -> Vec<(Swatch, String)> {
     for side in Side::ALL {
         items.push((
             Swatch::Arrow(seat(*side)),
-            format!("{} move this record", side.name()),
+            format!("{} move in the last step", side.name()),
         ));
     }
-    items.push((Swatch::Combat, "combat this record".to_string()));
+    items.push((Swatch::Combat, "combat in the last step".to_string()));
     items.push((
         Swatch::Counter(Counter {
             key: String::new(),
