@@ -294,3 +294,61 @@ pub fn defs(doc: &mut Doc) {
     }
     doc.close();
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The grey a colour prints as (Rec. 601 luma, 0-255).
+    fn luma(colour: &str) -> i32 {
+        let hex = colour.trim_start_matches('#');
+        let c = |i: usize| i32::from_str_radix(&hex[i..i + 2], 16).unwrap();
+        (299 * c(0) + 587 * c(2) + 114 * c(4)) / 1000
+    }
+
+    #[test]
+    fn the_first_three_sides_print_as_different_greys_and_the_fourth_has_its_own_outline() {
+        let fronts: Vec<i32> = (0..3).map(|i| luma(side(i).front.fill)).collect();
+        for a in 0..3 {
+            for b in a + 1..3 {
+                assert!(
+                    (fronts[a] - fronts[b]).abs() >= 40,
+                    "sides {a} and {b}: {fronts:?}"
+                );
+            }
+        }
+        let widths: Vec<i32> = (0..4).map(|i| side(i).front.width).collect();
+        assert!(widths[..3].iter().all(|w| *w != widths[3]), "{widths:?}");
+    }
+
+    #[test]
+    fn a_back_prints_apart_from_its_front_and_carries_a_pattern() {
+        for i in 0..4 {
+            let s = side(i);
+            assert!(
+                (luma(s.front.fill) - luma(s.back.fill)).abs() >= 40,
+                "side {i}"
+            );
+            assert!(
+                s.back.pattern.is_some() && s.front.pattern.is_none(),
+                "side {i}"
+            );
+        }
+    }
+
+    #[test]
+    fn move_arrows_of_different_sides_differ_in_their_dashes() {
+        let dashes: Vec<Option<&str>> = (0..4).map(|i| side(i).arrow.dash).collect();
+        for a in 0..4 {
+            for b in a + 1..4 {
+                assert_ne!(dashes[a], dashes[b], "sides {a} and {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_neutral_controller_is_white_with_a_dashed_outline() {
+        assert_eq!(luma(NEUTRAL.fill), 255);
+        assert!(NEUTRAL.dash.is_some());
+    }
+}

@@ -494,6 +494,26 @@ mod tests {
         Hex::parse(s).unwrap()
     }
 
+    /// The grey a colour prints as (Rec. 601 luma, 0-255).
+    fn luma(colour: &str) -> i32 {
+        let hex = colour.trim_start_matches('#');
+        let c = |i: usize| i32::from_str_radix(&hex[i..i + 2], 16).unwrap();
+        (299 * c(0) + 587 * c(2) + 114 * c(4)) / 1000
+    }
+
+    #[test]
+    fn terrain_is_told_apart_in_grey_by_lightness_or_texture() {
+        let kinds = [CLEAR, FOREST, HIGHLAND];
+        for (i, a) in kinds.iter().enumerate() {
+            for b in &kinds[i + 1..] {
+                let lighter = (luma(a.fill) - luma(b.fill)).abs() >= 30;
+                assert!(lighter || a.pattern != b.pattern, "{a:?} {b:?}");
+            }
+        }
+        // The river is a line of its own: a dark band with a light core.
+        assert!(luma(RIVER_OUTER) < 100 && luma(RIVER_INNER) > 180);
+    }
+
     #[test]
     fn moves_and_flights_become_paths_of_their_sides() {
         let act = activity(
