@@ -11,6 +11,7 @@
 use super::control::control_name;
 use super::data::{Components, Control, Side, Terrain};
 use super::stages;
+use super::state::Modifiers;
 use super::view::{View, ViewUnit};
 use crate::kit::hex::Hex;
 use crate::kit::picture::hexes::HexLayout;
@@ -340,6 +341,17 @@ pub fn picture(v: &View, events: &[String], data: &Components) -> Svg {
         ),
     );
     p.pair(&mut doc, "Beeler RP:", &v.rp.to_string());
+    let m = &v.modifiers;
+    if *m != Modifiers::default() {
+        p.pair(
+            &mut doc,
+            "Modifiers (2.2.9):",
+            &format!(
+                "escape +{}, SD +{}, Kiriko +{}",
+                m.escape, m.sd_arrival, m.kiriko
+            ),
+        );
+    }
     if let Some(o) = &v.offensive {
         p.pair(&mut doc, "General offensive:", o);
     }
@@ -400,6 +412,14 @@ pub fn picture(v: &View, events: &[String], data: &Components) -> Svg {
     }
     p.heading(&mut doc, "Legend");
     p.legend(&mut doc, &legend());
+    if v.stand_in_data {
+        p.para(
+            &mut doc,
+            "Map and counters are stand-ins (the rulebook has no components); see games/kummen/.",
+            10,
+            false,
+        );
+    }
     doc.grow(
         u32::try_from(width).unwrap_or(0),
         u32::try_from(p.y + MARGIN).unwrap_or(0),
