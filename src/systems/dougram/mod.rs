@@ -20,6 +20,7 @@ pub mod latency;
 pub mod movement;
 pub mod odds;
 pub mod orders;
+pub mod picture;
 pub mod play;
 pub mod policy;
 pub mod replenish;
@@ -192,6 +193,15 @@ impl Rules for Dougram {
 
     fn render(&self, view: &View) -> String {
         view::render(view)
+    }
+
+    fn picture(
+        &self,
+        view: &View,
+        events: &[String],
+        data: &data::Data,
+    ) -> Option<crate::kit::picture::Svg> {
+        Some(picture::picture(view, events, data))
     }
 
     fn template(&self, state: &State, side: &str) -> String {
