@@ -1,7 +1,8 @@
 //! The hidden-information property for the dougram foundation (DESIGN 3, digest 2.3): two
 //! states that differ only in what a side may not know (the other side's hand, deck and
 //! face-down discards; its own deck order; chit values it may not see) give that side and the
-//! public byte-identical views, also after a card phase run on both with the same dice.
+//! public byte-identical views and board pictures, also after a card phase run on both with the
+//! same dice.
 
 use pbem::kit::leak::{self, picker};
 use pbem::kit::seats::{Seat, TwoSeats};
@@ -9,6 +10,8 @@ use pbem::protocol::dice::Dice;
 use pbem::protocol::hash::Hash32;
 use pbem::systems::DataSource;
 use pbem::systems::Reader;
+use pbem::systems::Rules;
+use pbem::systems::dougram::Dougram;
 use pbem::systems::dougram::cardphase::card_phase;
 use pbem::systems::dougram::data::Side;
 use pbem::systems::dougram::setup;
@@ -41,8 +44,19 @@ fn game(scenario: &str, seed: u64, phases: u8) -> State {
     s
 }
 
+/// What a reader is shown of a state: its view as YAML and the board picture's SVG (drawn
+/// without events: a picture is a function of its view, events and the public data, and the
+/// events are the resolver's, compared with the views after a step below).
 fn seen(s: &State, r: &Reader) -> String {
-    yaml::encode(&view(s, r)).unwrap()
+    let v = view(s, r);
+    let picture = Dougram
+        .picture(&v, &[], &Dougram.data_of(s))
+        .expect("dougram draws its board");
+    format!(
+        "{}--- picture\n{}",
+        yaml::encode(&v).unwrap(),
+        picture.as_str()
+    )
 }
 
 proptest! {

@@ -1,7 +1,7 @@
-//! Board pictures (issue 13): `pbem map` draws every view of a real game, each unit of the view
-//! once and nothing else as a unit, the same bytes every time, and a PNG that decodes; the
-//! leak property of the pictures is in tests/kummen_leak.rs (the picture is part of what a
-//! reader is shown).
+//! Board pictures (issue 13): `pbem map` draws every view of a real game (the kummen and the
+//! dougram demo), each unit of the view once and nothing else as a unit, the same bytes every
+//! time, and a PNG that decodes; the leak property of the pictures is in tests/kummen_leak.rs
+//! and tests/dougram_leak.rs (the picture is part of what a reader is shown).
 
 mod common;
 
@@ -13,50 +13,95 @@ use pbem::systems::Reader;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-/// The kummen demo game (a scripted opening, then bots to the end), played once per run of
-/// this file.
-fn demo() -> &'static Path {
-    static DIR: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
-    &DIR.get_or_init(|| {
-        let tmp = tempfile::tempdir().unwrap();
-        let keep = tmp.path().join("demo");
-        ok(&["demo", "kummen", "--keep", keep.to_str().unwrap()]);
-        let game = keep.join("game");
-        (tmp, game)
-    })
-    .1
+/// A demo game the pictures are checked on: its system, its sides and how its view lists the
+/// units on the map.
+struct Demo {
+    system: &'static str,
+    sides: [&'static str; 2],
+    /// The title of the public board.
+    public_title: &'static str,
+    /// The units a view (as JSON) holds on the map, by the name the view gives them.
+    units: fn(&serde_json::Value) -> Vec<String>,
 }
 
-fn readers() -> Vec<Reader> {
+/// kummen: `hexes: [{units: [{id | token}]}]`; a face-down unit is named by its token.
+const KUMMEN: Demo = Demo {
+    system: "kummen",
+    sides: ["mercenary", "beeler"],
+    public_title: "Kummen campaign: the public board",
+    units: |v| {
+        v["hexes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|h| h["units"].as_array().unwrap().iter())
+            .map(|u| {
+                u.get("token")
+                    .or_else(|| u.get("id"))
+                    .and_then(|n| n.as_str())
+                    .unwrap()
+                    .to_string()
+            })
+            .collect()
+    },
+};
+
+/// dougram: `map: {HEX: {ID: unit}}` (every unit is face up).
+const DOUGRAM: Demo = Demo {
+    system: "dougram",
+    sides: ["lib", "fed"],
+    public_title: "Dougram: the public board",
+    units: |v| {
+        v["map"]
+            .as_object()
+            .unwrap()
+            .values()
+            .flat_map(|units| units.as_object().unwrap().keys().cloned())
+            .collect()
+    },
+};
+
+const DEMOS: [&Demo; 2] = [&KUMMEN, &DOUGRAM];
+
+/// The demo game of `d`'s system (a scripted opening, then bots to the end), played once per
+/// run of this file.
+fn demo(d: &Demo) -> &'static Path {
+    static KUMMEN_DIR: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    static DOUGRAM_DIR: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    let lock = if d.system == "kummen" {
+        &KUMMEN_DIR
+    } else {
+        &DOUGRAM_DIR
+    };
+    &lock
+        .get_or_init(|| {
+            let tmp = tempfile::tempdir().unwrap();
+            let keep = tmp.path().join("demo");
+            ok(&["demo", d.system, "--keep", keep.to_str().unwrap()]);
+            let game = keep.join("game");
+            (tmp, game)
+        })
+        .1
+}
+
+fn readers(d: &Demo) -> Vec<Reader> {
     vec![
-        Reader::Side("mercenary".into()),
-        Reader::Side("beeler".into()),
+        Reader::Side(d.sides[0].into()),
+        Reader::Side(d.sides[1].into()),
         Reader::Public,
     ]
 }
 
 /// The units a reader's view of record `seq` holds on the map, by the name the view gives them
 /// (the token of a face-down unit, else the id), sorted.
-fn units_in_view(game: &Game, seq: u64, reader: &Reader) -> Vec<String> {
+fn units_in_view(d: &Demo, game: &Game, seq: u64, reader: &Reader) -> Vec<String> {
     let state = pbem::engine::dir::read_text(&game.dir.state(seq)).unwrap();
     let view = game
         .system
         .view(game.data().unwrap(), &state, reader)
         .unwrap();
     let v: serde_json::Value = pbem::yaml::parse(&view.yaml, "view").unwrap();
-    let mut units: Vec<String> = v["hexes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|h| h["units"].as_array().unwrap().iter())
-        .map(|u| {
-            u.get("token")
-                .or_else(|| u.get("id"))
-                .and_then(|n| n.as_str())
-                .unwrap()
-                .to_string()
-        })
-        .collect();
+    let mut units = (d.units)(&v);
     units.sort();
     units
 }
@@ -77,26 +122,40 @@ fn units_in_svg(svg: &str) -> Vec<String> {
 
 #[test]
 fn every_unit_of_every_view_of_a_game_is_drawn_exactly_once_and_nothing_else_is_a_unit() {
-    let game = Game::open(demo()).unwrap();
-    let mut crowded = 0;
-    for seq in 0..=game.last_seq() {
-        for reader in readers() {
-            let svg = picture::board(&game, &reader, seq).unwrap();
-            let want = units_in_view(&game, seq, &reader);
-            assert_eq!(units_in_svg(svg.as_str()), want, "record {seq}, {reader:?}");
-            crowded += svg.as_str().matches("data-stack=").count();
+    for d in DEMOS {
+        let game = Game::open(demo(d)).unwrap();
+        let mut crowded = 0;
+        for seq in 0..=game.last_seq() {
+            for reader in readers(d) {
+                let svg = picture::board(&game, &reader, seq).unwrap();
+                let want = units_in_view(d, &game, seq, &reader);
+                assert_eq!(
+                    units_in_svg(svg.as_str()),
+                    want,
+                    "{} record {seq}, {reader:?}",
+                    d.system
+                );
+                crowded += svg.as_str().matches("data-stack=").count();
+            }
         }
+        assert!(
+            crowded > 0,
+            "the {} demo has crowded stacks: the list is tested",
+            d.system
+        );
     }
-    assert!(
-        crowded > 0,
-        "the demo has crowded stacks: the list is tested"
-    );
 }
 
 #[test]
 fn a_picture_is_well_formed_xml_with_the_fixed_font_stack_and_no_float_noise() {
-    let game = Game::open(demo()).unwrap();
-    let svg = picture::board(&game, &Reader::Side("beeler".into()), 13).unwrap();
+    for d in DEMOS {
+        well_formed(d);
+    }
+}
+
+fn well_formed(d: &Demo) {
+    let game = Game::open(demo(d)).unwrap();
+    let svg = picture::board(&game, &Reader::Side(d.sides[1].into()), 13).unwrap();
     let s = svg.as_str();
     assert!(
         s.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""),
@@ -117,37 +176,42 @@ fn a_picture_is_well_formed_xml_with_the_fixed_font_stack_and_no_float_noise() {
 
 #[test]
 fn this_records_moves_are_arrows_and_its_combats_are_marked() {
-    let game = Game::open(demo()).unwrap();
-    let (mut moves, mut combats) = (0, 0);
-    for seq in 1..=game.last_seq() {
-        let svg = picture::board(&game, &Reader::Public, seq).unwrap();
-        moves += svg.as_str().matches("data-move=").count();
-        combats += svg.as_str().matches("data-combat=").count();
+    for d in DEMOS {
+        let game = Game::open(demo(d)).unwrap();
+        let (mut moves, mut combats) = (0, 0);
+        for seq in 1..=game.last_seq() {
+            let svg = picture::board(&game, &Reader::Public, seq).unwrap();
+            moves += svg.as_str().matches("data-move=").count();
+            combats += svg.as_str().matches("data-combat=").count();
+        }
+        assert!(
+            moves > 20 && combats > 5,
+            "{}: {moves} moves, {combats} combats",
+            d.system
+        );
     }
-    assert!(
-        moves > 20 && combats > 5,
-        "{moves} moves, {combats} combats"
-    );
 }
 
 #[test]
 fn the_same_view_gives_the_same_bytes_twice() {
-    let game = Game::open(demo()).unwrap();
-    for reader in readers() {
-        let a = picture::board(&game, &reader, 10).unwrap();
-        let b = picture::board(&Game::open(demo()).unwrap(), &reader, 10).unwrap();
-        assert_eq!(a, b);
-        assert_eq!(
-            picture::encode(a, picture::Format::Png).unwrap(),
-            picture::encode(b, picture::Format::Png).unwrap()
-        );
+    for d in DEMOS {
+        let game = Game::open(demo(d)).unwrap();
+        for reader in readers(d) {
+            let a = picture::board(&game, &reader, 10).unwrap();
+            let b = picture::board(&Game::open(demo(d)).unwrap(), &reader, 10).unwrap();
+            assert_eq!(a, b);
+            assert_eq!(
+                picture::encode(a, picture::Format::Png).unwrap(),
+                picture::encode(b, picture::Format::Png).unwrap()
+            );
+        }
     }
 }
 
 #[test]
 fn pbem_map_twice_writes_identical_files() {
     let tmp = tempfile::tempdir().unwrap();
-    let dir = demo().to_str().unwrap();
+    let dir = demo(&KUMMEN).to_str().unwrap();
     for name in ["a.svg", "b.svg", "a.png", "b.png"] {
         let out = tmp.path().join(name);
         ok(&[
@@ -176,44 +240,50 @@ fn pbem_map_twice_writes_identical_files() {
 
 #[test]
 fn every_record_renders_to_a_png_of_the_pictures_size_for_both_sides_and_the_public() {
-    let game = Game::open(demo()).unwrap();
-    for seq in 0..=game.last_seq() {
-        for reader in readers() {
-            let svg = picture::board(&game, &reader, seq).unwrap();
-            let (w, h) = (svg.width(), svg.height());
-            assert!((1200..=1700).contains(&w), "record {seq}: {w} pixels wide");
-            let bytes = picture::encode(svg, picture::Format::Png).unwrap();
-            assert_eq!(
-                png::size_of(&bytes),
-                Some((w, h)),
-                "record {seq} {reader:?}"
-            );
+    for d in DEMOS {
+        let game = Game::open(demo(d)).unwrap();
+        for seq in 0..=game.last_seq() {
+            for reader in readers(d) {
+                let svg = picture::board(&game, &reader, seq).unwrap();
+                let (w, h) = (svg.width(), svg.height());
+                assert!(
+                    (1200..=1700).contains(&w),
+                    "{} record {seq}: {w} pixels wide",
+                    d.system
+                );
+                let bytes = picture::encode(svg, picture::Format::Png).unwrap();
+                assert_eq!(
+                    png::size_of(&bytes),
+                    Some((w, h)),
+                    "{} record {seq} {reader:?}",
+                    d.system
+                );
+            }
         }
     }
 }
 
 #[test]
 fn map_without_a_record_draws_the_newest_and_public_draws_the_reports_board() {
-    let dir = demo().to_str().unwrap();
-    let game = Game::open(demo()).unwrap();
-    let newest = ok(&["map", dir, "--public"]);
-    let at_last = ok(&[
-        "map",
-        dir,
-        "--public",
-        "--record",
-        &game.last_seq().to_string(),
-    ]);
-    assert_eq!(newest, at_last);
-    assert!(
-        newest.contains("Kummen campaign: the public board"),
-        "{newest}"
-    );
+    for d in DEMOS {
+        let dir = demo(d).to_str().unwrap();
+        let game = Game::open(demo(d)).unwrap();
+        let newest = ok(&["map", dir, "--public"]);
+        let at_last = ok(&[
+            "map",
+            dir,
+            "--public",
+            "--record",
+            &game.last_seq().to_string(),
+        ]);
+        assert_eq!(newest, at_last);
+        assert!(newest.contains(d.public_title), "{newest}");
+    }
 }
 
 #[test]
 fn a_side_the_game_lacks_or_a_record_it_lacks_is_refused_with_what_there_is() {
-    let dir = demo().to_str().unwrap();
+    let dir = demo(&KUMMEN).to_str().unwrap();
     let (code, _, err) = run(&["map", dir, "--side", "neutral"]);
     assert_eq!(code, 1);
     assert!(
