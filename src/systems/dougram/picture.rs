@@ -321,7 +321,7 @@ pub fn picture(v: &View, events: &[String], data: &Data) -> Svg {
             let ink = style::side(seat(*side)).front;
             pieces::place_ring(&mut doc, c, RADIUS - 10, &ink);
             // At the east corner, beside the counters (the chits take the west side).
-            pieces::control_mark(&mut doc, c.add(RADIUS - 12, 0), 9, &ink, letter(*side));
+            pieces::control_mark(&mut doc, c.add(RADIUS - 9, 0), 8, &ink, letter(*side));
         } else {
             pieces::place_ring(&mut doc, c, RADIUS - 10, &style::NEUTRAL);
         }
@@ -352,7 +352,8 @@ pub fn picture(v: &View, events: &[String], data: &Data) -> Svg {
         let counters: Vec<Counter> = units.iter().map(|(id, u)| counter(id, u, data)).collect();
         let fits = pieces::stack(
             &mut doc,
-            centre(*h).add(4, 1),
+            // East of the centre, clear of the chits' column and the controller mark.
+            centre(*h).add(6, 1),
             COUNTER,
             &h.to_string(),
             &counters,
@@ -598,13 +599,14 @@ fn panel(
         if let Some(h) = &z.hand {
             s.push_str(&format!(" ({})", cards_text(h)));
         }
-        s.push_str(&format!(
-            ", deck {}, discard {} face up",
-            z.deck_size,
-            cards_text(&up)
-        ));
+        s.push_str(&format!(", deck {}, discard ", z.deck_size));
+        if z.discard.is_empty() {
+            s.push_str("empty");
+        } else {
+            s.push_str(&format!("{} face up", cards_text(&up)));
+        }
         if down > 0 {
-            s.push_str(&format!(" and {down} face down"));
+            s.push_str(&format!(", {down} face down"));
             if !own_down.is_empty() {
                 s.push_str(&format!(" ({})", cards_text(&own_down)));
             }
