@@ -17,6 +17,7 @@
 //! side list), which the tests count against the view.
 
 pub mod hexes;
+pub mod page;
 pub mod panel;
 pub mod pieces;
 pub mod png;

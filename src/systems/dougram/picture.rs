@@ -15,6 +15,7 @@ use super::data::{Data, HexId, Hexside, Side};
 use super::state::Step;
 use super::view::{ChitView, UnitView, View};
 use crate::kit::picture::hexes::HexLayout;
+use crate::kit::picture::page::{self, Cell, Page};
 use crate::kit::picture::panel::{Panel, Swatch};
 use crate::kit::picture::pieces::{self, Counter};
 use crate::kit::picture::style::{self, Ink, Pattern};
@@ -29,9 +30,6 @@ const RADIUS: i32 = 64;
 const COUNTER: i32 = 28;
 /// A latent chit's token (a column of three fits west of the counters).
 const CHIT: i32 = 18;
-const MARGIN: i32 = 16;
-/// The title band above the map.
-const TITLE: i32 = 40;
 const PANEL_WIDTH: i32 = 380;
 
 const LAND: Ink = Ink::plain("#f6f2df", "#8a8a80", "#111111");
@@ -242,40 +240,14 @@ fn step_name(s: Step) -> &'static str {
 /// The picture of `v`.
 pub fn picture(v: &View, events: &[String], data: &Data) -> Svg {
     let map = &data.map;
-    let layout = HexLayout::odd_q(
-        map.grid.cols,
-        map.grid.rows,
-        RADIUS,
-        Pt::new(MARGIN, MARGIN + TITLE),
-    );
-    let (map_w, map_h) = layout.size();
-    let panel_x = MARGIN + map_w + 20;
-    let width = panel_x + PANEL_WIDTH + MARGIN;
-    let title = format!("Dougram: {}", whose(v));
-    let mut doc = Doc::new(
-        u32::try_from(width).unwrap_or(0),
-        u32::try_from(MARGIN + TITLE + map_h + MARGIN).unwrap_or(0),
-        &title,
-    );
-    style::defs(&mut doc);
-    doc.text(
-        El::new("text")
-            .num("x", MARGIN)
-            .num("y", MARGIN + 20)
-            .num("font-size", 20)
-            .attr("font-weight", "bold")
-            .attr("fill", "#111111"),
-        &title,
-    );
-    let title_w = crate::kit::picture::text::width(&title, 20, true);
-    doc.text(
-        El::new("text")
-            .num("x", MARGIN + title_w + 24)
-            .num("y", MARGIN + 20)
-            .num("font-size", 14)
-            .attr("fill", "#333333"),
+    let layout = HexLayout::odd_q(map.grid.cols, map.grid.rows, RADIUS, Page::map_origin());
+    let mut page = Page::begin(
+        &format!("Dougram: {}", page::whose(&v.reader)),
         &format!("now: turn {}, {}", v.turn, step_name(v.step)),
+        layout.size(),
+        PANEL_WIDTH,
     );
+    let doc = &mut page.doc;
 
     // Terrain, hex numbers, hexsides.
     let centre = |h: HexId| {
@@ -295,7 +267,7 @@ pub fn picture(v: &View, events: &[String], data: &Data) -> Svg {
             } else {
                 LAND
             };
-            layout.cell(&mut doc, centre(h), &ink, &h.to_string());
+            layout.cell(doc, centre(h), &ink, &h.to_string());
         }
     }
     for (list, kind) in [
@@ -308,7 +280,7 @@ pub fn picture(v: &View, events: &[String], data: &Data) -> Svg {
                 Hexside::Mountain => (MOUNTAIN_OUTER, MOUNTAIN_INNER),
                 _ => (IMPASSABLE, IMPASSABLE),
             };
-            layout.chain(&mut doc, &side, outer, inner, HEXSIDE_WIDTH);
+            layout.chain(doc, &side, outer, inner, HEXSIDE_WIDTH);
         }
     }
     doc.close();
@@ -319,11 +291,11 @@ pub fn picture(v: &View, events: &[String], data: &Data) -> Svg {
         let c = centre(p.hex);
         if let Some(side) = v.control.get(&p.id) {
             let ink = style::side(seat(*side)).front;
-            pieces::place_ring(&mut doc, c, RADIUS - 10, &ink);
+            pieces::place_ring(doc, c, RADIUS - 10, &ink);
             // At the east corner, beside the counters (the chits take the west side).
-            pieces::control_mark(&mut doc, c.add(RADIUS - 9, 0), 8, &ink, letter(*side));
+            pieces::control_mark(doc, c.add(RADIUS - 9, 0), 8, &ink, letter(*side));
         } else {
-            pieces::place_ring(&mut doc, c, RADIUS - 10, &style::NEUTRAL);
+            pieces::place_ring(doc, c, RADIUS - 10, &style::NEUTRAL);
         }
     }
     doc.close();
@@ -341,38 +313,30 @@ pub fn picture(v: &View, events: &[String], data: &Data) -> Svg {
     doc.open(El::new("g").attr("class", "moves"));
     for (side, path, what) in &act.moves {
         let pts: Vec<Pt> = path.iter().map(|h| centre(*h)).collect();
-        pieces::arrow(&mut doc, &pts, seat(*side), 2 * COUNTER / 3 + 8, what);
+        pieces::arrow(doc, &pts, seat(*side), 2 * COUNTER / 3 + 8, what);
     }
     doc.close();
 
-    // Units: counters, or piles for a crowded hex (listed in the panel).
-    let mut crowded: Vec<(String, Vec<(Counter, String)>)> = Vec::new();
-    doc.open(El::new("g").attr("class", "units"));
-    for (h, units) in &v.map {
-        let counters: Vec<Counter> = units.iter().map(|(id, u)| counter(id, u, data)).collect();
-        let fits = pieces::stack(
-            &mut doc,
-            // East of the centre, clear of the chits' column and the controller mark.
-            centre(*h).add(6, 1),
-            COUNTER,
-            &h.to_string(),
-            &counters,
-        );
-        if !fits {
-            let name = match map.place_at(*h) {
-                Some(p) => format!("{h} {} ({} units)", p.en, units.len()),
-                None => format!("{h} ({} units)", units.len()),
-            };
-            crowded.push((
-                name,
-                counters
-                    .into_iter()
-                    .zip(units.iter().map(|(id, u)| list_entry(id, u)))
-                    .collect(),
-            ));
-        }
-    }
-    doc.close();
+    // Units: counters, or piles for a crowded hex (listed in the panel), east of the centre,
+    // clear of the chits' column and the controller mark.
+    let cells = v
+        .map
+        .iter()
+        .map(|(h, units)| Cell {
+            at: centre(*h).add(6, 1),
+            label: h.to_string(),
+            title: match map.place_at(*h) {
+                Some(p) => format!("{h} {}", p.en),
+                None => h.to_string(),
+            },
+            units: units
+                .iter()
+                .map(|(id, u)| (counter(id, u, data), list_entry(id, u)))
+                .collect(),
+        })
+        .collect();
+    let crowded = page.units(cells, COUNTER);
+    let doc = &mut page.doc;
 
     // Latent chits: face-down tokens in a column west of the counters, each with its value
     // when the reader may know it (Lib, 2.5), else "?"; the panel lists their token numbers.
@@ -391,7 +355,7 @@ pub fn picture(v: &View, events: &[String], data: &Data) -> Svg {
             };
             let i = i32::try_from(i).unwrap_or(0);
             chit_token(
-                &mut doc,
+                doc,
                 Pt::new(c.x - RADIUS + 15, top + i * (CHIT + 2)),
                 &label,
             );
@@ -399,45 +363,38 @@ pub fn picture(v: &View, events: &[String], data: &Data) -> Svg {
     }
     doc.close();
 
-    // Place names and VP over the counters, at the foot of the hex.
-    doc.open(El::new("g").attr("class", "names"));
-    for p in &map.places {
-        let c = centre(p.hex);
-        let name = if p.vp > 0 {
-            format!("{} {}VP", p.en, p.vp)
-        } else {
-            p.en.clone()
-        };
-        // A name wider than the hex's foot is set smaller and lighter, so its plate stays
-        // clear of the neighbours' counters.
-        let bold = crate::kit::picture::text::width(&name, 10, true) <= 2 * RADIUS - 30;
-        let size = if bold { 10 } else { 9 };
-        pieces::plate(
-            &mut doc,
-            c.add(0, layout.half_height - 8),
-            &name,
-            size,
-            bold,
-        );
-    }
-    doc.close();
+    // Place names and VP over the counters, at the foot of the hex; combats over them, each
+    // with a burst at its north-east.
+    let names: Vec<(Pt, String)> = map
+        .places
+        .iter()
+        .map(|p| {
+            let name = if p.vp > 0 {
+                format!("{} {}VP", p.en, p.vp)
+            } else {
+                p.en.clone()
+            };
+            (centre(p.hex).add(0, layout.half_height - 8), name)
+        })
+        .collect();
+    page.names(&names, 2 * RADIUS - 30);
+    let combats: Vec<_> = act
+        .combats
+        .iter()
+        .map(|h| {
+            let c = centre(*h);
+            (
+                layout.corners(c),
+                c.add(RADIUS / 2 + 6, -RADIUS / 2 - 2),
+                h.to_string(),
+            )
+        })
+        .collect();
+    page.combats(&combats);
 
-    // Combats: the hex outlined heavily, and a burst at its north-east (over the counters).
-    doc.open(El::new("g").attr("class", "combats"));
-    for h in &act.combats {
-        let c = centre(*h);
-        pieces::combat_outline(&mut doc, &layout.corners(c));
-        pieces::combat(
-            &mut doc,
-            c.add(RADIUS / 2 + 6, -RADIUS / 2 - 2),
-            11,
-            &h.to_string(),
-        );
-    }
-    doc.close();
-
-    panel(&mut doc, v, data, panel_x, &crowded);
-    doc.finish()
+    let p = panel(&mut page, v, data, &crowded);
+    let note = "Map, counters and cards are stand-ins (the rulebook has no components); see games/dougram/.";
+    page.finish(p, &legend(), data.map.stand_in.then_some(note))
 }
 
 /// A latent chit, face down: a dark square with `label` (its value, or "?").
@@ -465,14 +422,13 @@ fn chit_token(doc: &mut Doc, at: Pt, label: &str) {
 /// The side panel: the game, places, crowded hexes, what lies off the map, the cards and the
 /// legend; the picture grows to its end.
 fn panel(
-    doc: &mut Doc,
+    page: &mut Page,
     v: &View,
     data: &Data,
-    panel_x: i32,
     crowded: &[(String, Vec<(Counter, String)>)],
-) {
-    let width = panel_x + PANEL_WIDTH + MARGIN;
-    let mut p = Panel::new(panel_x, MARGIN + TITLE, PANEL_WIDTH);
+) -> Panel {
+    let mut p = page.panel(PANEL_WIDTH);
+    let doc = &mut page.doc;
     p.heading(doc, "Game");
     if let Some(f) = &v.finished {
         p.para(
@@ -643,29 +599,7 @@ fn panel(
         );
     }
 
-    p.heading(doc, "Legend");
-    p.legend(doc, &legend());
-    if data.map.stand_in {
-        p.para(
-            doc,
-            "Map, counters and cards are stand-ins (the rulebook has no components); see games/dougram/.",
-            10,
-            false,
-        );
-    }
-    doc.grow(
-        u32::try_from(width).unwrap_or(0),
-        u32::try_from(p.y + MARGIN).unwrap_or(0),
-    );
-}
-
-/// Whose board the picture is.
-fn whose(v: &View) -> String {
-    if v.reader == "public" {
-        "the public board".to_string()
-    } else {
-        format!("the board as {} sees it", v.reader)
-    }
+    p
 }
 
 fn legend() -> Vec<(Swatch, String)> {

@@ -15,10 +15,11 @@ use super::state::Modifiers;
 use super::view::{View, ViewUnit};
 use crate::kit::hex::Hex;
 use crate::kit::picture::hexes::HexLayout;
-use crate::kit::picture::panel::{Panel, Swatch};
+use crate::kit::picture::page::{self, Cell, Page};
+use crate::kit::picture::panel::Swatch;
 use crate::kit::picture::pieces::{self, Counter};
 use crate::kit::picture::style::{self, Ink, Pattern};
-use crate::kit::picture::{Doc, El, Pt, Svg};
+use crate::kit::picture::{El, Pt, Svg};
 use crate::kit::seats::Seat;
 use std::collections::BTreeSet;
 
@@ -27,9 +28,6 @@ use std::collections::BTreeSet;
 const RADIUS: i32 = 48;
 /// Counter size in a hex (2 x 2 fit inside).
 const COUNTER: i32 = 26;
-const MARGIN: i32 = 16;
-/// The title band above the map.
-const TITLE: i32 = 40;
 const PANEL_WIDTH: i32 = 360;
 
 const CLEAR: Ink = Ink::plain("#fbf8ee", "#8a8a80", "#111111");
@@ -177,35 +175,14 @@ fn activity(events: &[String], side_of: impl Fn(&str) -> Option<Side>) -> Activi
 /// The picture of `v`.
 pub fn picture(v: &View, events: &[String], data: &Components) -> Svg {
     let map = &data.map;
-    let layout = HexLayout::for_grid(&map.grid, RADIUS, Pt::new(MARGIN, MARGIN + TITLE));
-    let (map_w, map_h) = layout.size();
-    let panel_x = MARGIN + map_w + 20;
-    let width = panel_x + PANEL_WIDTH + MARGIN;
-    let title = format!("Kummen campaign: {}", whose(v));
-    let mut doc = Doc::new(
-        u32::try_from(width).unwrap_or(0),
-        u32::try_from(MARGIN + TITLE + map_h + MARGIN).unwrap_or(0),
-        &title,
-    );
-    style::defs(&mut doc);
-    doc.text(
-        El::new("text")
-            .num("x", MARGIN)
-            .num("y", MARGIN + 20)
-            .num("font-size", 20)
-            .attr("font-weight", "bold")
-            .attr("fill", "#111111"),
-        &title,
-    );
-    let title_w = crate::kit::picture::text::width(&title, 20, true);
-    doc.text(
-        El::new("text")
-            .num("x", MARGIN + title_w + 24)
-            .num("y", MARGIN + 20)
-            .num("font-size", 14)
-            .attr("fill", "#333333"),
+    let layout = HexLayout::for_grid(&map.grid, RADIUS, Page::map_origin());
+    let mut page = Page::begin(
+        &format!("Kummen campaign: {}", page::whose(&v.reader)),
         &format!("now: {}", v.step),
+        layout.size(),
+        PANEL_WIDTH,
     );
+    let doc = &mut page.doc;
 
     // Terrain, labels.
     let centre = |h: Hex| layout.hex_centre(&map.grid, h);
@@ -216,11 +193,11 @@ pub fn picture(v: &View, events: &[String], data: &Components) -> Svg {
             Terrain::Highland => HIGHLAND,
             Terrain::Clear | Terrain::River => CLEAR,
         };
-        layout.cell(&mut doc, centre(h), &ink, &h.label());
+        layout.cell(doc, centre(h), &ink, &h.label());
     }
     for river in &map.rivers {
         let pts: Vec<Pt> = river.iter().map(|h| centre(*h)).collect();
-        layout.chain(&mut doc, &pts, RIVER_OUTER, RIVER_INNER, 10);
+        layout.chain(doc, &pts, RIVER_OUTER, RIVER_INNER, 10);
     }
     doc.close();
 
@@ -229,9 +206,9 @@ pub fn picture(v: &View, events: &[String], data: &Components) -> Svg {
     for b in &v.bases {
         let c = centre(b.hex);
         let (ink, letter) = control_ink(b.control);
-        pieces::place_ring(&mut doc, c, RADIUS - 8, &ink);
+        pieces::place_ring(doc, c, RADIUS - 8, &ink);
         // At the east corner, beside the counters (the combat burst takes the west one).
-        pieces::control_mark(&mut doc, c.add(RADIUS - 11, 0), 8, &ink, letter);
+        pieces::control_mark(doc, c.add(RADIUS - 11, 0), 8, &ink, letter);
     }
     doc.close();
 
@@ -258,81 +235,65 @@ pub fn picture(v: &View, events: &[String], data: &Components) -> Svg {
     doc.open(El::new("g").attr("class", "moves"));
     for (side, path, what) in &act.moves {
         let pts: Vec<Pt> = path.iter().map(|h| centre(*h)).collect();
-        pieces::arrow(&mut doc, &pts, seat(*side), 2 * COUNTER / 3 + 8, what);
+        pieces::arrow(doc, &pts, seat(*side), 2 * COUNTER / 3 + 8, what);
     }
     doc.close();
 
     // Units: counters, or piles for a crowded hex (listed in the panel).
-    let mut crowded: Vec<(String, Vec<(Counter, String)>)> = Vec::new();
-    doc.open(El::new("g").attr("class", "units"));
-    for h in &v.hexes {
-        let counters: Vec<Counter> = h.units.iter().map(counter).collect();
-        let fits = pieces::stack(
-            &mut doc,
-            centre(h.hex).add(0, 1),
-            COUNTER,
-            &h.hex.label(),
-            &counters,
-        );
-        if !fits {
-            let name = match &h.base {
-                Some(b) => format!("{} {b} ({} units)", h.hex, h.units.len()),
-                None => format!("{} ({} units)", h.hex, h.units.len()),
-            };
-            crowded.push((
-                name,
-                counters
-                    .into_iter()
-                    .zip(h.units.iter().map(list_entry))
-                    .collect(),
-            ));
-        }
-    }
-    doc.close();
+    let cells = v
+        .hexes
+        .iter()
+        .map(|h| Cell {
+            at: centre(h.hex).add(0, 1),
+            label: h.hex.label(),
+            title: match &h.base {
+                Some(b) => format!("{} {b}", h.hex),
+                None => h.hex.to_string(),
+            },
+            units: h
+                .units
+                .iter()
+                .map(|u| (counter(u), list_entry(u)))
+                .collect(),
+        })
+        .collect();
+    let crowded = page.units(cells, COUNTER);
 
-    // Base names over the counters, at the foot of the hex.
-    doc.open(El::new("g").attr("class", "names"));
-    for b in &v.bases {
-        let c = centre(b.hex);
-        // A name wider than the hex's foot is set smaller and lighter, so its plate stays
-        // clear of the neighbours' counters.
-        let bold = crate::kit::picture::text::width(&b.name, 10, true) <= 2 * RADIUS - 20;
-        let size = if bold { 10 } else { 9 };
-        pieces::plate(
-            &mut doc,
-            c.add(0, layout.half_height - 7),
-            &b.name,
-            size,
-            bold,
-        );
-    }
-    doc.close();
-
-    // Combats: the hex outlined heavily, and a burst at its west corner (over the counters).
-    doc.open(El::new("g").attr("class", "combats"));
-    for h in &act.combats {
-        let c = centre(*h);
-        pieces::combat_outline(&mut doc, &layout.corners(c));
-        pieces::combat(&mut doc, c.add(-RADIUS + 10, 0), 11, &h.label());
-    }
-    doc.close();
+    // Base names over the counters, at the foot of the hex; combats over them, each with a
+    // burst at its west corner.
+    let names: Vec<(Pt, String)> = v
+        .bases
+        .iter()
+        .map(|b| (centre(b.hex).add(0, layout.half_height - 7), b.name.clone()))
+        .collect();
+    page.names(&names, 2 * RADIUS - 20);
+    let combats: Vec<_> = act
+        .combats
+        .iter()
+        .map(|h| {
+            let c = centre(*h);
+            (layout.corners(c), c.add(-RADIUS + 10, 0), h.label())
+        })
+        .collect();
+    page.combats(&combats);
 
     // The panel.
-    let mut p = Panel::new(panel_x, MARGIN + TITLE, PANEL_WIDTH);
-    p.heading(&mut doc, "Game");
+    let mut p = page.panel(PANEL_WIDTH);
+    let doc = &mut page.doc;
+    p.heading(doc, "Game");
     if !v.waiting_for.is_empty() {
-        p.pair(&mut doc, "Waiting for:", &v.waiting_for.join(", "));
+        p.pair(doc, "Waiting for:", &v.waiting_for.join(", "));
     }
     if let Some(e) = &v.ending {
-        p.para(&mut doc, &format!("Game over: {e}"), 12, true);
+        p.para(doc, &format!("Game over: {e}"), 12, true);
     }
-    p.track(&mut doc, "Turn", 1, v.turn.max(12), v.turn);
-    p.pair(&mut doc, "Stage:", stages::name(v.stage));
+    p.track(doc, "Turn", 1, v.turn.max(12), v.turn);
+    p.pair(doc, "Stage:", stages::name(v.stage));
     if let Some(next) = v.next_stage {
-        p.pair(&mut doc, "Next turn:", stages::name(next));
+        p.pair(doc, "Next turn:", stages::name(next));
     }
     p.pair(
-        &mut doc,
+        doc,
         "VP:",
         &format!(
             "mercenary {}   beeler {}",
@@ -340,11 +301,11 @@ pub fn picture(v: &View, events: &[String], data: &Components) -> Svg {
             v.vp[Side::Beeler]
         ),
     );
-    p.pair(&mut doc, "Beeler RP:", &v.rp.to_string());
+    p.pair(doc, "Beeler RP:", &v.rp.to_string());
     let m = &v.modifiers;
     if *m != Modifiers::default() {
         p.pair(
-            &mut doc,
+            doc,
             "Modifiers (2.2.9):",
             &format!(
                 "escape +{}, SD +{}, Kiriko +{}",
@@ -353,10 +314,10 @@ pub fn picture(v: &View, events: &[String], data: &Components) -> Svg {
         );
     }
     if let Some(o) = &v.offensive {
-        p.pair(&mut doc, "General offensive:", o);
+        p.pair(doc, "General offensive:", o);
     }
     p.pair(
-        &mut doc,
+        doc,
         "Cups:",
         &format!(
             "mercenary {}   beeler {}",
@@ -364,10 +325,10 @@ pub fn picture(v: &View, events: &[String], data: &Components) -> Svg {
             v.cup_counts[Side::Beeler]
         ),
     );
-    p.heading(&mut doc, "Bases");
+    p.heading(doc, "Bases");
     for b in &v.bases {
         p.pair(
-            &mut doc,
+            doc,
             &format!("{} {}", b.hex, b.name),
             &format!(
                 "{} BP{}  {}",
@@ -381,9 +342,9 @@ pub fn picture(v: &View, events: &[String], data: &Components) -> Svg {
         );
     }
     if !crowded.is_empty() {
-        p.heading(&mut doc, "Stacks of more than 4 units");
+        p.heading(doc, "Stacks of more than 4 units");
         for (name, entries) in &crowded {
-            p.units(&mut doc, name, entries);
+            p.units(doc, name, entries);
         }
     }
     let mut off: Vec<(String, String)> = Vec::new();
@@ -405,35 +366,14 @@ pub fn picture(v: &View, events: &[String], data: &Components) -> Svg {
         off.push(("Removed:".into(), v.removed.join(", ")));
     }
     if !off.is_empty() {
-        p.heading(&mut doc, "Off the map");
+        p.heading(doc, "Off the map");
         for (label, list) in &off {
-            p.para(&mut doc, &format!("{label} {list}"), 11, false);
+            p.para(doc, &format!("{label} {list}"), 11, false);
         }
     }
-    p.heading(&mut doc, "Legend");
-    p.legend(&mut doc, &legend());
-    if v.stand_in_data {
-        p.para(
-            &mut doc,
-            "Map and counters are stand-ins (the rulebook has no components); see games/kummen/.",
-            10,
-            false,
-        );
-    }
-    doc.grow(
-        u32::try_from(width).unwrap_or(0),
-        u32::try_from(p.y + MARGIN).unwrap_or(0),
-    );
-    doc.finish()
-}
-
-/// Whose board the picture is.
-fn whose(v: &View) -> String {
-    if v.reader == "public" {
-        "the public board".to_string()
-    } else {
-        format!("the board as {} sees it", v.reader)
-    }
+    let note =
+        "Map and counters are stand-ins (the rulebook has no components); see games/kummen/.";
+    page.finish(p, &legend(), v.stand_in_data.then_some(note))
 }
 
 fn legend() -> Vec<(Swatch, String)> {
