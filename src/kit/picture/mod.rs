@@ -9,6 +9,8 @@
 //!   stacks (at most [`pieces::MAX_IN_CELL`] counters in a cell, else piles with counts and the
 //!   units in the side list), places with controllers, move arrows, combat markers.
 //! - [`panel`]: the column beside the map: tracks, crowded stacks listed by cell, legend.
+//! - [`page`]: the frame every picture shares: title line, cells of units, name plates,
+//!   combats, and the panel's closing legend and stand-in note.
 //! - [`style`]: inks that stay apart in grey (lightness, patterns, outlines, letters).
 //! - [`png`]: the PNG, rendered by resvg with the embedded DejaVu fonts.
 //!
