@@ -1,7 +1,7 @@
 //! The time to draw a board picture (issue 13: under 50 ms per picture in release): the SVG of
 //! a view (reading the record's state and events, the view, the drawing) and the PNG rendered
-//! from it, for every record of the kummen demo game and each reader (both sides and the
-//! public), in one process.
+//! from it, for every record of the kummen and the dougram demo games and each reader (both
+//! sides and the public), in one process.
 //!
 //! Run with `cargo bench --bench pictures`. Figures are printed, never asserted
 //! (docs/performance.md).
@@ -21,26 +21,52 @@ fn main() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
-    let keep = tmp.path().join("demo");
+    let dougram = demo(tmp.path(), "dougram");
+    measure(&dougram, "dougram");
+    let kummen = demo(tmp.path(), "kummen");
+    let pixels = measure(&kummen, "kummen");
+    // The deflate level against time and size, on kummen's last picture.
+    for level in [1u8, 2, 3, 4, 6, 9] {
+        let mut times = Vec::new();
+        let mut size = 0;
+        for _ in 0..5 {
+            let t = Instant::now();
+            size = png::encode_with(&pixels, level).unwrap().len();
+            times.push(t.elapsed());
+        }
+        report(&format!("  encode at level {level}"), &mut times, size);
+    }
+}
+
+/// The demo game of `system`, played into `tmp`.
+fn demo(tmp: &std::path::Path, system: &str) -> Game {
+    let keep = tmp.join(system);
     let status = Command::new(env!("CARGO_BIN_EXE_pbem"))
-        .args(["demo", "kummen", "--keep", keep.to_str().unwrap()])
+        .args(["demo", system, "--keep", keep.to_str().unwrap()])
         .stdout(std::process::Stdio::null())
         .status()
         .unwrap();
-    assert!(status.success(), "pbem demo kummen");
-    let game = Game::open(&keep.join("game")).unwrap();
-    let readers = [
-        Reader::Side("mercenary".into()),
-        Reader::Side("beeler".into()),
-        Reader::Public,
-    ];
+    assert!(status.success(), "pbem demo {system}");
+    Game::open(&keep.join("game")).unwrap()
+}
+
+/// Draws every record of `game` for each reader and prints the times; returns the pixels of
+/// the last picture, for the deflate table.
+fn measure(game: &Game, system: &str) -> resvg::tiny_skia::Pixmap {
+    let mut readers: Vec<Reader> = game
+        .config
+        .side_names()
+        .into_iter()
+        .map(Reader::Side)
+        .collect();
+    readers.push(Reader::Public);
     let (mut svg_times, mut png_times) = (Vec::new(), Vec::new());
     let (mut svg_bytes, mut png_bytes) = (0usize, 0usize);
     let mut stages: [Vec<Duration>; 3] = Default::default();
     for seq in 0..=game.last_seq() {
         for reader in &readers {
             let t = Instant::now();
-            let svg = picture::board(&game, reader, seq).unwrap();
+            let svg = picture::board(game, reader, seq).unwrap();
             svg_times.push(t.elapsed());
             svg_bytes += svg.as_str().len();
             let t = Instant::now();
@@ -59,8 +85,9 @@ fn main() {
     }
     let n = svg_times.len();
     println!(
-        "{n} pictures (kummen demo: {} records x 3 readers)",
-        game.last_seq() + 1
+        "{n} pictures ({system} demo: {} records x {} readers)",
+        game.last_seq() + 1,
+        readers.len()
     );
     report("SVG (state, view, drawing)", &mut svg_times, svg_bytes / n);
     report("PNG (resvg, from the SVG)", &mut png_times, png_bytes / n);
@@ -68,19 +95,8 @@ fn main() {
     report("  of which: usvg parse+text", parse, 0);
     report("  of which: rasterize", raster, 0);
     report("  of which: PNG encode", encode, 0);
-    // The deflate level against time and size, on the last picture.
-    let svg = picture::board(&game, &readers[0], game.last_seq()).unwrap();
-    let pixels = png::rasterize(&png::parse(&svg).unwrap(), &svg).unwrap();
-    for level in [1u8, 2, 3, 4, 6, 9] {
-        let mut times = Vec::new();
-        let mut size = 0;
-        for _ in 0..5 {
-            let t = Instant::now();
-            size = png::encode_with(&pixels, level).unwrap().len();
-            times.push(t.elapsed());
-        }
-        report(&format!("  encode at level {level}"), &mut times, size);
-    }
+    let svg = picture::board(game, &readers[0], game.last_seq()).unwrap();
+    png::rasterize(&png::parse(&svg).unwrap(), &svg).unwrap()
 }
 
 fn report(what: &str, times: &mut [Duration], mean_bytes: usize) {
