@@ -13,7 +13,7 @@
 
 use super::data::{Data, HexId, Hexside, Side};
 use super::state::Step;
-use super::view::{ChitView, UnitView, View};
+use super::view::{ChitView, UnitView, View, cards_text};
 use crate::kit::picture::hexes::HexLayout;
 use crate::kit::picture::page::{self, Cell, Page};
 use crate::kit::picture::panel::{Panel, Swatch};
@@ -109,17 +109,6 @@ fn chit_text(c: &ChitView) -> String {
 
 fn chits_text(v: &[ChitView]) -> String {
     v.iter().map(chit_text).collect::<Vec<_>>().join(" ")
-}
-
-fn cards_text(v: &[u32]) -> String {
-    if v.is_empty() {
-        "none".into()
-    } else {
-        v.iter()
-            .map(|c| c.to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
 }
 
 /// What the events of the record say moved and fought.

@@ -198,7 +198,7 @@ fn chits_text(v: &[ChitView]) -> String {
         .join(" ")
 }
 
-fn cards_text(v: &[u32]) -> String {
+pub(super) fn cards_text(v: &[u32]) -> String {
     if v.is_empty() {
         "none".into()
     } else {
