@@ -25,16 +25,32 @@ fn main() {
     measure(&dougram, "dougram");
     let kummen = demo(tmp.path(), "kummen");
     let pixels = measure(&kummen, "kummen");
-    // The deflate level against time and size, on kummen's last picture.
-    for level in [1u8, 2, 3, 4, 6, 9] {
+    // The encodings against time and size, on kummen's last picture.
+    use ::png::{DeflateCompression as D, Filter as F};
+    let encodings = [
+        ("level 1, adaptive", D::Level(1), F::Adaptive),
+        ("level 2, adaptive", D::Level(2), F::Adaptive),
+        ("level 1, sub", D::Level(1), F::Sub),
+        ("level 1, up", D::Level(1), F::Up),
+        ("level 1, paeth", D::Level(1), F::Paeth),
+        ("level 6, adaptive", D::Level(6), F::Adaptive),
+        ("level 2, up", D::Level(2), F::Up),
+        ("level 2, sub", D::Level(2), F::Sub),
+        ("fdeflate, adaptive", D::FdeflateUltraFast, F::Adaptive),
+        ("fdeflate, up", D::FdeflateUltraFast, F::Up),
+        ("fdeflate, sub", D::FdeflateUltraFast, F::Sub),
+        ("fdeflate, paeth", D::FdeflateUltraFast, F::Paeth),
+    ];
+    for (name, deflate, filter) in encodings {
         let mut times = Vec::new();
         let mut size = 0;
         for _ in 0..5 {
             let t = Instant::now();
-            size = png::encode_with(&pixels, level).unwrap().len();
+            let encoding = png::Encoding { deflate, filter };
+            size = png::encode_with(&pixels, encoding).unwrap().len();
             times.push(t.elapsed());
         }
-        report(&format!("  encode at level {level}"), &mut times, size);
+        report(&format!("  encode, {name}"), &mut times, size);
     }
 }
 

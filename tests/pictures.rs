@@ -298,3 +298,64 @@ fn a_side_the_game_lacks_or_a_record_it_lacks_is_refused_with_what_there_is() {
     let (code, _, _) = run(&["map", dir]);
     assert_eq!(code, 2, "neither a side nor --public");
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_png_is_not_printed_to_a_terminal() {
+    use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
+    let dir = demo(&KUMMEN);
+    // A pseudo-terminal as the command's standard output: the command sees a terminal.
+    let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).unwrap();
+    grantpt(&master).unwrap();
+    unlockpt(&master).unwrap();
+    let name = ptsname(&master, Vec::new()).unwrap();
+    let terminal = std::fs::OpenOptions::new()
+        .write(true)
+        .open(name.to_str().unwrap())
+        .unwrap();
+    // Whatever reaches the terminal is read, so a command that wrongly prints there cannot
+    // block on a full terminal buffer (the read ends when the last writer closes it).
+    let mut screen = std::fs::File::from(master);
+    let reader = std::thread::spawn(move || {
+        let mut seen = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut screen, &mut seen);
+        seen.len()
+    });
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .args([
+            "map",
+            dir.to_str().unwrap(),
+            "--side",
+            "beeler",
+            "--format",
+            "png",
+        ])
+        .stdout(terminal)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(
+        reader.join().unwrap(),
+        0,
+        "nothing was written to the terminal"
+    );
+    assert!(
+        err.contains("standard output is a terminal: write it to a file with -o FILE.png"),
+        "{err}"
+    );
+    // The same command into a pipe prints the PNG.
+    let piped = std::process::Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .args([
+            "map",
+            dir.to_str().unwrap(),
+            "--side",
+            "beeler",
+            "--format",
+            "png",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(piped.status.code(), Some(0));
+    assert!(png::size_of(&piped.stdout).is_some(), "a PNG on the pipe");
+}

@@ -57,9 +57,25 @@ pub fn rasterize(tree: &usvg::Tree, svg: &Svg) -> Result<tiny_skia::Pixmap, Stri
     Ok(pixmap)
 }
 
-/// The pixels as PNG bytes: 8-bit RGB (the ground is opaque white, so no alpha), deflated
-/// at `level` (0-9), filters chosen per row.
-pub fn encode_with(pixmap: &tiny_skia::Pixmap, level: u8) -> Result<Vec<u8>, String> {
+/// How the pixels are compressed: the deflate setting and the row filters.
+#[derive(Clone, Copy, Debug)]
+pub struct Encoding {
+    pub deflate: ::png::DeflateCompression,
+    pub filter: ::png::Filter,
+}
+
+/// The encoding of pbem's PNGs: deflate level 1 with every row filtered by its left neighbour
+/// encodes a board in under half the time of level 2 with filters chosen per row, for a file
+/// about 11 % larger; fdeflate would be twice as fast again but twice the size
+/// (docs/performance.md, "Board pictures").
+pub const ENCODING: Encoding = Encoding {
+    deflate: ::png::DeflateCompression::Level(1),
+    filter: ::png::Filter::Sub,
+};
+
+/// The pixels as PNG bytes: 8-bit RGB (the ground is opaque white, so no alpha), compressed
+/// as `encoding` says.
+pub fn encode_with(pixmap: &tiny_skia::Pixmap, encoding: Encoding) -> Result<Vec<u8>, String> {
     let mut rgb = Vec::with_capacity(pixmap.data().len() / 4 * 3);
     for px in pixmap.data().chunks_exact(4) {
         rgb.extend_from_slice(&px[..3]);
@@ -68,7 +84,8 @@ pub fn encode_with(pixmap: &tiny_skia::Pixmap, level: u8) -> Result<Vec<u8>, Str
     let mut enc = ::png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
     enc.set_color(::png::ColorType::Rgb);
     enc.set_depth(::png::BitDepth::Eight);
-    enc.set_deflate_compression(::png::DeflateCompression::Level(level));
+    enc.set_deflate_compression(encoding.deflate);
+    enc.set_filter(encoding.filter);
     let fail = |e: ::png::EncodingError| format!("cannot encode the picture as PNG: {e}");
     let mut w = enc.write_header().map_err(fail)?;
     w.write_image_data(&rgb).map_err(fail)?;
@@ -76,14 +93,10 @@ pub fn encode_with(pixmap: &tiny_skia::Pixmap, level: u8) -> Result<Vec<u8>, Str
     Ok(out)
 }
 
-/// The pixels as PNG bytes ([`encode_with`] at the level pbem uses).
+/// The pixels as PNG bytes ([`encode_with`] pbem's [`ENCODING`]).
 pub fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, String> {
-    encode_with(pixmap, LEVEL)
+    encode_with(pixmap, ENCODING)
 }
-
-/// The deflate level of pbem's PNGs: level 2 deflates a board in about a third of the time of
-/// the default 6, for a file about 7 % larger (docs/performance.md, "Board pictures").
-pub const LEVEL: u8 = 2;
 
 /// The width and height a PNG's header gives, if `bytes` start like a PNG.
 pub fn size_of(bytes: &[u8]) -> Option<(u32, u32)> {

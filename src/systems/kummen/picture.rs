@@ -9,7 +9,7 @@
 //! UNITS to HEX` inside a combat, and a combat is any event under `tN/pX/combat/HEX`.
 
 use super::control::control_name;
-use super::data::{Components, Control, Side, Terrain};
+use super::data::{self, Components, Control, Side, Terrain};
 use super::stages;
 use super::state::Modifiers;
 use super::view::{View, ViewUnit};
@@ -261,10 +261,17 @@ pub fn picture(v: &View, events: &[String], data: &Components) -> Svg {
 
     // Base names over the counters, at the foot of the hex; combats over them, each with a
     // burst at its west corner.
+    // The two river hexes of the supply line (2.3.2) are named as places are.
+    let foot = |h: Hex| centre(h).add(0, layout.half_height - 7);
     let names: Vec<(Pt, String)> = v
         .bases
         .iter()
-        .map(|b| (centre(b.hex).add(0, layout.half_height - 7), b.name.clone()))
+        .map(|b| (foot(b.hex), b.name.clone()))
+        .chain(
+            map.supply_hexes
+                .iter()
+                .map(|h| (foot(*h), "supply".to_string())),
+        )
         .collect();
     page.names(&names, 2 * RADIUS - 20);
     let combats: Vec<_> = act
@@ -324,6 +331,12 @@ pub fn picture(v: &View, events: &[String], data: &Components) -> Svg {
             v.cup_counts[Side::Mercenary],
             v.cup_counts[Side::Beeler]
         ),
+    );
+    let supply: Vec<String> = map.supply_hexes.iter().map(|h| h.label()).collect();
+    p.pair(
+        doc,
+        "Supply line (4.4.2):",
+        &format!("{}, {}, {}", data::EX10, supply.join(", "), data::ZAKUI),
     );
     p.heading(doc, "Bases");
     for b in &v.bases {
