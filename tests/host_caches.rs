@@ -164,19 +164,21 @@ fn a_dougram_state_read_through_its_twin_is_the_state_parsed_from_yaml() {
     twins_read_back_as_parsed("dougram", &["lib", "fed"]);
 }
 
+/// The beeler's order template: it lists the units of the side to move (beeler, in B1) from
+/// the state. Its fresh entropy line is left out, so two templates of one state compare equal.
+fn beeler_template(t: &Table) -> String {
+    ok(&["template", t.dir(), "--side", "beeler"])
+        .lines()
+        .filter(|l| !l.starts_with("entropy:"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 #[test]
 fn a_state_twin_is_used_for_its_own_state_only() {
     let t = Table::kummen();
     t.play_step(&[]);
-    // The template lists the units of the side to move (beeler, in B1) from the state; its
-    // fresh entropy line is left out of the comparison.
-    let template = || {
-        ok(&["template", t.dir(), "--side", "beeler"])
-            .lines()
-            .filter(|l| !l.starts_with("entropy:"))
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
+    let template = || beeler_template(&t);
     let before = template();
     assert!(before.contains("O06"), "{before}");
     // The twin with every unit in O06 moved to A01 in its JSON.
@@ -369,4 +371,46 @@ fn a_stray_file_added_after_the_summary_remembered_a_clean_journal_folder_is_ref
     let (code, out, err) = run(&["status", t.dir()]);
     assert_ne!(code, 0, "{out}");
     assert!(err.contains("journal/notes.txt"), "{err}");
+}
+
+#[test]
+fn a_twin_a_crash_cut_short_or_filled_with_zeros_is_not_used() {
+    // Twins are renamed into place without a flush: after a crash the new name may hold the
+    // file cut short, or its length with zeros where the bytes never reached the disk.
+    let t = Table::kummen();
+    t.play_step(&[]);
+    let template = || beeler_template(&t);
+    let before = template();
+    let twin = t.game.join("host/cache/state.json");
+    let text = std::fs::read_to_string(&twin).unwrap();
+    let (key, json) = text.split_once('\n').unwrap();
+    // The forged twin moves the units of O06: if it were read, the template would change.
+    let forged = json.replace("\"hex\":\"O06\"", "\"hex\":\"A01\"");
+    let cut = |n: usize| [format!("{key}\n").as_bytes(), &forged.as_bytes()[..n]].concat();
+    let n = forged.len();
+    for damaged in [cut(n - 1), cut(n / 2), [cut(n / 3), vec![0u8; 64]].concat()] {
+        std::fs::write(&twin, &damaged).unwrap();
+        assert_eq!(
+            template(),
+            before,
+            "a twin of {} bytes was used",
+            damaged.len()
+        );
+    }
+    // The whole forged twin is used (so the damaged ones above were refused for their damage).
+    std::fs::write(&twin, format!("{key}\n{forged}")).unwrap();
+    assert_ne!(template(), before);
+}
+
+#[cfg(unix)]
+#[test]
+fn the_hosts_cache_files_are_readable_by_the_host_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let t = Table::kummen();
+    t.play_step(&[]);
+    for name in ["state.json", "journal-summary.json", "data.json"] {
+        let path = t.game.join("host/cache").join(name);
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o077, 0, "{name}: {mode:o}");
+    }
 }

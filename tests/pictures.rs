@@ -321,18 +321,16 @@ fn a_png_is_not_printed_to_a_terminal() {
         let _ = std::io::Read::read_to_end(&mut screen, &mut seen);
         seen.len()
     });
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pbem"))
-        .args([
-            "map",
-            dir.to_str().unwrap(),
-            "--side",
-            "beeler",
-            "--format",
-            "png",
-        ])
-        .stdout(terminal)
-        .output()
-        .unwrap();
+    // `pbem map DIR --side beeler --format png`, its standard output `stdout`.
+    let png_to = |stdout: std::process::Stdio| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_pbem"))
+            .args(["map", dir.to_str().unwrap(), "--side", "beeler"])
+            .args(["--format", "png"])
+            .stdout(stdout)
+            .output()
+            .unwrap()
+    };
+    let out = png_to(terminal.into());
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert_eq!(
@@ -345,17 +343,7 @@ fn a_png_is_not_printed_to_a_terminal() {
         "{err}"
     );
     // The same command into a pipe prints the PNG.
-    let piped = std::process::Command::new(env!("CARGO_BIN_EXE_pbem"))
-        .args([
-            "map",
-            dir.to_str().unwrap(),
-            "--side",
-            "beeler",
-            "--format",
-            "png",
-        ])
-        .output()
-        .unwrap();
+    let piped = png_to(std::process::Stdio::piped());
     assert_eq!(piped.status.code(), Some(0));
     assert!(png::size_of(&piped.stdout).is_some(), "a PNG on the pipe");
 }

@@ -353,9 +353,10 @@ pub fn refresh_newest(game: &Game) -> Result<(), Error> {
         // ([`is_current`]).
         let (yaml, text) = side_view(game, &side)?;
         let dir = game.dir.views(&side);
-        dir::write_atomic(&game.dir.view_of_record(&side, last), yaml.as_bytes())?;
+        let newest = game.dir.view_of_record(&side, last);
+        dir::write_atomic(&newest, yaml.as_bytes())?;
         dir::write_atomic(&dir.join("view.txt"), text.as_bytes())?;
-        dir::write_atomic(&dir.join("view.yaml"), yaml.as_bytes())?;
+        dir::link_atomic(&newest, &dir.join("view.yaml"), yaml.as_bytes())?;
     }
     Ok(())
 }
