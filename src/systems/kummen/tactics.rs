@@ -631,13 +631,21 @@ fn net_value(state: &State, mine: &[String], theirs: &[String]) -> Vec<(String, 
     } else {
         (theirs, mine)
     };
-    let score = |l: usize, s: usize| -> i64 {
-        if mine_small {
-            swing(state, &small[s], &large[l])
-        } else {
-            swing(state, &large[l], &small[s])
-        }
-    };
+    // Every pair's swing, once: the search below looks each up many times (up to
+    // 2^EXACT_PAIRING_MAX times), and a swing reads four units' values.
+    let (ns, nl) = (small.len(), large.len());
+    let swings: Vec<i64> = (0..nl)
+        .flat_map(|l| {
+            (0..ns).map(move |s| {
+                if mine_small {
+                    swing(state, &small[s], &large[l])
+                } else {
+                    swing(state, &large[l], &small[s])
+                }
+            })
+        })
+        .collect();
+    let score = |l: usize, s: usize| -> i64 { swings[l * ns + s] };
     let as_pair = |l: usize, s: usize| -> (String, String) {
         if mine_small {
             (small[s].clone(), large[l].clone())
@@ -645,7 +653,6 @@ fn net_value(state: &State, mine: &[String], theirs: &[String]) -> Vec<(String, 
             (large[l].clone(), small[s].clone())
         }
     };
-    let (ns, nl) = (small.len(), large.len());
     if ns == 0 {
         return Vec::new();
     }
