@@ -518,3 +518,43 @@ fn a_record_that_is_not_utf8_is_caught_not_repaired() {
         &["journal/000002.yaml: not UTF-8 text"],
     );
 }
+
+fn events_file(t: &Table, seq: u64) -> std::path::PathBuf {
+    t.game.join(format!("host/events/{seq:06}.yaml"))
+}
+
+fn stored_events(t: &Table, seq: u64) -> pbem::engine::process::StepEvents {
+    serde_saphyr::from_str(&std::fs::read_to_string(events_file(t, seq)).unwrap()).unwrap()
+}
+
+#[test]
+fn a_private_event_added_to_the_hosts_events_file_is_caught() {
+    let t = played();
+    let mut events = stored_events(&t, 2);
+    events
+        .private
+        .entry("beeler".into())
+        .or_default()
+        .push("beeler draws M-KANYU from the cup".into());
+    std::fs::write(
+        events_file(&t, 2),
+        serde_saphyr::to_string(&events).unwrap(),
+    )
+    .unwrap();
+    assert_caught(
+        &t,
+        &["--full"],
+        &["host/events/000002.yaml: private events differ from the replay"],
+    );
+}
+
+#[test]
+fn an_events_file_with_the_same_events_written_otherwise_verifies() {
+    // verify compares the file's bytes with the replay's events encoded, then, where they
+    // differ, what the file says: JSON is YAML, so the same events as JSON are the same events.
+    let t = played();
+    let events = stored_events(&t, 2);
+    std::fs::write(events_file(&t, 2), serde_json::to_string(&events).unwrap()).unwrap();
+    let (code, out, err) = run(&["verify", t.dir(), "--full"]);
+    assert_eq!(code, 0, "{out}{err}");
+}
