@@ -101,16 +101,12 @@ fn main() {
         play.steps(&game, "kummen", 1);
         // verify --full of a whole game, in replayed steps per second.
         play.steps(&game, "kummen", 100);
-        let records = std::fs::read_dir(game.join("journal")).unwrap().count();
-        let samples: Vec<Duration> = (0..9)
-            .map(|_| time(pbem, &["verify", "--full", game.to_str().unwrap()]))
-            .collect();
-        let median = median(samples);
-        println!(
-            "verify --full of a {records}-record kummen game: median {:.1} ms, {:.0} steps/s",
-            ms(median),
-            (records - 1) as f64 / median.as_secs_f64()
-        );
+        verify_speed(pbem, &game, "kummen game (scripted, then empty orders)");
+        // A game the bots played: combats every turn, so heavier steps to replay.
+        let demo = play.dir.join("demo");
+        let _ = std::fs::remove_dir_all(&demo);
+        play.run(&["demo", "kummen", "--keep", demo.to_str().unwrap()]);
+        verify_speed(pbem, &demo.join("game"), "kummen game played by the bots (pbem demo)");
     }
 }
 
@@ -165,6 +161,21 @@ fn compare(label: &str, game: &Path, pbem: &Path) {
         ms(p),
         ms(f),
         p.as_secs_f64() / f.as_secs_f64()
+    );
+}
+
+/// Times `pbem verify --full` of `game`, 9 times, and prints the median in replayed steps a
+/// second.
+fn verify_speed(pbem: &Path, game: &Path, what: &str) {
+    let records = std::fs::read_dir(game.join("journal")).unwrap().count();
+    let samples: Vec<Duration> = (0..9)
+        .map(|_| time(pbem, &["verify", "--full", game.to_str().unwrap()]))
+        .collect();
+    let median = median(samples);
+    println!(
+        "verify --full of a {records}-record {what}: median {:.1} ms, {:.0} steps/s",
+        ms(median),
+        (records - 1) as f64 / median.as_secs_f64()
     );
 }
 
