@@ -106,7 +106,11 @@ fn main() {
         let demo = play.dir.join("demo");
         let _ = std::fs::remove_dir_all(&demo);
         play.run(&["demo", "kummen", "--keep", demo.to_str().unwrap()]);
-        verify_speed(pbem, &demo.join("game"), "kummen game played by the bots (pbem demo)");
+        verify_speed(
+            pbem,
+            &demo.join("game"),
+            "kummen game played by the bots (pbem demo)",
+        );
     }
 }
 

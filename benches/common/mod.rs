@@ -80,17 +80,29 @@ pub fn submit_all(dir: &Path, keys: &[(String, SecretKey)], tmp: &Path) {
 /// alone looks to the next command (a stored journal summary remembers when `journal/` was last
 /// listed clean; a copy with fresh times would make the next command list it again).
 pub fn copy_dir_as_is(from: &Path, to: &Path) {
+    copy_tree(from, to, true);
+}
+
+pub fn copy_dir(from: &Path, to: &Path) {
+    copy_tree(from, to, false);
+}
+
+fn copy_tree(from: &Path, to: &Path, keep_times: bool) {
     std::fs::create_dir_all(to).unwrap();
     for e in std::fs::read_dir(from).unwrap().flatten() {
         let target = to.join(e.file_name());
         if e.path().is_dir() {
-            copy_dir_as_is(&e.path(), &target);
+            copy_tree(&e.path(), &target, keep_times);
         } else {
             std::fs::copy(e.path(), &target).unwrap();
-            keep_time(&e.path(), &target);
+            if keep_times {
+                keep_time(&e.path(), &target);
+            }
         }
     }
-    keep_time(from, to);
+    if keep_times {
+        keep_time(from, to);
+    }
 }
 
 fn keep_time(from: &Path, to: &Path) {
@@ -99,16 +111,4 @@ fn keep_time(from: &Path, to: &Path) {
         .unwrap()
         .set_modified(modified)
         .unwrap();
-}
-
-pub fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(e.file_name());
-        if e.path().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).unwrap();
-        }
-    }
 }
