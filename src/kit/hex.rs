@@ -96,6 +96,16 @@ pub struct HexGrid {
     pub letters_from: LettersFrom,
     /// Columns shifted half a hex south.
     pub shifted: Shifted,
+    /// The east and west edges meet: the last column's neighbours include the first's (a map
+    /// around a planet, zeta 13.12). Needs an even number of columns, so that the shifted and
+    /// unshifted columns keep alternating across the seam. Written only when set, so a grid
+    /// without it reads and writes as before.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub wrap: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl HexGrid {
@@ -106,6 +116,12 @@ impl HexGrid {
         }
         if self.rows == 0 || self.rows > 99 {
             return Err(format!("rows must be 1-99, not {}", self.rows));
+        }
+        if self.wrap && !self.columns.is_multiple_of(2) {
+            return Err(format!(
+                "a map that wraps east-west needs an even number of columns, not {}",
+                self.columns
+            ));
         }
         Ok(())
     }
@@ -148,6 +164,11 @@ impl HexGrid {
     }
 
     fn col_of_x(&self, x: i32) -> Option<u8> {
+        let x = if self.wrap {
+            x.rem_euclid(i32::from(self.columns))
+        } else {
+            x
+        };
         if x < 0 || x >= i32::from(self.columns) {
             return None;
         }
@@ -208,7 +229,12 @@ impl HexGrid {
 
     /// Cube coordinates (x, y, z) with x + y + z = 0.
     fn cube(&self, h: Hex) -> (i32, i32, i32) {
-        let x = self.x(h.col);
+        self.cube_at(self.x(h.col), h)
+    }
+
+    /// Cube coordinates of `h` drawn at column `x` from the west (its own, or on a wrapping
+    /// map a copy of it a map's width east or west: same parity, as the width is even).
+    fn cube_at(&self, x: i32, h: Hex) -> (i32, i32, i32) {
         let row = i32::from(h.row);
         // Whether the column at x = 0 from the west is shifted decides the parity rule.
         let west_shifted = self
@@ -226,14 +252,26 @@ impl HexGrid {
         (x, -x - z, z)
     }
 
-    /// Number of hex steps between two hexes (integer, no rounding).
+    /// Number of hex steps between two hexes (integer, no rounding); on a wrapping map, the
+    /// shorter way round.
     pub fn distance(&self, a: Hex, b: Hex) -> u32 {
-        let (ax, ay, az) = self.cube(a);
-        let (bx, by, bz) = self.cube(b);
-        (ax - bx)
-            .unsigned_abs()
-            .max((ay - by).unsigned_abs())
-            .max((az - bz).unsigned_abs())
+        let steps = |(ax, ay, az): (i32, i32, i32), (bx, by, bz): (i32, i32, i32)| {
+            (ax - bx)
+                .unsigned_abs()
+                .max((ay - by).unsigned_abs())
+                .max((az - bz).unsigned_abs())
+        };
+        let from = self.cube(a);
+        let direct = steps(from, self.cube(b));
+        if !self.wrap {
+            return direct;
+        }
+        let width = i32::from(self.columns);
+        let bx = self.x(b.col);
+        [bx - width, bx + width]
+            .into_iter()
+            .map(|x| steps(from, self.cube_at(x, b)))
+            .fold(direct, u32::min)
     }
 }
 
@@ -248,6 +286,7 @@ mod tests {
             rows: 12,
             letters_from: LettersFrom::East,
             shifted: Shifted::Even,
+            wrap: false,
         }
     }
 
@@ -340,28 +379,88 @@ mod tests {
                 rows: 5,
                 letters_from: LettersFrom::West,
                 shifted: Shifted::Odd,
+                wrap: false,
             },
+            wrapping(LettersFrom::West, Shifted::Even),
+            wrapping(LettersFrom::West, Shifted::Odd),
+            wrapping(LettersFrom::East, Shifted::Even),
+            wrapping(LettersFrom::East, Shifted::Odd),
         ] {
-            let start = Hex { col: 2, row: 3 };
-            let mut dist = std::collections::BTreeMap::new();
-            dist.insert(start, 0u32);
-            let mut frontier = vec![start];
-            while let Some(next) = (!frontier.is_empty()).then(|| frontier.clone()) {
-                frontier.clear();
-                for a in next {
-                    let d = dist[&a];
-                    for (_, b) in grid.neighbours(a) {
-                        if let std::collections::btree_map::Entry::Vacant(e) = dist.entry(b) {
-                            e.insert(d + 1);
-                            frontier.push(b);
-                        }
+            for start in grid.all() {
+                distances_from(&grid, start);
+            }
+        }
+    }
+
+    /// A 16 x 8 map whose east and west edges meet (zeta's ground map, 13.12).
+    fn wrapping(letters_from: LettersFrom, shifted: Shifted) -> HexGrid {
+        HexGrid {
+            columns: 16,
+            rows: 8,
+            letters_from,
+            shifted,
+            wrap: true,
+        }
+    }
+
+    /// Checks `distance` from `start` against a breadth-first walk of the neighbours.
+    fn distances_from(grid: &HexGrid, start: Hex) {
+        let mut dist = std::collections::BTreeMap::new();
+        dist.insert(start, 0u32);
+        let mut frontier = vec![start];
+        while let Some(next) = (!frontier.is_empty()).then(|| frontier.clone()) {
+            frontier.clear();
+            for a in next {
+                let d = dist[&a];
+                for (_, b) in grid.neighbours(a) {
+                    if let std::collections::btree_map::Entry::Vacant(e) = dist.entry(b) {
+                        e.insert(d + 1);
+                        frontier.push(b);
                     }
                 }
             }
-            for (hex, d) in dist {
-                assert_eq!(grid.distance(start, hex), d, "{hex}");
-            }
         }
+        for (hex, d) in dist {
+            assert_eq!(grid.distance(start, hex), d, "{start} to {hex} on {grid:?}");
+        }
+    }
+
+    #[test]
+    fn a_wrapping_map_joins_its_east_and_west_columns_13_12() {
+        let g = wrapping(LettersFrom::West, Shifted::Even);
+        // P (the 16th column, shifted) and A (unshifted) are neighbours across the seam.
+        assert!(g.adjacent(h("P04"), h("A04")));
+        assert!(g.adjacent(h("A04"), h("P04")));
+        assert_eq!(g.neighbours(h("A04")).len(), 6, "no edge east or west");
+        assert_eq!(g.distance(h("A04"), h("P04")), 1);
+        assert_eq!(
+            g.distance(h("A04"), h("O04")),
+            2,
+            "the short way, across the seam"
+        );
+        // North and south edges stay edges.
+        assert_eq!(g.neighbour(h("A01"), Dir::N), None);
+        let flat = HexGrid { wrap: false, ..g };
+        assert!(!flat.adjacent(h("P04"), h("A04")));
+        assert_eq!(flat.distance(h("A04"), h("O04")), 14);
+    }
+
+    #[test]
+    fn a_wrapping_map_needs_an_even_number_of_columns() {
+        let mut g = wrapping(LettersFrom::West, Shifted::Even);
+        g.columns = 15;
+        let err = g.validate().unwrap_err();
+        assert!(err.contains("even number of columns, not 15"), "{err}");
+    }
+
+    #[test]
+    fn a_grid_without_wrap_reads_and_writes_as_before() {
+        let yaml = "columns: 16\nrows: 12\nletters_from: east\nshifted: even\n";
+        let g: HexGrid = serde_saphyr::from_str(yaml).unwrap();
+        assert_eq!(g, kummen());
+        assert_eq!(crate::yaml::encode(&g).unwrap(), yaml);
+        let wraps = crate::yaml::encode(&wrapping(LettersFrom::West, Shifted::Even)).unwrap();
+        assert!(wraps.ends_with("wrap: true\n"), "{wraps}");
     }
 
     #[test]
@@ -371,6 +470,7 @@ mod tests {
             rows: 5,
             letters_from: LettersFrom::West,
             shifted: Shifted::Odd,
+            wrap: false,
         };
         // A is shifted, B is not: from B02, SW is A02 and NW is A01.
         assert_eq!(g.neighbour(h("B02"), Dir::SW), Some(h("A02")));

@@ -160,6 +160,7 @@ mod tests {
             rows,
             letters_from: LettersFrom::West,
             shifted: Shifted::Even,
+            wrap: false,
         }
     }
 

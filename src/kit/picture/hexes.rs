@@ -203,6 +203,7 @@ mod tests {
             rows: 12,
             letters_from: LettersFrom::East,
             shifted: Shifted::Even,
+            wrap: false,
         }
     }
 
@@ -228,6 +229,7 @@ mod tests {
                 rows: 5,
                 letters_from: LettersFrom::West,
                 shifted: Shifted::Odd,
+                wrap: false,
             },
         ] {
             let l = HexLayout::for_grid(&grid, 46, Pt::new(10, 20));
