@@ -347,3 +347,14 @@ fn a_png_is_not_printed_to_a_terminal() {
     assert_eq!(piped.status.code(), Some(0));
     assert!(png::size_of(&piped.stdout).is_some(), "a PNG on the pipe");
 }
+
+#[test]
+fn kummens_supply_line_is_named_on_the_map_and_in_the_panel_2_3_2_4_4_2() {
+    let game = Game::open(demo(&KUMMEN)).unwrap();
+    let svg = picture::board(&game, &Reader::Public, game.last_seq()).unwrap();
+    let svg = svg.as_str();
+    // The stand-in map's two supply river hexes, each with a plate, and the whole line.
+    assert_eq!(svg.matches(">supply</text>").count(), 2, "{svg}");
+    assert!(svg.contains("Supply line (4.4.2):"), "{svg}");
+    assert!(svg.contains("EX-10, C08, D07, Zakui"), "{svg}");
+}
