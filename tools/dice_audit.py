@@ -9,11 +9,13 @@ the block-style subset pbem writes (it stops with an error on anything else rath
         Public audit of a game directory: reads game.yaml (game id, seat order) and every
         journal/NNNNNN.yaml (any other file in journal/, such as a record after a gap, is a
         finding; a .tmp* leftover of an interrupted write is passed over); checks the hash chain, every host reveal against the commitment
-        published one record earlier, every step seed and every public die. Once the game is
+        published one record earlier, every step seed, every public die and every sealed draw
+        a later step revealed with its key (journal/5: the values the key gives). Once the game is
         concluded (its last record reveals the master seed and game key, `pbem conclude`), it
         also checks that the master seed derives every host reveal, the game-key commitment, and
         every sealed transcript (archive/sealed/NNNNNN.yaml, or host/sealed/ for a host): its
-        sealed commitment and its draws; and every order used (archive/orders/): its SHA-256 is
+        sealed commitment and its draws; that each revealed key is the game key's for its step
+        and label, and its draw the one that step made; and every order used (archive/orders/): its SHA-256 is
         the order hash of the journal, and its secret entropy gives the record's dice_entropy
         (journal/2, docs/dice.md "Order commitments"). --game-key HEX does the sealed checks
         before that.
@@ -38,9 +40,11 @@ import sys
 DICE_ALGORITHM = "pbem-dice-v1"
 JOURNAL_V1, JOURNAL_V2, JOURNAL_V3 = "journal/1", "journal/2", "journal/3"
 JOURNAL_V4 = "journal/4"
+JOURNAL_V5 = "journal/5"
 # journal/3 only adds the rules versions (genesis.rules, step.rules, an `upgrade` host
 # operation): the dice and the order entries are as in journal/2. journal/4 only adds `bot:`
-# (a seat played by the host's bot, its orders an entry like any other).
+# (a seat played by the host's bot, its orders an entry like any other). journal/5 adds
+# `step.reveals`: sealed draws of earlier steps published with their stream keys.
 EMBEDDED_BEGIN = "-----BEGIN SSH SIGNATURE-----"
 
 # --------------------------------------------------------------------------------------------
@@ -517,11 +521,17 @@ def audit(game_dir, game_key=None):
                 findings.append(f"{where}: step.host_reveal: not derived from the revealed master seed")
         if step is not None:
             fmt = rec.get("pbem")
-            if fmt not in (JOURNAL_V1, JOURNAL_V2, JOURNAL_V3, JOURNAL_V4):
+            if fmt not in (JOURNAL_V1, JOURNAL_V2, JOURNAL_V3, JOURNAL_V4, JOURNAL_V5):
                 findings.append(f"{where}: pbem: unknown journal format {fmt!r}")
-            hidden_entropy = fmt in (JOURNAL_V2, JOURNAL_V3, JOURNAL_V4)
-            steps.append(audit_step(game, seats, where, seq, step, prev_record, findings,
-                                    game_dir, game_key, hidden_entropy))
+            hidden_entropy = fmt in (JOURNAL_V2, JOURNAL_V3, JOURNAL_V4, JOURNAL_V5)
+            out = audit_step(game, seats, where, seq, step, prev_record, findings,
+                             game_dir, game_key, hidden_entropy)
+            revealed = audit_reveals(where, step, steps, game_key, findings)
+            if revealed:
+                out["reveals"] = revealed
+            if fmt != JOURNAL_V5 and step.get("reveals"):
+                findings.append(f"{where}: pbem: a {fmt} record reveals sealed draws ({JOURNAL_V5} does)")
+            steps.append(out)
             if conclusion is not None:
                 audit_orders(game_dir, where, seq, step, hidden_entropy, findings)
         prev_record, prev_hash = rec, hashlib.sha256(raw).digest()
@@ -572,6 +582,46 @@ def audit_step(game, seats, where, seq, st, prev_record, findings, game_dir, gam
     out = {"record": seq, "step": number, "seed": seed.hex(), "dice": dice}
     if game_key is not None:
         out["sealed"] = audit_sealed(game_dir, game_key, where, seq, number, seed, st, findings)
+    return out
+
+
+def audit_reveals(where, st, earlier, game_key, findings):
+    """journal/5: each revealed sealed draw must name a step an earlier record resolved and hold
+    the values its key gives; with the game key, the key must be the sealed stream key of that
+    step and label, and the draw the one that step's sealed transcript holds."""
+    out, seen = [], set()
+    for k, r in enumerate(st.get("reveals") or []):
+        at = f"{where}: step.reveals[{k}]"
+        number = _int(_field(r, "step", at), f"{at}.step")
+        label = _field(r, "label", at)
+        key = _hex32(_field(r, "key", at), f"{at}.key")
+        ranges = [_int(v, f"{at}.range") for v in (_field(r, "range", at) or [])]
+        values = [_int(v, f"{at}.values") for v in (_field(r, "values", at) or [])]
+        if (number, label) in seen:
+            findings.append(f"{at} ({label} of step {number}): revealed twice")
+        seen.add((number, label))
+        if not all(1 <= n < 2**32 for n in ranges) or len(ranges) != len(values):
+            findings.append(f"{at} ({label}): one value per range, each range in 1..2^32-1")
+            continue
+        s = Stream(key)
+        again = [s.below(n) for n in ranges]
+        out.append({"step": number, "label": label, "range": ranges, "values": again})
+        if again != values:
+            findings.append(f"{at} ({label} of step {number}): journal says {values}, its key gives {again}")
+        drawn_in = [e for e in earlier if e["step"] == number]
+        if not drawn_in:
+            findings.append(f"{at} ({label}): no earlier record resolved step {number}")
+            continue
+        if game_key is None:
+            continue
+        e = drawn_in[0]
+        if sealed_stream_key(game_key, bytes.fromhex(e["seed"]), label) != key:
+            findings.append(f"{at} ({label} of step {number}): the key is not the game key's "
+                            f"sealed stream key of that step and label")
+        if not any(d["label"] == label and d["range"] == ranges and d["values"] == values
+                   for d in e.get("sealed") or []):
+            findings.append(f"{at} ({label} of step {number}): the sealed transcript of record "
+                            f"{e['record']} holds no such draw")
     return out
 
 
@@ -807,6 +857,8 @@ def main(argv):
               f"{len(report['steps'])} steps, {dice} public dice")
         for s in report["steps"]:
             print(f"  step {s['step']} (record {s['record']}): seed {s['seed']}, {len(s['dice'])} dice")
+            for r in s.get("reveals", []):
+                print(f"    reveals {r['label']} of step {r['step']}: values {r['values']}")
         for f in findings:
             print(f"FAIL {f}")
         print("all checks passed" if not findings else f"{len(findings)} check(s) failed")

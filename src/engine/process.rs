@@ -345,6 +345,7 @@ pub fn process_locked(
             events: res.public.clone(),
             outcome: outcome.clone(),
             defaults,
+            reveals: res.dice.reveals.clone(),
         }),
         conclusion: None,
         host_op: None,
