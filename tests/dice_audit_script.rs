@@ -9,7 +9,7 @@ use pbem::engine::dir::GameDir;
 use pbem::engine::game::read_journal;
 use pbem::protocol::dice::{
     DICE_ALGORITHM, Dice, Stream, public_stream_key, replay_public, replay_sealed,
-    sealed_stream_key, shuffle_ranges, step_seed,
+    sealed_key_commit, sealed_stream_key, shuffle_ranges, step_seed,
 };
 use pbem::protocol::hash::{Hash32, commitment};
 use pbem::protocol::journal::{
@@ -248,13 +248,16 @@ fn fixture() -> Fixture {
         }
         let mut deck: Vec<u32> = (0..12).collect();
         dice.sealed_shuffle("deck/chits", &mut deck, "the chit deck");
+        if step == 1 {
+            dice.commit_sealed_key("deck/chits");
+        }
         dice.sealed_index("cup/german/1", 17, "");
         let transcript = dice.finish().expect("no defect");
         let sealed_yaml = pbem::yaml::to_string(&transcript.sealed);
         write(&gd.sealed(step), &sealed_yaml);
         let last = step == 2;
         let record = Record {
-            pbem: if transcript.reveals.is_empty() {
+            pbem: if transcript.reveals.is_empty() && transcript.key_commits.is_empty() {
                 JOURNAL_FORMAT
             } else {
                 JOURNAL_FORMAT_V5
@@ -277,6 +280,7 @@ fn fixture() -> Fixture {
                 events: vec!["- blue moves".into(), "two\nlines".into(), "x".repeat(120)],
                 outcome: last.then(|| "blue wins: 12 VP".into()),
                 defaults: vec![],
+                key_commits: transcript.key_commits.clone(),
                 reveals: transcript.reveals.clone(),
             }),
             conclusion: None,
@@ -352,6 +356,14 @@ fn the_script_computes_every_published_vector_as_pbem_does() {
     assert_eq!(
         v["sealed_key"],
         sealed_stream_key(&game_key, &seed, "deck/chits").hex()
+    );
+    assert_eq!(
+        v["sealed_key_commit"],
+        sealed_key_commit(
+            "deck/chits",
+            &sealed_stream_key(&game_key, &seed, "deck/chits")
+        )
+        .hex()
     );
     assert_eq!(
         v["cup_key"],
@@ -527,7 +539,13 @@ fn the_script_catches_a_revealed_key_that_is_not_the_game_keys() {
     let block = |k: &Hash32| format!("values:\n    - {}\n", values(k).join("\n    - "));
     f.edit_record(2, &key.hex(), &other.hex());
     f.edit_record(2, &block(&key), &block(&other));
-    audit(&f.dir, &[], 0);
+    let public = findings(&audit(&f.dir, &[], 1));
+    assert_eq!(
+        public,
+        [
+            "journal/000002.yaml: step.reveals[0] (deck/chits): the key does not open the commitment of step 1"
+        ]
+    );
     let report = audit(&f.dir, &["--game-key", &f.game_key.hex()], 1);
     let found = findings(&report);
     assert!(

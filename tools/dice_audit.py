@@ -129,6 +129,10 @@ def sealed_stream_key(game_key, seed, label):
     return transcript("pbem-dice-v1/sealed", game_key, seed, label.encode())
 
 
+def sealed_key_commit(label, key):
+    return transcript("pbem-sealed-key-commit-v1", label.encode(), key)
+
+
 def sealed_commit(game_key, step, sealed_yaml_bytes):
     return transcript("pbem-sealed-v1", game_key, u64(step), sealed_yaml_bytes)
 
@@ -529,8 +533,8 @@ def audit(game_dir, game_key=None):
             revealed = audit_reveals(where, step, steps, game_key, findings)
             if revealed:
                 out["reveals"] = revealed
-            if fmt != JOURNAL_V5 and step.get("reveals"):
-                findings.append(f"{where}: pbem: a {fmt} record reveals sealed draws ({JOURNAL_V5} does)")
+            if fmt != JOURNAL_V5 and (step.get("reveals") or step.get("key_commits")):
+                findings.append(f"{where}: pbem: a {fmt} record commits to or reveals sealed keys ({JOURNAL_V5} does)")
             steps.append(out)
             if conclusion is not None:
                 audit_orders(game_dir, where, seq, step, hidden_entropy, findings)
@@ -580,6 +584,15 @@ def audit_step(game, seats, where, seq, st, prev_record, findings, game_dir, gam
         if again != values:
             findings.append(f"{at} ({label}): journal says {values}, recomputed {again}")
     out = {"record": seq, "step": number, "seed": seed.hex(), "dice": dice}
+    commits = {}
+    for k, c in enumerate(st.get("key_commits") or []):
+        at = f"{where}: step.key_commits[{k}]"
+        label = _field(c, "label", at)
+        if label in commits:
+            findings.append(f"{at} ({label}): committed twice")
+        commits[label] = _hex32(_field(c, "commit", at), f"{at}.commit")
+    if commits:
+        out["key_commits"] = {label: c.hex() for label, c in commits.items()}
     if game_key is not None:
         out["sealed"] = audit_sealed(game_dir, game_key, where, seq, number, seed, st, findings)
     return out
@@ -612,6 +625,11 @@ def audit_reveals(where, st, earlier, game_key, findings):
         if not drawn_in:
             findings.append(f"{at} ({label}): no earlier record resolved step {number}")
             continue
+        committed = drawn_in[0].get("key_commits", {}).get(label)
+        if committed is None:
+            findings.append(f"{at} ({label}): step {number} committed to no key for {label}")
+        elif committed != sealed_key_commit(label, key).hex():
+            findings.append(f"{at} ({label}): the key does not open the commitment of step {number}")
         if game_key is None:
             continue
         e = drawn_in[0]
@@ -743,6 +761,8 @@ def compute_vectors():
         "below_3x2p29": [reject_b.below(3 << 29) for _ in range(4)],
         "game_key_commitment": commitment(VECTOR_GAME_KEY).hex(),
         "sealed_key": sealed_stream_key(VECTOR_GAME_KEY, seed, "deck/chits").hex(),
+        "sealed_key_commit": sealed_key_commit(
+            "deck/chits", sealed_stream_key(VECTOR_GAME_KEY, seed, "deck/chits")).hex(),
         "deck_words": deck.words,
         "cup_key": sealed_stream_key(VECTOR_GAME_KEY, seed, "cup/german/1").hex(),
         "shuffle_draws": sealed_draws(VECTOR_GAME_KEY, seed, "deck/chits", list(range(10, 1, -1))),
@@ -773,6 +793,7 @@ PUBLISHED = {
     "below_3x2p29": [1218179322, 63791637, 970858600, 924229557],
     "game_key_commitment": "d30ec2ff4f58898437b64c49a709896520dd23d70bb2cfa546436eda6c92471a",
     "sealed_key": "5b54c160a242966f0474d95d95934736415a99a3db2828a48a5c33bf4c4ca943",
+    "sealed_key_commit": "8df1fbea6dc2cb25f26ecb6f19fcf907e0a427d97b66acc131ee0adfcb653337",
     "deck_words": [0x33936A35, 0x8A32C310, 0xA38ECBD2, 0xF9ABE7B9, 0x8DF92025, 0x7611D548,
                    0x358994A0, 0x751B56ED, 0xAFAC4B8A],
     "cup_key": "22224066bc2d3becca10e8bc47e9c2d68b5e9df930aefc5c9250fa654ce1149d",

@@ -17,7 +17,7 @@ use super::game::{Game, Secrets};
 use super::order;
 use super::process::read_events;
 use super::{Error, views};
-use crate::protocol::dice::{bot_seed, replay_public, step_seed};
+use crate::protocol::dice::{bot_seed, replay_public, sealed_key_commit, step_seed};
 use crate::protocol::envelope::{self, ORDER_NAMESPACE};
 use crate::protocol::hash::{Hash32, commitment, sha256};
 use crate::protocol::journal::{
@@ -416,9 +416,11 @@ fn check_public(
     }
 }
 
-/// Each sealed reveal of record `i` (journal/5) must name a step an earlier record resolved,
-/// once, and hold the values its key gives for its ranges: so anyone can check a revealed draw
-/// (a turn's deck order) as soon as it is published. That the key is the one the game key gives
+/// Each key commitment of record `i` (journal/5) names a label once; each sealed reveal must
+/// name a step an earlier record resolved and whose record committed to this key for this
+/// label, once, and hold the values its key gives for its ranges: so anyone can check a revealed
+/// draw (a turn's deck order) as soon as it is published, against a key fixed before the draw
+/// was used. That the key is the one the game key gives
 /// for that step and label, and that the draw is the one the step made, is checked with the
 /// host's files ([`check_reveal_keys`]): by the host's `verify`, and by anyone once the game is
 /// concluded.
@@ -432,6 +434,15 @@ fn check_reveals(
     let Some(st) = &records[i].0.step else {
         return;
     };
+    let mut labels = std::collections::BTreeSet::new();
+    for (k, c) in st.key_commits.iter().enumerate() {
+        if !labels.insert(c.label.as_str()) {
+            findings.push(format!(
+                "{name}: step.key_commits[{k}] ({}): committed twice",
+                c.label
+            ));
+        }
+    }
     let mut seen = std::collections::BTreeSet::new();
     for (k, r) in st.reveals.iter().enumerate() {
         tally.reveals += 1;
@@ -441,12 +452,25 @@ fn check_reveals(
         }
         let earlier = records[..i]
             .iter()
-            .any(|(e, _)| e.step.as_ref().is_some_and(|s| s.number == r.step));
-        if !earlier {
-            findings.push(format!(
+            .find_map(|(e, _)| e.step.as_ref().filter(|s| s.number == r.step));
+        match earlier {
+            None => findings.push(format!(
                 "{what}: no earlier record resolved step {}",
                 r.step
-            ));
+            )),
+            Some(drawn) => match drawn.key_commits.iter().find(|c| c.label == r.label) {
+                None => findings.push(format!(
+                    "{what}: step {} committed to no key for {}",
+                    r.step, r.label
+                )),
+                Some(c) if c.commit != sealed_key_commit(&r.label, &r.key) => {
+                    findings.push(format!(
+                        "{what}: the key does not open the commitment of step {}",
+                        r.step
+                    ))
+                }
+                Some(_) => {}
+            },
         }
         if r.range.contains(&0) || r.range.len() != r.values.len() {
             findings.push(format!(
@@ -720,7 +744,7 @@ fn check_format(records: &[(Record, Hash32)], i: usize, name: &str, findings: &m
     }
     if format < 5 && needed == JOURNAL_FORMAT_V5 {
         findings.push(format!(
-            "{name}: pbem: a {} record reveals sealed draws ({JOURNAL_FORMAT_V5} does)",
+            "{name}: pbem: a {} record commits to or reveals sealed keys ({JOURNAL_FORMAT_V5} does)",
             rec.pbem
         ));
     }
@@ -1521,6 +1545,11 @@ fn replay_record(
                         "{name}: step.dice: differ from the dice of the replay"
                     ));
                 }
+                if t.key_commits != st.key_commits {
+                    findings.push(format!(
+                        "{name}: step.key_commits: differ from the key commitments of the replay"
+                    ));
+                }
                 if t.reveals != st.reveals {
                     findings.push(format!(
                         "{name}: step.reveals: differ from the reveals of the replay"
@@ -1855,8 +1884,25 @@ impl Tally {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::dice::{SealedReveal, reveal_values, shuffle_ranges};
+    use crate::protocol::dice::{
+        SealedKeyCommit, SealedReveal, reveal_values, sealed_key_commit, shuffle_ranges,
+    };
     use crate::protocol::journal::StepRecord;
+
+    const KEY: Hash32 = Hash32([0x5A; 32]);
+    const LABEL: &str = "deck/actions/t1";
+
+    /// The step record that shuffled the deck and committed to its key.
+    fn shuffled(seq: u64, number: u64) -> (Record, Hash32) {
+        let mut r = step(seq, number, vec![]);
+        if let Some(st) = r.0.step.as_mut() {
+            st.key_commits.push(SealedKeyCommit {
+                label: LABEL.into(),
+                commit: sealed_key_commit(LABEL, &KEY),
+            });
+        }
+        r
+    }
 
     fn step(seq: u64, number: u64, reveals: Vec<SealedReveal>) -> (Record, Hash32) {
         let record = Record {
@@ -1878,6 +1924,7 @@ mod tests {
                 events: vec![],
                 outcome: None,
                 defaults: vec![],
+                key_commits: vec![],
                 reveals,
             }),
             conclusion: None,
@@ -1889,13 +1936,12 @@ mod tests {
     }
 
     fn deck_reveal(of_step: u64) -> SealedReveal {
-        let key = Hash32([0x5A; 32]);
         let range = shuffle_ranges(9);
         SealedReveal {
             step: of_step,
-            label: "deck/actions/t1".into(),
-            key,
-            values: reveal_values(&key, &range),
+            label: LABEL.into(),
+            key: KEY,
+            values: reveal_values(&KEY, &range),
             range,
         }
     }
@@ -1914,16 +1960,36 @@ mod tests {
     }
 
     #[test]
-    fn a_reveal_of_an_earlier_step_whose_key_gives_its_values_passes() {
-        let records = [step(1, 1, vec![]), step(2, 2, vec![deck_reveal(1)])];
+    fn a_reveal_of_an_earlier_committed_key_that_gives_its_values_passes() {
+        let records = [shuffled(1, 1), step(2, 2, vec![deck_reveal(1)])];
         assert_eq!(findings_of(&records), (vec![], 1));
+    }
+
+    #[test]
+    fn a_reveal_of_a_key_the_step_did_not_commit_to_is_a_finding() {
+        let (found, _) = findings_of(&[step(1, 1, vec![]), step(2, 2, vec![deck_reveal(1)])]);
+        assert!(found[0].contains("step 1 committed to no key"), "{found:?}");
+    }
+
+    #[test]
+    fn a_reveal_whose_key_does_not_open_the_commitment_is_a_finding() {
+        // Another key, with the values it gives: consistent in itself, not the one committed.
+        let mut r = deck_reveal(1);
+        r.key = Hash32([0x11; 32]);
+        r.values = reveal_values(&r.key, &r.range);
+        let (found, _) = findings_of(&[shuffled(1, 1), step(2, 2, vec![r])]);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].contains("does not open the commitment"),
+            "{found:?}"
+        );
     }
 
     #[test]
     fn a_revealed_value_the_key_does_not_give_is_a_finding() {
         let mut r = deck_reveal(1);
         r.values[0] = (r.values[0] + 1) % 9;
-        let (found, _) = findings_of(&[step(1, 1, vec![]), step(2, 2, vec![r])]);
+        let (found, _) = findings_of(&[shuffled(1, 1), step(2, 2, vec![r])]);
         assert_eq!(found.len(), 1);
         assert!(found[0].contains("its key gives"), "{found:?}");
     }
@@ -1940,7 +2006,7 @@ mod tests {
     #[test]
     fn a_draw_revealed_twice_in_one_record_is_a_finding() {
         let records = [
-            step(1, 1, vec![]),
+            shuffled(1, 1),
             step(2, 2, vec![deck_reveal(1), deck_reveal(1)]),
         ];
         let (found, _) = findings_of(&records);
@@ -1954,7 +2020,7 @@ mod tests {
     fn a_reveal_with_fewer_values_than_ranges_is_a_finding_not_a_panic() {
         let mut r = deck_reveal(1);
         r.values.pop();
-        let (found, _) = findings_of(&[step(1, 1, vec![]), step(2, 2, vec![r])]);
+        let (found, _) = findings_of(&[shuffled(1, 1), step(2, 2, vec![r])]);
         assert!(found[0].contains("one value per range"), "{found:?}");
     }
 
@@ -1967,7 +2033,7 @@ mod tests {
         assert!(
             findings
                 .iter()
-                .any(|m| m.contains("reveals sealed draws (journal/5 does)")),
+                .any(|m| m.contains("commits to or reveals sealed keys (journal/5 does)")),
             "{findings:?}"
         );
     }

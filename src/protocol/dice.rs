@@ -165,6 +165,26 @@ pub struct SealedReveal {
     pub values: Vec<u32>,
 }
 
+/// The public commitment to the stream key of sealed label `label` of one step, published in
+/// that step's record when the rules mean to reveal the draw later ([`Dice::commit_sealed_key`]):
+/// `H("pbem-sealed-key-commit-v1"; label; key)`. It fixes the draw before anything is drawn
+/// from it, so the reveal can be checked against it as soon as it is published; a hash of a
+/// 256-bit key lets nobody test guesses of the draw.
+pub fn sealed_key_commit(label: &str, key: &Hash32) -> Hash32 {
+    Transcript::new("pbem-sealed-key-commit-v1")
+        .str(label)
+        .hash(key)
+        .finish()
+}
+
+/// A step's commitment to the key of one of its sealed draws (journal/5, `step.key_commits`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SealedKeyCommit {
+    pub label: String,
+    pub commit: Hash32,
+}
+
 /// The values a sealed stream with this key gives for these ranges: one uniform draw in
 /// `0..range[k]` per entry, in order, on the one stream (as [`Dice::sealed_index`] and
 /// [`Dice::sealed_shuffle`] draw them).
@@ -187,6 +207,10 @@ pub fn shuffle_ranges(len: usize) -> Vec<u32> {
 pub struct DiceTranscript {
     pub public: Vec<Roll>,
     pub sealed: Vec<SealedDraw>,
+    /// Commitments to the keys of this step's sealed draws that a later step will reveal
+    /// (journal/5).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub key_commits: Vec<SealedKeyCommit>,
     /// Sealed draws of earlier steps this step made public (journal/5).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reveals: Vec<SealedReveal>,
@@ -310,11 +334,23 @@ impl Dice {
         });
     }
 
-    /// The key of this step's sealed stream `label`, for rules that will reveal the draw in a
-    /// later step ([`Dice::reveal_sealed`]). It is as secret as the draw itself: the rules keep
-    /// it in the host's state, never in a view, until the reveal.
-    pub fn sealed_key(&self, label: &str) -> Hash32 {
-        sealed_stream_key(&self.game_key, &self.step_seed, label)
+    /// Publishes a commitment to the key of this step's sealed stream `label` and gives the
+    /// key, for rules that will reveal the draw in a later step ([`Dice::reveal_sealed`]). The
+    /// key is as secret as the draw itself: the rules keep it in the host's state, never in a
+    /// view, until the reveal.
+    pub fn commit_sealed_key(&mut self, label: &str) -> Hash32 {
+        let key = sealed_stream_key(&self.game_key, &self.step_seed, label);
+        if self.transcript.key_commits.iter().any(|c| c.label == label) {
+            self.faults.push(format!(
+                "key of sealed label {label:?} committed twice in one step"
+            ));
+        } else {
+            self.transcript.key_commits.push(SealedKeyCommit {
+                label: label.to_string(),
+                commit: sealed_key_commit(label, &key),
+            });
+        }
+        key
     }
 
     /// Makes public the sealed draw `label` of the earlier step `step`, whose stream key the
@@ -410,7 +446,11 @@ mod tests {
         let mut d = Dice::new(seed(), game_key);
         let mut deck: Vec<u32> = (0..9).collect();
         d.sealed_shuffle("deck/actions/t1", &mut deck, "");
-        let key = d.sealed_key("deck/actions/t1");
+        let key = d.commit_sealed_key("deck/actions/t1");
+        assert_eq!(
+            d.transcript().key_commits[0].commit,
+            sealed_key_commit("deck/actions/t1", &key)
+        );
         let drawn = d.transcript().sealed[0].clone();
         let mut later = Dice::new(Hash32([8u8; 32]), game_key);
         later.reveal_sealed(3, "deck/actions/t1", key, shuffle_ranges(9));
@@ -426,15 +466,18 @@ mod tests {
 
     #[test]
     fn a_revealed_key_opens_only_its_own_label() {
-        let d = Dice::new(seed(), Hash32([9u8; 32]));
-        assert_ne!(
-            d.sealed_key("deck/actions/t1"),
-            d.sealed_key("deck/actions/t2")
-        );
-        assert_ne!(
-            d.sealed_key("deck/actions/t1"),
-            public_stream_key(&seed(), "deck/actions/t1")
-        );
+        let mut d = Dice::new(seed(), Hash32([9u8; 32]));
+        let t1 = d.commit_sealed_key("deck/actions/t1");
+        assert_ne!(t1, d.commit_sealed_key("deck/actions/t2"));
+        assert_ne!(t1, public_stream_key(&seed(), "deck/actions/t1"));
+    }
+
+    #[test]
+    fn committing_one_key_twice_is_a_defect() {
+        let mut d = Dice::new(seed(), Hash32::default());
+        d.commit_sealed_key("deck");
+        d.commit_sealed_key("deck");
+        assert_eq!(d.finish().unwrap_err().len(), 1);
     }
 
     #[test]
