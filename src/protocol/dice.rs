@@ -260,6 +260,11 @@ impl Dice {
         self
     }
 
+    /// The number of the step being resolved (0 unless [`Dice::at_step`] set it).
+    pub fn step(&self) -> u64 {
+        self.step
+    }
+
     fn claim(&mut self, label: &str) {
         if !self.labels.insert(label.to_string()) {
             self.faults
