@@ -244,3 +244,77 @@ fn an_unknown_scenario_is_refused_with_the_list() {
         .unwrap_err();
     assert!(err.contains("gryps"), "{err}");
 }
+
+fn dice() -> crate::protocol::dice::Dice {
+    use crate::protocol::hash::Hash32;
+    crate::protocol::dice::Dice::new(Hash32([7; 32]), Hash32([9; 32]))
+}
+
+#[test]
+fn the_step_machine_runs_a_packet_over_the_stubs_to_the_next_packet() {
+    // Every rule is a stub: nothing is bought, no card is drawn, so the turn ends at once and
+    // the next packet opens (plan §1.2's shape, with nothing in it yet).
+    let st = start();
+    let orders = BTreeMap::new();
+    let r = Zeta.resolve(&st, &orders, &mut dice()).unwrap();
+    assert_eq!(r.state.stage, Stage::Packet { turn: 2 });
+    assert_eq!(r.state.turn, 2);
+    assert_eq!(r.state.units, st.units, "the stubs changed nothing");
+}
+
+#[test]
+fn steps_the_stubs_cannot_take_are_refused_not_faked() {
+    let mut st = start();
+    st.turn = 10;
+    st.stage = Stage::Packet { turn: 10 };
+    let err = Zeta
+        .resolve(&st, &BTreeMap::new(), &mut dice())
+        .unwrap_err();
+    assert!(
+        err.contains("37.3") && err.contains("zeta commit 5"),
+        "{err}"
+    );
+    st.stage = Stage::Ask {
+        turn: 10,
+        k: 1,
+        who: Side::Aeug,
+        why: super::state::AskWhy::Checkpoint(super::state::Checkpoint::BeforeCombat),
+    };
+    let err = Zeta
+        .resolve(&st, &BTreeMap::new(), &mut dice())
+        .unwrap_err();
+    assert!(err.contains("zeta commit 14"), "{err}");
+}
+
+#[test]
+fn unit_ids_count_per_side_and_type_z_8() {
+    let mut st = start();
+    assert!(st.units.contains_key("a-gm2-5") && st.units.contains_key("t-gm2-5"));
+    assert_eq!(st.new_unit_id(Side::Titans, "gm2"), "t-gm2-6");
+    assert_eq!(st.new_unit_id(Side::NeoZeon, "gaza_c"), "n-gaza-c-9");
+}
+
+#[test]
+fn a_part_sent_in_the_wrong_step_is_named_with_the_step_it_belongs_to() {
+    let st = start();
+    let o: super::orders::Orders = crate::yaml::parse(
+        "speech: side_2\njoin: defender\ncards: [space, ground, atmosphere]\n",
+        "o",
+    )
+    .unwrap();
+    let problems = Zeta.check(&st, "aeug", &o);
+    let text: Vec<String> = problems
+        .iter()
+        .map(|p| format!("{}: {}", p.path, p.message))
+        .collect();
+    let has = |s: &str| text.iter().any(|t| t.contains(s));
+    assert!(
+        has("orders.speech: `speech` belongs to the action phase steps"),
+        "{text:?}"
+    );
+    assert!(
+        has("orders.join: `join` belongs to the ask steps"),
+        "{text:?}"
+    );
+    assert!(!has("orders.cards: `cards` belongs"), "{text:?}");
+}
