@@ -117,7 +117,7 @@ pub fn place(scenario: &str, d: ZetaData) -> Result<State, String> {
 
 /// One stack of 38: its units (ships first, so MS that must ride have a ship), MS aboard
 /// ships where they could not stand alone (15.4-15.6), and its characters aboard its ship of
-/// most capacity, else alone at its own base (15.6), else aboard its first MS (13.10).
+/// most capacity, else aboard an MS they may pilot, else alone at its own base.
 fn place_stack(st: &mut State, stack: &StartStack) -> Result<(), String> {
     let data = st.data.arc();
     let side = stack.side;
@@ -171,12 +171,28 @@ fn place_stack(st: &mut State, stack: &StartStack) -> Result<(), String> {
             }
         }
     }
+    // 13.10: a character rides a ship (any number, 15.3) or an MS (one each, and only one
+    // with MS attack or defense, 20.5, A-90); 15.6 lets one stand alone at an own base.
+    let mut piloted: BTreeSet<UnitId> = BTreeSet::new();
     for ch in &stack.chars {
-        let place = match (ships.first(), stack.at.loc(), ms.first()) {
+        let def = data
+            .character(ch)
+            .ok_or_else(|| format!("scenario: unknown character {ch:?}"))?;
+        let can_pilot = def.ms_attack > 0 || def.ms_defense > 0;
+        let free_ms = ms.iter().find(|m| !piloted.contains(*m)).cloned();
+        let place = match (ships.first(), free_ms, stack.at.loc()) {
             (Some((_, ship)), _, _) => CharPlace::Aboard(ship.clone()),
-            (None, Some(loc), _) if own_base => CharPlace::Solo(loc),
-            (None, _, Some(m)) => CharPlace::Aboard(m.clone()),
-            _ => return Err(format!("scenario: nowhere for {ch} to be at {}", stack.at)),
+            (None, Some(m), _) if can_pilot => {
+                piloted.insert(m.clone());
+                CharPlace::Aboard(m)
+            }
+            (None, _, Some(loc)) if own_base => CharPlace::Solo(loc),
+            _ => {
+                return Err(format!(
+                    "scenario: nowhere for {ch} to be at {} (13.10, 15.6)",
+                    stack.at
+                ));
+            }
         };
         set_char(st, ch, place)?;
     }

@@ -1,7 +1,7 @@
 //! Setup (38) places what plan §5.8 says, and the skeleton's state, orders and views behave.
 
 use super::Zeta;
-use super::data::{Loc, Place, Side};
+use super::data::{Place, Side};
 use super::state::{CharPlace, Stage, State};
 use crate::kit::seats::Seat;
 use crate::systems::{DataSource, Phase, Reader, Rules};
@@ -115,8 +115,8 @@ fn the_first_fleet_rides_the_argama_with_its_seven_characters_38() {
     );
     assert_eq!(
         st.chars["lila"].place,
-        CharPlace::Solo(Loc::parse("space:D08").unwrap()),
-        "no ship at Luna II: alone at her own base (15.6)"
+        CharPlace::Aboard("t-galbaldy-b-1".into()),
+        "no ship at Luna II: she rides her MS (13.10, 20.5)"
     );
     for c in ["haman", "mineva"] {
         assert_eq!(
