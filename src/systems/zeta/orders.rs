@@ -111,11 +111,62 @@ pub struct GuardedCards {
 }
 
 /// 10.2-10.3: three kinds, or guarded alternatives judged on the deployed board.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum CardChoice {
     Plain(Vec<CardKind>),
     Guarded(Vec<GuardedCards>),
+}
+
+/// One entry of `cards:`: a kind, or an alternative. Read by hand, so that a wrong entry gets
+/// the message of the form it was written in rather than serde's "no variant matched".
+enum CardItem {
+    Kind(CardKind),
+    Guarded(GuardedCards),
+}
+
+impl<'de> Deserialize<'de> for CardItem {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<CardItem, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = CardItem;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str(
+                    "a card kind (space, ground or atmosphere) or an alternative {if: ..., choose: [...]}",
+                )
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<CardItem, E> {
+                use serde::de::IntoDeserializer;
+                CardKind::deserialize(s.into_deserializer()).map(CardItem::Kind)
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, m: A) -> Result<CardItem, A::Error> {
+                GuardedCards::deserialize(serde::de::value::MapAccessDeserializer::new(m))
+                    .map(CardItem::Guarded)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for CardChoice {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<CardChoice, D::Error> {
+        let items = Vec::<CardItem>::deserialize(d)?;
+        let mut kinds = Vec::new();
+        let mut alts = Vec::new();
+        for i in items {
+            match i {
+                CardItem::Kind(k) => kinds.push(k),
+                CardItem::Guarded(g) => alts.push(g),
+            }
+        }
+        match (kinds.is_empty(), alts.is_empty()) {
+            (_, true) => Ok(CardChoice::Plain(kinds)),
+            (true, false) => Ok(CardChoice::Guarded(alts)),
+            (false, false) => Err(serde::de::Error::custom(
+                "write either three kinds or a list of alternatives ({if: ..., choose: [...]}), not both",
+            )),
+        }
+    }
 }
 
 /// The drawn card, echoed (11.2).
@@ -695,6 +746,16 @@ checkpoint: before_combat
         ] {
             assert!(parse(bad).is_err(), "accepted: {bad}");
         }
+    }
+
+    #[test]
+    fn a_wrong_card_entry_gets_the_message_of_its_own_form() {
+        let err = parse("cards: [space, grnd, atmosphere]\n").unwrap_err();
+        assert!(err.contains("grnd") && err.contains("ground"), "{err}");
+        let err = parse("cards: [{choose: [space], iff: 3}]\n").unwrap_err();
+        assert!(err.contains("iff"), "{err}");
+        let err = parse("cards: [space, {choose: [space]}]\n").unwrap_err();
+        assert!(err.contains("not both"), "{err}");
     }
 
     #[test]
