@@ -370,9 +370,10 @@ pub struct BaseDef {
     /// Armament points added while it is in the belt box (30.2: Axis).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub belt_bonus: u8,
-    /// AEUG and Titans may not enter it while it is neutral (32.1.2: Side 3).
+    /// AEUG and Titans may not enter it while it is neutral, until Neo Zeon has governed it
+    /// once (32.1.2, 32.1.6: Side 3).
     #[serde(default, skip_serializing_if = "is_false")]
-    pub closed_while_neutral: bool,
+    pub closed_until_nz: bool,
 }
 
 impl BaseDef {

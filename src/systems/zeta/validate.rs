@@ -347,8 +347,8 @@ fn bases(b: &BasesFile, d: &ZetaData) -> Errs {
     need(
         &mut e,
         "side_3",
-        side3.is_some_and(|x| x.kind == BaseKind::Military && x.closed_while_neutral),
-        "Side 3 is a military base closed to AEUG and Titans while neutral: `kind: military`, `closed_while_neutral: true` (32.1.1-32.1.2)",
+        side3.is_some_and(|x| x.kind == BaseKind::Military && x.closed_until_nz),
+        "Side 3 is a military base closed to AEUG and Titans until Neo Zeon has governed it: `kind: military`, `closed_until_nz: true` (32.1.1-32.1.2, 32.1.6)",
     );
     need(
         &mut e,

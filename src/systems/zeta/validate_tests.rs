@@ -63,6 +63,23 @@ fn the_stand_in_maps_have_the_plans_geometry_5_1_5_2() {
     assert_eq!(dist("space:N05", &at("side_3")), 2);
     assert_eq!(dist(&at("side_2"), "space:E04"), 2, "Side 2 to drop A");
     assert_eq!(dist(&at("luna_ii"), &at("side_1")), 2);
+    // Plan §5.1's key distances and §5.10's reach.
+    assert_eq!(dist(&at("green_noa"), &at("granada")), 8);
+    assert_eq!(
+        dist("space:N05", &at("granada")),
+        4,
+        "Axis reaches Granada on its 5th move"
+    );
+    assert_eq!(dist(&at("side_5"), &at("granada")), 3);
+    assert_eq!(dist(&at("side_4"), &at("von_braun")), 3);
+    assert_eq!(dist(&at("konpei"), "space:F05"), 2, "Konpei to drop B");
+    assert_eq!(dist(&at("side_6"), &at("zedan")), 2);
+    assert_eq!(dist(&at("side_6"), &at("granada")), 3);
+    assert_eq!(
+        dist("space:C05", &at("side_2")),
+        4,
+        "Quattro 4 hexes from Side 2 (29.1)"
+    );
     // 13.12: Hawaii (P04) is an island whose neighbours include column A.
     let hawaii = d.base_hex("hawaii").unwrap();
     let n = d.neighbours(hawaii);
@@ -203,7 +220,7 @@ fn base_checks_5_9() {
     );
     refused(
         &BASES,
-        "    closed_while_neutral: true",
+        "    closed_until_nz: true",
         "",
         &["bases.side_3", "32.1.2"],
     );
