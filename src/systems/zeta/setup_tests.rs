@@ -372,4 +372,13 @@ fn a_state_with_a_stopped_phase_round_trips_through_yaml_and_json() {
         !view.contains("speech") && !view.contains("pending"),
         "{view}"
     );
+    let own = Zeta.view(&st, &Reader::Side("aeug".into()));
+    assert_eq!(
+        own.mine
+            .and_then(|m| m.pending)
+            .and_then(|p| p.speech)
+            .as_deref(),
+        Some("side_2"),
+        "its own stopped orders are shown to the acting side"
+    );
 }
