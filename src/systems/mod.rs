@@ -7,6 +7,7 @@
 
 pub mod dougram;
 pub mod kummen;
+pub mod zeta;
 
 use crate::kit::events::Log;
 use crate::kit::seats::Seat;

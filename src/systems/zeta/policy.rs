@@ -1,0 +1,254 @@
+//! Standing policies (plan §4.5) and plans (plan §4.4): every decision a faction faces outside
+//! its own phase orders, decided in advance and kept in the state; `policies:` in any order
+//! replaces the parts it names (kit::policies).
+
+use super::data::{Loc, Side, UnitId};
+use super::guard::Guard;
+use super::orders::PhaseOrders;
+use super::state::CardKind;
+use crate::systems::Problem;
+use crate::yaml::FieldPath;
+use serde::{Deserialize, Serialize};
+
+/// The answer to an 18.9 join.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JoinAnswer {
+    /// Watch (Z-13: the default for people).
+    #[default]
+    Abstain,
+    Attacker,
+    Defender,
+    /// Open an ask step (plan §1.1).
+    Ask,
+}
+
+/// One rule of the join policy: the first rule whose conditions all hold answers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JoinRule {
+    /// The attacking (acting) faction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub acting: Option<Side>,
+    /// The faction it declared against.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declared: Option<Side>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<Loc>,
+    pub answer: JoinAnswer,
+}
+
+/// 18.9.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JoinPolicy {
+    #[serde(default)]
+    pub default: JoinAnswer,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rules: Vec<JoinRule>,
+}
+
+/// 20.3: which eligible MS sortie when defending or joining.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Sortie {
+    #[default]
+    AllEligible,
+    None,
+}
+
+/// 20.4: what shelters in an own military base.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum House {
+    #[default]
+    None,
+    Damaged,
+    Ships,
+    All,
+}
+
+/// 20.5-20.6: pilots onto MS.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Pilots {
+    #[default]
+    BestFirst,
+}
+
+/// 20.8: captains onto ships.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Captains {
+    #[default]
+    MaxShipAttack,
+}
+
+/// Preparation when another faction attacks (20.2-20.9).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Defence {
+    #[serde(default)]
+    pub sortie: Sortie,
+    #[serde(default)]
+    pub house: House,
+    #[serde(default)]
+    pub pilots: Pilots,
+    #[serde(default)]
+    pub captains: Captains,
+}
+
+/// 22.1: whether the camp wishes to bomb.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Bomb {
+    Never,
+    #[default]
+    IfTarget,
+    IfMsAtLeast(u32),
+}
+
+/// 24.1: whether the camp wishes to bombard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Bombard {
+    Always,
+    Never,
+    /// Expected own hits at least the enemy's.
+    #[default]
+    IfStronger,
+}
+
+/// 25.3-25.5: how the scorer's hits are allocated.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Allocate {
+    /// The exact knapsack: PP removed x 2 + PP flipped, ties by id.
+    #[default]
+    MaxValue,
+    /// Unit ids, `type:X`, `flipped_first`, `ships_first`, `base_first`, in order.
+    Priority(Vec<String>),
+}
+
+/// 26.1-26.4: the receiver's command share.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Share {
+    #[default]
+    MinLoss,
+    Protect(Vec<UnitId>),
+}
+
+/// 25.11, 15.7, A-53: which own ships pick up stranded MS.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Recarry {
+    #[default]
+    LargestCapacityFirst,
+    List(Vec<UnitId>),
+}
+
+/// 27.5, A-27: where a survivor with no legal place goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Orphans {
+    #[default]
+    Nearest,
+}
+
+/// A faction's standing policies; every part has its default (plan §4.5).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Policies {
+    #[serde(default)]
+    pub join: JoinPolicy,
+    #[serde(default)]
+    pub defence: Defence,
+    #[serde(default)]
+    pub bomb: Bomb,
+    #[serde(default)]
+    pub bombard: Bombard,
+    #[serde(default)]
+    pub allocate: Allocate,
+    #[serde(default)]
+    pub share: Share,
+    #[serde(default)]
+    pub recarry: Recarry,
+    #[serde(default)]
+    pub orphans: Orphans,
+    /// Put last in allocation and kept off risky sorties (25.3, 20.5).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub protect: Vec<String>,
+}
+
+/// `policies:` in an order: each part present replaces the stored one (kit::policies).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PolicyPatch {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub join: Option<JoinPolicy>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defence: Option<Defence>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bomb: Option<Bomb>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bombard: Option<Bombard>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allocate: Option<Allocate>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub share: Option<Share>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recarry: Option<Recarry>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub orphans: Option<Orphans>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protect: Option<Vec<String>>,
+}
+
+/// Which card a plan is for: the 1st or 2nd of the faction's cards of that kind drawn this
+/// turn (Z-5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlanKey {
+    pub card: CardKind,
+    pub nth: u8,
+}
+
+/// What a plan does when its guard fails.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlanElse {
+    /// Open the phase step as usual.
+    #[default]
+    Ask,
+    /// Resolve the phase with no voluntary action.
+    Pass,
+}
+
+/// A phase's orders sent ahead in the packet (plan §1.5, §4.4).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Plan {
+    pub key: PlanKey,
+    #[serde(default, rename = "if", skip_serializing_if = "Option::is_none")]
+    pub guard: Option<Guard>,
+    #[serde(default)]
+    pub then: PhaseOrders,
+    #[serde(default, rename = "else")]
+    pub otherwise: PlanElse,
+}
+
+/// Problems with a policy patch, under `at`. Stub (zeta commit 5): every part is refused as
+/// not implemented yet, so nothing unjudged is ever merged.
+pub fn legal_policies(side: Side, patch: &PolicyPatch, at: &FieldPath) -> Vec<Problem> {
+    let _ = side;
+    if crate::kit::policies::is_empty(patch) {
+        return Vec::new();
+    }
+    vec![Problem::new(
+        at.clone(),
+        "",
+        "standing policies are not implemented yet (zeta commit 5)",
+        "no `policies:` for now",
+    )]
+}

@@ -1,0 +1,213 @@
+//! What a reader may know (plan §2.1, §3.5): the whole board is public; the secrets are
+//! each faction's hand, the deck's order and kinds, Titans' nuke base, and plans, policies and
+//! stopped orders. The text rendering reads the view alone. The full view and its text are
+//! zeta commit 13; this one already keeps every secret out.
+
+use super::data::{BaseId, CharId, PerSide, Place, Side, TypeId, UnitId};
+use super::orders::{PhaseOrders, stage_name};
+use super::policy::{Plan, Policies};
+use super::state::{BaseState, Card, CardKind, CharPlace, ColonyState, FaceUp, OneShots, State};
+use crate::kit::seats::Seat;
+use crate::systems::Reader;
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct UnitView {
+    pub side: Side,
+    #[serde(rename = "type")]
+    pub type_id: TypeId,
+    pub place: Place,
+    pub face: FaceUp,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub carrier: Option<UnitId>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CharView {
+    pub side: Side,
+    #[serde(rename = "where")]
+    pub place: CharPlace,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SideView {
+    pub factory: BTreeMap<TypeId, u8>,
+    pub stock: BTreeMap<TypeId, u8>,
+    pub permitted: BTreeSet<TypeId>,
+    pub vp: i32,
+    /// Its cards still in the deck (3 minus those drawn: deducible by everyone).
+    pub cards_in_deck: u8,
+    pub drawn: Vec<CardKind>,
+    pub missed: u32,
+}
+
+/// The nuke as a reader may know it (plan §2.2).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NukeView {
+    /// `hidden`, `revealed`, `used` or `lost`.
+    pub status: String,
+    /// The candidates it may still be in, as everyone can tell.
+    pub possible: Vec<BaseId>,
+}
+
+/// What only the reader's own side sees.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Mine {
+    /// Its cards not in the deck (10.5).
+    pub hand: Vec<Card>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nuke_base: Option<BaseId>,
+    pub policies: Policies,
+    pub plans: Vec<Plan>,
+    /// Its own orders of a stopped phase, still to be carried out (plan §2.1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pending: Option<PhaseOrders>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct View {
+    pub reader: String,
+    pub turn: u8,
+    pub stage: String,
+    pub units: BTreeMap<UnitId, UnitView>,
+    pub characters: BTreeMap<CharId, CharView>,
+    pub bases: BTreeMap<BaseId, BaseState>,
+    pub sides: PerSide<SideView>,
+    pub drawn: Vec<Card>,
+    pub nuke: NukeView,
+    pub colony: ColonyState,
+    pub once: OneShots,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mine: Option<Mine>,
+    pub stand_in: bool,
+}
+
+pub fn view(state: &State, reader: &Reader) -> View {
+    let me = match reader {
+        Reader::Side(s) => Side::parse(s),
+        Reader::Public => None,
+    };
+    let units = state
+        .units
+        .iter()
+        .map(|(id, u)| {
+            let v = UnitView {
+                side: u.side,
+                type_id: u.type_id.clone(),
+                place: u.place,
+                face: u.face,
+                carrier: u.carrier.clone(),
+            };
+            (id.clone(), v)
+        })
+        .collect();
+    let characters = state
+        .chars
+        .iter()
+        .map(|(id, c)| {
+            let v = CharView {
+                side: c.side,
+                place: c.place.clone(),
+            };
+            (id.clone(), v)
+        })
+        .collect();
+    let sides = state.sides.map(|side, s| {
+        let in_deck = state
+            .deck
+            .draw_pile
+            .iter()
+            .filter(|c| c.side == side)
+            .count();
+        SideView {
+            factory: s.factory.clone(),
+            stock: s.stock.clone(),
+            permitted: s.permitted.clone(),
+            vp: s.vp,
+            cards_in_deck: u8::try_from(in_deck).unwrap_or(u8::MAX),
+            drawn: state
+                .drawn
+                .iter()
+                .filter(|c| c.side == side)
+                .map(|c| c.kind)
+                .collect(),
+            missed: s.missed,
+        }
+    });
+    let n = &state.nuke;
+    let status = if n.used {
+        "used"
+    } else if n.lost {
+        "lost"
+    } else if n.revealed {
+        "revealed"
+    } else {
+        "hidden"
+    };
+    let possible = if n.revealed || n.used {
+        n.base.iter().cloned().collect()
+    } else {
+        state
+            .data
+            .nuke_candidates()
+            .into_iter()
+            .filter(|b| !n.excluded.contains(b))
+            .collect()
+    };
+    let mine = me.map(|side| Mine {
+        hand: state.sides[side].hand.cards().to_vec(),
+        nuke_base: if side == Side::Titans {
+            n.base.clone()
+        } else {
+            None
+        },
+        policies: state.policies[side].clone(),
+        plans: state.plans[side].clone(),
+        pending: state
+            .pending
+            .as_ref()
+            .filter(|p| p.cursor.card.side == side)
+            .map(|p| p.rest.clone()),
+    });
+    View {
+        reader: me.map_or("public", |s| s.name()).to_string(),
+        turn: state.turn,
+        stage: stage_name(&state.stage),
+        units,
+        characters,
+        bases: state.bases.clone(),
+        sides,
+        drawn: state.drawn.clone(),
+        nuke: NukeView {
+            status: status.into(),
+            possible,
+        },
+        colony: state.colony.clone(),
+        once: state.once.clone(),
+        mine,
+        stand_in: state.data.stand_in(),
+    }
+}
+
+/// The view as text (zeta commit 13 writes the full board); from the view alone.
+pub fn render(v: &View) -> String {
+    let mut out = format!("Zeta Gundam / Gundam ZZ, turn {}: {}\n", v.turn, v.stage);
+    for (side, s) in v.sides.iter() {
+        out.push_str(&format!(
+            "{side}: {} VP, {} cards in the deck\n",
+            s.vp, s.cards_in_deck
+        ));
+    }
+    out.push_str(&format!(
+        "{} units, {} characters; the nuke: {} (possible: {})\n",
+        v.units.len(),
+        v.characters.len(),
+        v.nuke.status,
+        v.nuke.possible.join(", ")
+    ));
+    if v.stand_in {
+        out.push_str("Stand-in map, counters, characters and track (games/zeta/).\n");
+    }
+    out
+}
