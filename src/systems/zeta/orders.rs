@@ -99,6 +99,23 @@ pub struct Deployment {
     pub units: Vec<DeployUnit>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub characters: Vec<DeployChar>,
+    /// Plan §12/F4: deployments guarded on the others' production, tried in order once every
+    /// faction's armament is done; the first whose guard holds replaces `units` and
+    /// `characters`, which stay the deployment when none holds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alternatives: Vec<GuardedDeployment>,
+}
+
+/// One guarded deployment (plan §12/F4); its guard may read only `produced` terms.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GuardedDeployment {
+    #[serde(default, rename = "if", skip_serializing_if = "Option::is_none")]
+    pub guard: Option<Guard>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub units: Vec<DeployUnit>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub characters: Vec<DeployChar>,
 }
 
 /// One alternative of a guarded card choice (plan §4.1, A-6).
