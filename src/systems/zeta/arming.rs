@@ -6,7 +6,7 @@
 //! packet resolves (and while `check` simulates it, [`simulate_armament`]), so each item is
 //! judged where it comes in the list.
 
-use super::ctx::{Choice, Ctx, Moment};
+use super::ctx::{Choice, Ctx};
 use super::data::{Class, Place, Side, TypeId, UnitId};
 use super::deploy;
 use super::orders::{ArmItem, Augment, Produce, Refit};
@@ -23,7 +23,7 @@ const AUGMENT_COST: u32 = 4;
 
 /// Half-points as the book writes points: `7P`, `7.5P`.
 pub fn points(half: u32) -> String {
-    if half % 2 == 0 {
+    if half.is_multiple_of(2) {
         format!("{}P", half / 2)
     } else {
         format!("{}.5P", half / 2)
@@ -384,7 +384,10 @@ fn produce(ctx: &mut Ctx<'_>, side: Side, p: &Produce, need: u32) {
     }
     let made = s.produced.entry(p.type_id.clone()).or_insert(0);
     *made = made.saturating_add(p.count);
-    ctx.labels.entry(label).or_default().extend(ids.iter().cloned());
+    ctx.labels
+        .entry(label)
+        .or_default()
+        .extend(ids.iter().cloned());
     reach::fire("6.1");
     reach::fire("6.2");
     ctx.log.public(format!(
@@ -514,7 +517,7 @@ pub fn resolve_armament(ctx: &mut Ctx<'_>, side: Side, items: &[ArmItem]) {
 }
 
 /// `check`'s judgement of a whole armament list: each item on the sheet the items before it
-/// leave (`ctx` is a simulation, `Moment::Check`); the legal ones are carried out on it, so
+/// leave (`ctx` is a simulation on a copy of the state); the legal ones are carried out on it, so
 /// the deployment can then be judged on the same `ctx`.
 pub fn simulate_armament(
     ctx: &mut Ctx<'_>,
@@ -522,7 +525,6 @@ pub fn simulate_armament(
     items: &[ArmItem],
     root: &FieldPath,
 ) -> Vec<Problem> {
-    debug_assert!(ctx.moment == Moment::Check);
     let mut out = Vec::new();
     ctx.state.sides[side].produced.clear();
     let income = income(ctx, side);
@@ -576,18 +578,19 @@ pub(crate) mod tests {
             b.governor = None;
         }
         titans_sheet(&mut st);
-        let mut c = ctx(st);
-        let aug = |n| {
+        st.sides[Side::Titans].stock.insert("gm2".into(), 3);
+        let mut c =
+            crate::systems::zeta::ctx::Ctx::new(st, None, crate::systems::zeta::ctx::Moment::Check);
+        let aug = |t: &str, n| {
             ArmItem::Augment(Augment {
-                type_id: "hizack".into(),
+                type_id: t.into(),
                 count: n,
             })
         };
-        // 10P: two augments of 2 counters (8P), then one more counter (2P) fits, a fourth
-        // item does not.
+        // 10P: three hizack (6P) and two gm2 (4P) spend it all; a refit (0.5P) does not fit.
         let items = vec![
-            aug(2),
-            aug(1),
+            aug("hizack", 3),
+            aug("gm2", 2),
             ArmItem::Refit(Refit {
                 out: "hizack".into(),
                 into: "gm2".into(),
@@ -664,8 +667,7 @@ pub(crate) mod tests {
         let e =
             legal_armament_item(&c, Side::Titans, &refit("hizack", "marasai"), &at).unwrap_err();
         assert!(e.message.contains("no marasai left in stock"));
-        let e =
-            legal_armament_item(&c, Side::Titans, &refit("hizack", "hizack"), &at).unwrap_err();
+        let e = legal_armament_item(&c, Side::Titans, &refit("hizack", "hizack"), &at).unwrap_err();
         assert!(e.message.contains("changes nothing"));
     }
 
@@ -689,7 +691,11 @@ pub(crate) mod tests {
         assert_eq!(count_of(&s.stock, "hizack"), 4);
         assert_eq!(count_of(&s.stock, "gm2"), 1);
         let (lines, _) = c.log.into_lines();
-        assert!(lines.iter().any(|l| l.contains("refits hizack into gm2 (0.5P")));
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("refits hizack into gm2 (0.5P"))
+        );
         assert!(lines.iter().any(|l| l.contains("lapse (5.5)")));
     }
 
@@ -768,8 +774,13 @@ pub(crate) mod tests {
         .unwrap_err();
         assert_eq!(e.rule.as_deref(), Some("5.6"));
         assert!(e.message.contains("not a unit of titans"));
-        let e = legal_armament_item(&c, Side::Titans, &ArmItem::Scrap(vec![]), &FieldPath::root())
-            .unwrap_err();
+        let e = legal_armament_item(
+            &c,
+            Side::Titans,
+            &ArmItem::Scrap(vec![]),
+            &FieldPath::root(),
+        )
+        .unwrap_err();
         assert!(e.message.contains("names no unit"));
     }
 

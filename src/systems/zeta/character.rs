@@ -70,8 +70,7 @@ fn growth(ctx: &mut Ctx<'_>) {
             c.place = next;
         }
         reach::fire("4.3");
-        ctx.log
-            .public(format!("{one} grows into {two} (4.3)"));
+        ctx.log.public(format!("{one} grows into {two} (4.3)"));
     }
 }
 

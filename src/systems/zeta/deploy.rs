@@ -210,7 +210,11 @@ pub fn legal_deploy_unit(
         return Err(problem(
             at,
             "9.1",
-            format!("{n} unit(s) asked, {} wait under {:?}", ids.len(), item.label),
+            format!(
+                "{n} unit(s) asked, {} wait under {:?}",
+                ids.len(),
+                item.label
+            ),
             "between 1 and the units waiting under the label",
         ));
     }
@@ -276,7 +280,12 @@ fn legal_at_base(
             ));
         }
     }
-    let used = ctx.state.sides[side].sheet.used.get(base).copied().unwrap_or(0);
+    let used = ctx.state.sides[side]
+        .sheet
+        .used
+        .get(base)
+        .copied()
+        .unwrap_or(0);
     let need: u8 = types
         .iter()
         .map(|t| deploy_cost(ctx, t))
@@ -348,10 +357,7 @@ fn legal_onto(
 }
 
 fn placed(ctx: &Ctx<'_>, u: &str) -> Place {
-    ctx.state
-        .units
-        .get(u)
-        .map_or(Place::Jupiter, |u| u.place)
+    ctx.state.units.get(u).map_or(Place::Jupiter, |u| u.place)
 }
 
 fn has_room(state: &State, ship: &str) -> bool {
@@ -439,7 +445,11 @@ fn apply_deploy_unit(ctx: &mut Ctx<'_>, side: Side, item: &DeployUnit) {
         };
         let cost = deploy_cost(ctx, &type_id);
         if let Some(b) = &item.base {
-            let used = ctx.state.sides[side].sheet.used.entry(b.clone()).or_insert(0);
+            let used = ctx.state.sides[side]
+                .sheet
+                .used
+                .entry(b.clone())
+                .or_insert(0);
             *used = used.saturating_add(cost);
         }
         ctx.state.units.insert(
@@ -1031,7 +1041,6 @@ pub(crate) mod fixture {
 mod tests {
     use super::fixture::{ctx, state, unit};
     use super::*;
-    use crate::kit::seats::Seat;
     use crate::systems::zeta::arming;
     use crate::systems::zeta::guard::Produced;
     use crate::systems::zeta::orders::{ArmItem, GuardedDeployment, Produce};
@@ -1095,15 +1104,24 @@ mod tests {
         assert!(here >= 2);
         assert!(c.state.sides[Side::Titans].sheet.is_empty());
         let (lines, _) = c.log.into_lines();
-        assert!(lines.iter().any(|l| l.contains("deploys") && l.contains("green_noa (9.2)")));
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("deploys") && l.contains("green_noa (9.2)"))
+        );
     }
 
     #[test]
     fn a_base_refuses_more_than_its_deployment_points_9_3() {
         let mut c = ctx(with_base(Side::Titans, "green_noa", 1));
         produce(&mut c, Side::Titans, "hizack", 2, "hz");
-        let e = legal_deploy_unit(&c, Side::Titans, &at_base("hz", "green_noa"), &FieldPath::root())
-            .unwrap_err();
+        let e = legal_deploy_unit(
+            &c,
+            Side::Titans,
+            &at_base("hz", "green_noa"),
+            &FieldPath::root(),
+        )
+        .unwrap_err();
         assert_eq!(e.rule.as_deref(), Some("9.3"));
         assert!(e.message.contains("these need 2"), "{}", e.message);
     }
@@ -1112,8 +1130,13 @@ mod tests {
     fn a_ship_takes_two_deployment_points_9_4() {
         let mut c = ctx(with_base(Side::Titans, "green_noa", 1));
         produce(&mut c, Side::Titans, "alexandria", 1, "al");
-        let e = legal_deploy_unit(&c, Side::Titans, &at_base("al", "green_noa"), &FieldPath::root())
-            .unwrap_err();
+        let e = legal_deploy_unit(
+            &c,
+            Side::Titans,
+            &at_base("al", "green_noa"),
+            &FieldPath::root(),
+        )
+        .unwrap_err();
         assert!(e.message.contains("these need 2"));
     }
 
@@ -1121,7 +1144,12 @@ mod tests {
     fn a_base_not_governed_by_the_side_is_refused_9_2() {
         let mut c = ctx(with_base(Side::Titans, "green_noa", 2));
         produce(&mut c, Side::Titans, "hizack", 1, "hz");
-        let e = legal_deploy_unit(&c, Side::Titans, &at_base("hz", "granada"), &FieldPath::root());
+        let e = legal_deploy_unit(
+            &c,
+            Side::Titans,
+            &at_base("hz", "granada"),
+            &FieldPath::root(),
+        );
         let governed = c.state.bases.get("granada").and_then(|b| b.governor) == Some(Side::Titans);
         if !governed {
             let e = e.unwrap_err();
@@ -1133,8 +1161,13 @@ mod tests {
     #[test]
     fn an_unknown_label_is_refused_9_1() {
         let c = ctx(with_base(Side::Titans, "green_noa", 2));
-        let e = legal_deploy_unit(&c, Side::Titans, &at_base("x", "green_noa"), &FieldPath::root())
-            .unwrap_err();
+        let e = legal_deploy_unit(
+            &c,
+            Side::Titans,
+            &at_base("x", "green_noa"),
+            &FieldPath::root(),
+        )
+        .unwrap_err();
         assert_eq!(e.rule.as_deref(), Some("9.1"));
         assert!(e.message.contains("no unit produced under the label"));
     }
@@ -1152,7 +1185,13 @@ mod tests {
     #[test]
     fn one_ms_may_deploy_onto_an_own_jupitris_once_29_3_1() {
         let mut st = with_base(Side::Titans, "green_noa", 2);
-        unit(&mut st, "t-jupitris-9", Side::Titans, "jupitris", "space:A01");
+        unit(
+            &mut st,
+            "t-jupitris-9",
+            Side::Titans,
+            "jupitris",
+            "space:A01",
+        );
         let mut c = ctx(st);
         produce(&mut c, Side::Titans, "hizack", 2, "hz");
         let onto = DeployUnit {
@@ -1171,7 +1210,13 @@ mod tests {
             ..onto.clone()
         };
         let mut c2 = ctx(with_base(Side::Titans, "green_noa", 2));
-        unit(&mut c2.state, "t-jupitris-9", Side::Titans, "jupitris", "space:A01");
+        unit(
+            &mut c2.state,
+            "t-jupitris-9",
+            Side::Titans,
+            "jupitris",
+            "space:A01",
+        );
         produce(&mut c2, Side::Titans, "hizack", 2, "hz");
         let e = legal_deploy_unit(&c2, Side::Titans, &two, &FieldPath::root()).unwrap_err();
         assert!(e.message.contains("one MS at a deployment"));
@@ -1180,7 +1225,13 @@ mod tests {
     #[test]
     fn onto_a_ship_without_a_deployment_slot_is_refused_29_2_6() {
         let mut st = with_base(Side::Titans, "green_noa", 2);
-        unit(&mut st, "t-alexandria-9", Side::Titans, "alexandria", "space:A01");
+        unit(
+            &mut st,
+            "t-alexandria-9",
+            Side::Titans,
+            "alexandria",
+            "space:A01",
+        );
         let mut c = ctx(st);
         produce(&mut c, Side::Titans, "hizack", 1, "hz");
         let onto = DeployUnit {
@@ -1203,7 +1254,11 @@ mod tests {
             Some(3)
         );
         let (lines, _) = c.log.into_lines();
-        assert!(lines.iter().any(|l| l.contains("returns to the factory box")));
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("returns to the factory box"))
+        );
     }
 
     #[test]
@@ -1229,9 +1284,7 @@ mod tests {
     #[test]
     fn a_deployment_alternative_is_chosen_on_the_others_production_f4() {
         let mut c = ctx(with_base(Side::Titans, "green_noa", 2));
-        c.state.sides[Side::Aeug]
-            .produced
-            .insert("nemo".into(), 2);
+        c.state.sides[Side::Aeug].produced.insert("nemo".into(), 2);
         let g = |min| {
             Some(Guard::Produced(Produced {
                 side: Side::Aeug,
@@ -1267,7 +1320,11 @@ mod tests {
             ..Deployment::default()
         };
         let probs = simulate_deployment(&c, Side::Titans, &d, &FieldPath::root());
-        assert!(probs.iter().any(|p| p.message.contains("may read only what")));
+        assert!(
+            probs
+                .iter()
+                .any(|p| p.message.contains("may read only what"))
+        );
     }
 
     #[test]
@@ -1288,8 +1345,8 @@ mod tests {
             at: None,
         };
         assert!(legal_char_place(&c, Side::Aeug, &item("a-argama-1"), &FieldPath::root()).is_ok());
-        let e = legal_char_place(&c, Side::Aeug, &item("a-garuda-1"), &FieldPath::root())
-            .unwrap_err();
+        let e =
+            legal_char_place(&c, Side::Aeug, &item("a-garuda-1"), &FieldPath::root()).unwrap_err();
         assert_eq!(e.rule.as_deref(), Some("9.5"));
         assert!(e.message.contains("the space map"));
     }
@@ -1381,6 +1438,7 @@ mod tests {
             };
         }
         let loc = data_loc("space:C05");
+        st.units.retain(|_, u| u.place != Place::Hex(loc));
         let c = ctx(st.clone());
         let item = DeployChar {
             char: "judau".into(),
@@ -1417,9 +1475,11 @@ mod tests {
             Some(CharPlace::Aboard(_))
         ));
         let (_, private) = c.log.into_lines();
-        assert!(private
-            .get("aeug")
-            .is_some_and(|l| l.iter().any(|l| l.contains("not placed by your orders"))));
+        assert!(
+            private
+                .get("aeug")
+                .is_some_and(|l| l.iter().any(|l| l.contains("not placed by your orders")))
+        );
     }
 
     #[test]
@@ -1438,18 +1498,24 @@ mod tests {
             .find(|(_, u)| u.type_id == "jupitris" && u.place == Place::Jupiter)
             .map(|(id, _)| id.clone())
             .unwrap();
-        assert!(c
-            .state
-            .units
-            .values()
-            .any(|u| u.type_id == "messala" && u.carrier.as_deref() == Some(ship.as_str())));
+        assert!(
+            c.state
+                .units
+                .values()
+                .any(|u| u.type_id == "messala" && u.carrier.as_deref() == Some(ship.as_str()))
+        );
         assert!(matches!(
             c.state.chars.get("scirocco_1").map(|c| &c.place),
             Some(CharPlace::Aboard(u)) if *u == ship
         ));
         // Once only.
         resolve_deployment(&mut c, Side::Aeug, &Deployment::default());
-        let n = c.state.units.values().filter(|u| u.type_id == "jupitris").count();
+        let n = c
+            .state
+            .units
+            .values()
+            .filter(|u| u.type_id == "jupitris")
+            .count();
         assert_eq!(n, 1);
     }
 
@@ -1466,10 +1532,7 @@ mod tests {
         let g = c.state.bases.get("gryps_2").cloned().unwrap();
         assert_eq!(g.governor, Some(Side::Titans));
         assert_eq!(g.level, 2);
-        assert_eq!(
-            g.place,
-            c.data.base_hex(GREEN_NOA).map(Place::Hex)
-        );
+        assert_eq!(g.place, c.data.base_hex(GREEN_NOA).map(Place::Hex));
         assert!(c.state.once.gryps2_placed);
     }
 
@@ -1478,7 +1541,10 @@ mod tests {
         let mut c = ctx(with_base(Side::Titans, "green_noa", 2));
         produce(&mut c, Side::Titans, "hizack", 1, "hz");
         let ch = deploy_unit_choices(&c, Side::Titans);
-        assert!(ch.iter().any(|c| c.item.base.as_deref() == Some("green_noa")));
+        assert!(
+            ch.iter()
+                .any(|c| c.item.base.as_deref() == Some("green_noa"))
+        );
         assert!(ch.iter().all(|c| c.item.label == "hz"));
     }
 }

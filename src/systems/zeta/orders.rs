@@ -505,25 +505,21 @@ pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
             {
                 out.push(p);
             }
-            for (i, item) in o.armament.iter().enumerate() {
-                if let Err(p) =
-                    arming::legal_armament_item(&ctx, side, item, &root.at("armament").at(i))
-                {
-                    out.push(p);
-                }
-            }
-            for (i, d) in o.deployment.units.iter().enumerate() {
-                let at = root.at("deployment").at("units").at(i);
-                if let Err(p) = deploy::legal_deploy_unit(&ctx, side, d, &at) {
-                    out.push(p);
-                }
-            }
-            for (i, d) in o.deployment.characters.iter().enumerate() {
-                let at = root.at("deployment").at("characters").at(i);
-                if let Err(p) = deploy::legal_char_place(&ctx, side, d, &at) {
-                    out.push(p);
-                }
-            }
+            // 5.3: each armament item on the sheet the items before it leave, then the
+            // deployment on the units they produced, on a copy of the state.
+            let mut sim = Ctx::new(state.clone(), None, Moment::Check);
+            out.extend(arming::simulate_armament(
+                &mut sim,
+                side,
+                &o.armament,
+                &root.at("armament"),
+            ));
+            out.extend(deploy::simulate_deployment(
+                &sim,
+                side,
+                &o.deployment,
+                &root.at("deployment"),
+            ));
             if let Some(c) = &o.cards
                 && let Err(p) = cards::legal_card_choice(&ctx, side, c, &root.at("cards"))
             {
