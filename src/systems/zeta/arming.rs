@@ -320,6 +320,9 @@ fn begin(ctx: &mut Ctx<'_>, side: Side) {
 fn apply(ctx: &mut Ctx<'_>, side: Side, item: &ArmItem) {
     let need = cost(ctx, item);
     let left = points_left(ctx, side).saturating_sub(need);
+    // 5.1, 5.3: any mix, in the listed order, within the points.
+    reach::fire("5.1");
+    reach::fire("5.3");
     ctx.state.sides[side].sheet.points_left = Some(left);
     match item {
         ArmItem::Scrap(ids) => {
@@ -331,8 +334,13 @@ fn apply(ctx: &mut Ctx<'_>, side: Side, item: &ArmItem) {
             let s = &mut ctx.state.sides[side];
             shift(&mut s.factory, &mut s.stock, out, 1);
             shift(&mut s.stock, &mut s.factory, into, 1);
-            reach::fire("8.2");
-            reach::fire("8.3");
+            for r in ["8.1", "8.2", "8.3", "8.4", "8.6"] {
+                reach::fire(r);
+            }
+            let class = |t: &str| ctx.data.unit_type(t).map(|ty| ty.class);
+            if class(out) != class(into) {
+                reach::fire("8.5");
+            }
             ctx.log.public(format!(
                 "{side} refits {out} into {into} ({}, 8.2)",
                 points(need)
@@ -341,7 +349,9 @@ fn apply(ctx: &mut Ctx<'_>, side: Side, item: &ArmItem) {
         ArmItem::Augment(Augment { type_id, count }) => {
             let s = &mut ctx.state.sides[side];
             shift(&mut s.stock, &mut s.factory, type_id, *count);
-            reach::fire("7.2");
+            for r in ["7.1", "7.2", "7.3", "7.4"] {
+                reach::fire(r);
+            }
             ctx.log.public(format!(
                 "{side} augments {count} {type_id} ({}, 7.2)",
                 points(need)

@@ -467,6 +467,7 @@ fn apply_deploy_unit(ctx: &mut Ctx<'_>, side: Side, item: &DeployUnit) {
         );
         done.push(id);
     }
+    reach::fire("9.1");
     if let Some(ship) = &carrier {
         ctx.state.sides[side].sheet.slots.insert(ship.clone());
     } else {
@@ -1546,5 +1547,71 @@ mod tests {
                 .any(|c| c.item.base.as_deref() == Some("green_noa"))
         );
         assert!(ch.iter().all(|c| c.item.label == "hz"));
+    }
+
+    #[test]
+    fn check_accepts_a_whole_packet_and_names_the_item_that_overspends_5_3_a_8() {
+        use crate::systems::zeta::orders::{self, Augment, Orders};
+        let st = state();
+        let base = st
+            .bases
+            .iter()
+            .filter(|(_, b)| b.governor == Some(Side::Aeug))
+            .find(|(id, b)| {
+                st.data
+                    .base(id)
+                    .and_then(|d| d.at_level(b.level))
+                    .is_some_and(|v| v.deploy >= 1)
+            })
+            .map(|(id, _)| id.clone())
+            .expect("AEUG starts with a base that deploys");
+        let mut o = Orders {
+            armament: vec![
+                ArmItem::Augment(Augment {
+                    type_id: "nemo".into(),
+                    count: 1,
+                }),
+                ArmItem::Produce(Produce {
+                    type_id: "nemo".into(),
+                    count: 1,
+                    label: Some("n".into()),
+                }),
+            ],
+            deployment: Deployment {
+                units: vec![at_base("n", &base)],
+                ..Deployment::default()
+            },
+            ..Orders::default()
+        };
+        let mine = |o: &Orders| -> Vec<String> {
+            orders::check(&st, "aeug", o)
+                .into_iter()
+                .map(|p| format!("{} {}", p.path, p.message))
+                .filter(|p| p.contains("armament") || p.contains("deployment"))
+                .collect()
+        };
+        assert_eq!(mine(&o), Vec::<String>::new());
+        // Ten more counters cost 20P: more than any income; the produce still finds its
+        // counter, so only the augment is named.
+        o.armament.insert(
+            0,
+            ArmItem::Augment(Augment {
+                type_id: "nemo".into(),
+                count: 10,
+            }),
+        );
+        let probs = mine(&o);
+        assert_eq!(probs.len(), 1, "{probs:?}");
+        assert!(probs[0].contains("armament"), "{probs:?}");
+        // Without its deployment the produced unit is refused.
+        o.armament.remove(0);
+        o.deployment = Deployment::default();
+        let probs = mine(&o);
+        assert!(
+            probs
+                .iter()
+                .any(|p| p.contains("produced but not deployed")),
+            "{probs:?}"
+        );
     }
 }

@@ -171,8 +171,14 @@ pub fn resolve_government(ctx: &mut Ctx<'_>, side: Side, cursor: &PhaseCursor) {
         };
         let die = dice.d6(&label);
         let ok = die <= total;
-        reach::fire("17.4");
-        reach::fire("17.6");
+        // 17.1-17.3: the units chose to govern (their one action, 12.5) in the base's hex;
+        // 17.10: recovery's slot came first.
+        for r in ["17.1", "17.2", "17.3", "17.4", "17.6", "17.8", "17.10"] {
+            reach::fire(r);
+        }
+        if bases_at(&ctx.state, place).len() > 1 {
+            reach::fire("17.5");
+        }
         let outcome = if !ok {
             "fails".to_string()
         } else {
@@ -264,9 +270,9 @@ pub fn decline(ctx: &mut Ctx<'_>, at: Loc, prefix: &str) {
         let roll = dice.two_d6(&label);
         let falls = roll <= total;
         dice.set_result(&label, if falls { "declines" } else { "holds" });
-        reach::fire("28.1");
-        reach::fire("28.3");
-        reach::fire("28.4");
+        for r in ["28.1", "28.2", "28.3", "28.4", "28.5"] {
+            reach::fire(r);
+        }
         let what = if falls {
             let Some(b) = ctx.state.bases.get_mut(&base) else {
                 continue;

@@ -171,8 +171,11 @@ pub fn resolve_recovery(ctx: &mut Ctx<'_>, side: Side, orders: &[UnitOrder]) {
         if let Some(u) = ctx.state.units.get_mut(&id) {
             u.face = FaceUp::Front;
         }
-        reach::fire("16.1");
-        reach::fire("16.5");
+        // 16.4, 16.6/17.10: a recovering unit did nothing else (its one action, 12.5), and
+        // this slot comes before government's.
+        for r in ["16.1", "16.3", "16.4", "16.5", "16.6"] {
+            reach::fire(r);
+        }
         let rule = if sanctuary(ctx, &base) {
             reach::fire("34.4");
             "34.4"
