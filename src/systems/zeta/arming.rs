@@ -824,4 +824,48 @@ pub(crate) mod tests {
         let (lines, _) = c.log.into_lines();
         assert!(lines.iter().any(|l| l.contains("wounded box L (5.7)")));
     }
+
+    #[test]
+    fn an_unknown_type_and_a_zero_count_are_refused_5_1() {
+        let c = ctx(state());
+        let at = FieldPath::root();
+        let e = legal_armament_item(
+            &c,
+            Side::Titans,
+            &ArmItem::Produce(Produce {
+                type_id: "zaku9".into(),
+                count: 1,
+                label: None,
+            }),
+            &at,
+        )
+        .unwrap_err();
+        assert!(e.message.contains("no unit type \"zaku9\""));
+        let e = legal_armament_item(
+            &c,
+            Side::Titans,
+            &ArmItem::Augment(Augment {
+                type_id: "hizack".into(),
+                count: 0,
+            }),
+            &at,
+        )
+        .unwrap_err();
+        assert!(e.message.contains("a count of 0"));
+    }
+
+    #[test]
+    fn a_unit_scrapped_twice_in_one_item_is_refused_5_6() {
+        let mut st = state();
+        unit(&mut st, "t-hizack-91", Side::Titans, "hizack", "ground:E05");
+        let c = ctx(st);
+        let e = legal_armament_item(
+            &c,
+            Side::Titans,
+            &ArmItem::Scrap(vec!["t-hizack-91".into(), "t-hizack-91".into()]),
+            &FieldPath::root(),
+        )
+        .unwrap_err();
+        assert!(e.message.contains("named twice"));
+    }
 }

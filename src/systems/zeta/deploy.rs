@@ -1614,4 +1614,112 @@ mod tests {
             "{probs:?}"
         );
     }
+
+    #[test]
+    fn a_space_only_unit_is_refused_at_a_ground_base_2_4() {
+        let mut st = with_base(Side::Titans, "jaburo", 1);
+        st.sides[Side::Titans].factory.insert("gaza_c".into(), 1);
+        let mut c = ctx(st);
+        produce(&mut c, Side::Titans, "gaza_c", 1, "g");
+        let e = legal_deploy_unit(
+            &c,
+            Side::Titans,
+            &at_base("g", "jaburo"),
+            &FieldPath::root(),
+        )
+        .unwrap_err();
+        assert_eq!(e.rule.as_deref(), Some("2.4"));
+        assert!(e.message.contains("cannot be used on the ground map"));
+    }
+
+    #[test]
+    fn a_base_without_deployment_points_is_refused_9_3() {
+        let mut c = ctx(with_base(Side::Titans, "side_1", 1));
+        produce(&mut c, Side::Titans, "hizack", 1, "hz");
+        let e = legal_deploy_unit(
+            &c,
+            Side::Titans,
+            &at_base("hz", "side_1"),
+            &FieldPath::root(),
+        )
+        .unwrap_err();
+        assert_eq!(e.rule.as_deref(), Some("9.3"));
+        assert!(e.message.contains("no deployment points"));
+    }
+
+    #[test]
+    fn more_units_than_the_label_holds_are_refused_9_1() {
+        let mut c = ctx(with_base(Side::Titans, "green_noa", 2));
+        produce(&mut c, Side::Titans, "hizack", 1, "hz");
+        let mut item = at_base("hz", "green_noa");
+        item.count = Some(2);
+        let e = legal_deploy_unit(&c, Side::Titans, &item, &FieldPath::root()).unwrap_err();
+        assert!(e.message.contains("2 unit(s) asked, 1 wait"));
+    }
+
+    #[test]
+    fn a_full_jupitris_takes_no_ms_a_87() {
+        let mut st = with_base(Side::Titans, "green_noa", 2);
+        unit(
+            &mut st,
+            "t-jupitris-9",
+            Side::Titans,
+            "jupitris",
+            "space:A01",
+        );
+        let cap = st.data.unit_type("jupitris").map_or(0, |t| t.carry);
+        for i in 0..cap {
+            let id = format!("t-hizack-9{i}");
+            unit(&mut st, &id, Side::Titans, "hizack", "space:A01");
+            if let Some(u) = st.units.get_mut(&id) {
+                u.carrier = Some("t-jupitris-9".into());
+            }
+        }
+        let mut c = ctx(st);
+        produce(&mut c, Side::Titans, "hizack", 1, "hz");
+        let onto = DeployUnit {
+            label: "hz".into(),
+            count: None,
+            base: None,
+            onto: Some("t-jupitris-9".into()),
+        };
+        let e = legal_deploy_unit(&c, Side::Titans, &onto, &FieldPath::root()).unwrap_err();
+        assert!(e.message.contains("no room for another MS"));
+    }
+
+    #[test]
+    fn a_character_needs_exactly_one_of_aboard_and_at_9_5() {
+        let mut st = state();
+        if let Some(ch) = st.chars.get_mut("judau") {
+            ch.place = CharPlace::ToDeploy {
+                code: ArrivalCode::Any,
+            };
+        }
+        let c = ctx(st);
+        let item = DeployChar {
+            char: "judau".into(),
+            aboard: None,
+            at: None,
+        };
+        let e = legal_char_place(&c, Side::Aeug, &item, &FieldPath::root()).unwrap_err();
+        assert!(e.message.contains("either a unit (aboard) or a hex (at)"));
+    }
+
+    #[test]
+    fn a_skipped_deployment_is_told_privately_9() {
+        let mut c = ctx(with_base(Side::Titans, "green_noa", 2));
+        resolve_deployment(
+            &mut c,
+            Side::Titans,
+            &Deployment {
+                units: vec![at_base("nothing", "green_noa")],
+                ..Deployment::default()
+            },
+        );
+        let (_, private) = c.log.into_lines();
+        assert!(private.get("titans").is_some_and(|l| {
+            l.iter()
+                .any(|l| l.contains("deployment of \"nothing\" skipped"))
+        }));
+    }
 }

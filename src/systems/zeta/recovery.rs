@@ -323,4 +323,11 @@ mod tests {
         assert!(ch.iter().any(|c| c.item == "green_noa"));
         assert!(ch.iter().any(|c| c.item == "side_6"));
     }
+
+    #[test]
+    fn an_unknown_base_is_refused_16_2() {
+        let c = ctx(state());
+        let e = legal_recover(&c, Side::Aeug, &"atlantis".into(), &FieldPath::root()).unwrap_err();
+        assert!(e.message.contains("no base \"atlantis\""));
+    }
 }
