@@ -1,13 +1,144 @@
 //! Characters: the character phase (4: arrivals, growth, recovery rolls) and the survival
-//! check (27). Stub until zeta commits 4 (the phase) and 9 (survival).
+//! check (27). The phase runs at the end of the step that ends the previous turn (plan §0.1),
+//! so its results are known before the next packet is written. Survival is zeta commit 9.
 
 use super::ctx::Ctx;
-use super::data::Survival;
+use super::data::{ArrivalCode, Recovery, Survival};
+use super::labels;
+use super::state::{CharPlace, Wound};
+use crate::kit::reach;
 
-/// 4.2-4.4 for every faction, at the end of the step that ends the previous turn. Stub (zeta
-/// commit 4): does nothing.
+/// 4.2-4.4 for every faction, for the turn `ctx.state.turn` that is about to begin.
 pub fn character_phase(ctx: &mut Ctx<'_>) {
-    let _ = ctx;
+    arrivals(ctx);
+    growth(ctx);
+    recovery_checks(ctx);
+}
+
+/// 4.2: the track's characters wait for the next deployment, with the place it gives.
+fn arrivals(ctx: &mut Ctx<'_>) {
+    let list = ctx
+        .data
+        .turn(ctx.state.turn)
+        .map(|e| e.arrivals.clone())
+        .unwrap_or_default();
+    for a in list {
+        let Some(c) = ctx.state.chars.get_mut(&a.char) else {
+            continue;
+        };
+        if c.place != CharPlace::Track {
+            continue;
+        }
+        c.place = CharPlace::ToDeploy {
+            code: a.code.clone(),
+        };
+        let side = c.side;
+        reach::fire("4.2");
+        ctx.log.public(format!(
+            "{} arrives for {side} and is placed at the next deployment (4.2)",
+            a.char
+        ));
+    }
+}
+
+/// 4.3: each (1) the track names becomes its (2) where it is; from a wounded box the
+/// (2) comes onto the map at the next deployment. A (1) already dead or grown is ignored.
+fn growth(ctx: &mut Ctx<'_>) {
+    let list = ctx
+        .data
+        .turn(ctx.state.turn)
+        .map(|e| e.growth.clone())
+        .unwrap_or_default();
+    for one in list {
+        let Some(two) = ctx.data.character(&one).and_then(|c| c.grows_to.clone()) else {
+            continue;
+        };
+        let Some(place) = ctx.state.chars.get(&one).map(|c| c.place.clone()) else {
+            continue;
+        };
+        let next = match place {
+            CharPlace::Dead | CharPlace::Replaced | CharPlace::OutOfGame => continue,
+            CharPlace::Wounded(_) | CharPlace::Track => CharPlace::ToDeploy {
+                code: ArrivalCode::Any,
+            },
+            other => other,
+        };
+        if let Some(c) = ctx.state.chars.get_mut(&one) {
+            c.place = CharPlace::Replaced;
+        }
+        if let Some(c) = ctx.state.chars.get_mut(&two) {
+            c.place = next;
+        }
+        reach::fire("4.3");
+        ctx.log.public(format!("{one} grows into {two} (4.3)"));
+    }
+}
+
+/// 4.4: one die for each character in a wounded box, on the box's table (A-30: worse from H
+/// is death; A-7: a recovered character is placed anywhere at the next deployment).
+fn recovery_checks(ctx: &mut Ctx<'_>) {
+    let wounded: Vec<(String, Wound)> = ctx
+        .state
+        .chars
+        .iter()
+        .filter_map(|(id, c)| match c.place {
+            CharPlace::Wounded(w) => Some((id.clone(), w)),
+            _ => None,
+        })
+        .collect();
+    let turn = ctx.state.turn;
+    for (id, box_) in wounded {
+        let label = labels::recovery(turn, &id);
+        let Some(dice) = ctx.dice.as_deref_mut() else {
+            return;
+        };
+        let die = dice.d6(&label);
+        let table = match box_ {
+            Wound::L => &ctx.data.characters.wounds.l,
+            Wound::M => &ctx.data.characters.wounds.m,
+            Wound::H => &ctx.data.characters.wounds.h,
+        };
+        let result = usize::try_from(die)
+            .ok()
+            .and_then(|d| d.checked_sub(1))
+            .and_then(|i| table.get(i))
+            .copied()
+            .unwrap_or(Recovery::N);
+        let (next, rule, what) = match (result, box_) {
+            (Recovery::R, _) => (
+                Some(CharPlace::ToDeploy {
+                    code: ArrivalCode::Any,
+                }),
+                "4.4.1",
+                "recovers and is placed at the next deployment".to_string(),
+            ),
+            (Recovery::N, _) => (None, "4.4.2", "stays in its box".to_string()),
+            (Recovery::W, Wound::L) => (
+                Some(CharPlace::Wounded(Wound::M)),
+                "4.4.3",
+                "worsens to box M".to_string(),
+            ),
+            (Recovery::W, Wound::M) => (
+                Some(CharPlace::Wounded(Wound::H)),
+                "4.4.3",
+                "worsens to box H".to_string(),
+            ),
+            (Recovery::W, Wound::H) | (Recovery::D, _) => {
+                (Some(CharPlace::Dead), "4.4.4", "dies".to_string())
+            }
+        };
+        dice.set_result(&label, format!("{result:?}"));
+        if let Some(p) = next
+            && let Some(c) = ctx.state.chars.get_mut(&id)
+        {
+            c.place = p;
+        }
+        reach::fire("4.4");
+        reach::fire(rule);
+        ctx.log.public(format!(
+            "{id} in wounded box {box_:?} rolls {die}: {what} ({rule})"
+        ));
+    }
 }
 
 /// One survival check of `char` (27.3) with `modifier` added to the die (31.5.9: +1), rolled
@@ -16,4 +147,163 @@ pub fn character_phase(ctx: &mut Ctx<'_>) {
 pub fn survival(ctx: &mut Ctx<'_>, char: &str, modifier: u8, label: &str) -> Option<Survival> {
     let _ = (ctx, char, modifier, label);
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::dice::Dice;
+    use crate::protocol::hash::Hash32;
+    use crate::systems::zeta::ctx::Moment;
+    use crate::systems::zeta::deploy::fixture::state;
+    use crate::systems::zeta::state::State;
+
+    fn dice(seed: u8) -> Dice {
+        Dice::new(Hash32([seed; 32]), Hash32([0x5a; 32]))
+    }
+
+    /// A seed whose roll under `label` is `want`.
+    fn seed_for(label: &str, want: u32) -> u8 {
+        (0..=255u8)
+            .find(|s| dice(*s).d6(label) == want)
+            .expect("some seed rolls it")
+    }
+
+    fn run(st: State, seed: u8) -> (State, Vec<String>) {
+        let mut d = dice(seed);
+        let mut c = Ctx::new(st, Some(&mut d), Moment::Resolve);
+        character_phase(&mut c);
+        let (lines, _) = c.log.into_lines();
+        (c.state, lines)
+    }
+
+    fn wounded(st: &mut State, id: &str, w: Wound) {
+        if let Some(c) = st.chars.get_mut(id) {
+            c.place = CharPlace::Wounded(w);
+        }
+    }
+
+    #[test]
+    fn the_tracks_arrivals_wait_for_deployment_4_2() {
+        let mut st = state();
+        st.turn = 6;
+        if let Some(c) = st.chars.get_mut("judau") {
+            c.place = CharPlace::Track;
+        }
+        let (st, lines) = run(st, 1);
+        assert_eq!(
+            st.chars.get("judau").map(|c| c.place.clone()),
+            Some(CharPlace::ToDeploy {
+                code: ArrivalCode::Space
+            })
+        );
+        assert!(lines.iter().any(|l| l.contains("judau arrives for aeug")));
+    }
+
+    #[test]
+    fn growth_swaps_one_for_two_where_it_stands_4_3() {
+        let mut st = state();
+        st.turn = 3;
+        if let Some(c) = st.chars.get_mut("kamille_1") {
+            c.place = CharPlace::Aboard("a-argama-1".into());
+        }
+        let (st, lines) = run(st, 1);
+        assert_eq!(
+            st.chars.get("kamille_1").map(|c| c.place.clone()),
+            Some(CharPlace::Replaced)
+        );
+        assert_eq!(
+            st.chars.get("kamille_2").map(|c| c.place.clone()),
+            Some(CharPlace::Aboard("a-argama-1".into()))
+        );
+        assert!(lines.iter().any(|l| l.contains("grows into kamille_2")));
+    }
+
+    #[test]
+    fn growth_from_a_wounded_box_heals_and_deploys_4_3() {
+        let mut st = state();
+        st.turn = 3;
+        wounded(&mut st, "emma_1", Wound::H);
+        let (st, _) = run(st, 1);
+        assert_eq!(
+            st.chars.get("emma_2").map(|c| c.place.clone()),
+            Some(CharPlace::ToDeploy {
+                code: ArrivalCode::Any
+            })
+        );
+    }
+
+    #[test]
+    fn growth_of_a_dead_one_is_ignored_a_31() {
+        let mut st = state();
+        st.turn = 3;
+        if let Some(c) = st.chars.get_mut("jerid_1") {
+            c.place = CharPlace::Dead;
+        }
+        let before = st.chars.get("jerid_2").cloned();
+        let (st, _) = run(st, 1);
+        assert_eq!(st.chars.get("jerid_2").cloned(), before);
+        assert_eq!(
+            st.chars.get("jerid_1").map(|c| c.place.clone()),
+            Some(CharPlace::Dead)
+        );
+    }
+
+    #[test]
+    fn a_recovered_character_is_placed_at_the_next_deployment_4_4_1() {
+        let mut st = state();
+        st.turn = 2;
+        wounded(&mut st, "kacricon", Wound::L);
+        let seed = seed_for(&labels::recovery(2, "kacricon"), 1);
+        let (st, lines) = run(st, seed);
+        assert_eq!(
+            st.chars.get("kacricon").map(|c| c.place.clone()),
+            Some(CharPlace::ToDeploy {
+                code: ArrivalCode::Any
+            })
+        );
+        assert!(lines.iter().any(|l| l.contains("rolls 1: recovers")));
+    }
+
+    #[test]
+    fn no_effect_leaves_the_character_in_its_box_4_4_2() {
+        let mut st = state();
+        st.turn = 2;
+        wounded(&mut st, "kacricon", Wound::L);
+        let seed = seed_for(&labels::recovery(2, "kacricon"), 5);
+        let (st, _) = run(st, seed);
+        assert_eq!(
+            st.chars.get("kacricon").map(|c| c.place.clone()),
+            Some(CharPlace::Wounded(Wound::L))
+        );
+    }
+
+    #[test]
+    fn worse_moves_to_the_box_on_the_right_4_4_3() {
+        let mut st = state();
+        st.turn = 2;
+        wounded(&mut st, "kacricon", Wound::L);
+        let seed = seed_for(&labels::recovery(2, "kacricon"), 6);
+        let (st, _) = run(st, seed);
+        assert_eq!(
+            st.chars.get("kacricon").map(|c| c.place.clone()),
+            Some(CharPlace::Wounded(Wound::M))
+        );
+    }
+
+    #[test]
+    fn worse_from_h_and_death_remove_the_character_4_4_4_a_30() {
+        for die in [5, 6] {
+            let mut st = state();
+            st.turn = 2;
+            wounded(&mut st, "kacricon", Wound::H);
+            let seed = seed_for(&labels::recovery(2, "kacricon"), die);
+            let (st, lines) = run(st, seed);
+            assert_eq!(
+                st.chars.get("kacricon").map(|c| c.place.clone()),
+                Some(CharPlace::Dead)
+            );
+            assert!(lines.iter().any(|l| l.contains("dies (4.4.4)")));
+        }
+    }
 }

@@ -4,7 +4,7 @@
 //! §2.3, trap 7).
 
 use super::ctx::Ctx;
-use super::data::{Area, BaseId, CharId, Loc, MapId, Place, Side, UnitId};
+use super::data::{Area, BaseId, CharId, Loc, MapId, Place, Side, TypeId, UnitId};
 use super::state::{CardKind, FaceUp};
 use serde::{Deserialize, Serialize};
 
@@ -99,6 +99,18 @@ pub struct Drawn {
     pub min: Option<u32>,
 }
 
+/// Units a faction produced in this turn's packet (public once the armament is done; the
+/// guard of deployment alternatives, plan §12/F4).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Produced {
+    pub side: Side,
+    /// Only units of this type; all types when absent.
+    #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
+    pub type_id: Option<TypeId>,
+    pub min: u32,
+}
+
 /// One condition (plan §4.4).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -123,6 +135,7 @@ pub enum Guard {
     VpLead(VpLead),
     CardsLeft(CardsLeft),
     Drawn(Drawn),
+    Produced(Produced),
 }
 
 /// Whether `guard` holds for `side` now. Stub (zeta commit 5): no guard is evaluated yet, so
@@ -130,4 +143,16 @@ pub enum Guard {
 pub fn holds(ctx: &Ctx<'_>, side: Side, guard: &Guard) -> Option<bool> {
     let _ = (ctx, side, guard);
     None
+}
+
+/// Whether the `produced` term holds: `p.side` produced at least `p.min` units (of `p.type_id`
+/// when given) in this turn's packet. Production is public (6.1: the units appear on the map),
+/// so any seat may read it.
+pub fn produced_holds(ctx: &Ctx<'_>, p: &Produced) -> bool {
+    let made = &ctx.state.sides[p.side].produced;
+    let n: u32 = match &p.type_id {
+        Some(t) => made.get(t).copied().map_or(0, u32::from),
+        None => made.values().copied().map(u32::from).sum(),
+    };
+    n >= p.min
 }

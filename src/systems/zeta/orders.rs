@@ -99,6 +99,23 @@ pub struct Deployment {
     pub units: Vec<DeployUnit>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub characters: Vec<DeployChar>,
+    /// Plan §12/F4: deployments guarded on the others' production, tried in order once every
+    /// faction's armament is done; the first whose guard holds replaces `units` and
+    /// `characters`, which stay the deployment when none holds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alternatives: Vec<GuardedDeployment>,
+}
+
+/// One guarded deployment (plan §12/F4); its guard may read only `produced` terms.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GuardedDeployment {
+    #[serde(default, rename = "if", skip_serializing_if = "Option::is_none")]
+    pub guard: Option<Guard>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub units: Vec<DeployUnit>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub characters: Vec<DeployChar>,
 }
 
 /// One alternative of a guarded card choice (plan §4.1, A-6).
@@ -488,25 +505,21 @@ pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
             {
                 out.push(p);
             }
-            for (i, item) in o.armament.iter().enumerate() {
-                if let Err(p) =
-                    arming::legal_armament_item(&ctx, side, item, &root.at("armament").at(i))
-                {
-                    out.push(p);
-                }
-            }
-            for (i, d) in o.deployment.units.iter().enumerate() {
-                let at = root.at("deployment").at("units").at(i);
-                if let Err(p) = deploy::legal_deploy_unit(&ctx, side, d, &at) {
-                    out.push(p);
-                }
-            }
-            for (i, d) in o.deployment.characters.iter().enumerate() {
-                let at = root.at("deployment").at("characters").at(i);
-                if let Err(p) = deploy::legal_char_place(&ctx, side, d, &at) {
-                    out.push(p);
-                }
-            }
+            // 5.3: each armament item on the sheet the items before it leave, then the
+            // deployment on the units they produced, on a copy of the state.
+            let mut sim = Ctx::new(state.clone(), None, Moment::Check);
+            out.extend(arming::simulate_armament(
+                &mut sim,
+                side,
+                &o.armament,
+                &root.at("armament"),
+            ));
+            out.extend(deploy::simulate_deployment(
+                &sim,
+                side,
+                &o.deployment,
+                &root.at("deployment"),
+            ));
             if let Some(c) = &o.cards
                 && let Err(p) = cards::legal_card_choice(&ctx, side, c, &root.at("cards"))
             {

@@ -294,6 +294,39 @@ pub struct SideState {
     /// Steps it missed (default orders used).
     #[serde(default)]
     pub missed: u32,
+    /// Type -> units produced in this turn's packet (6.1; public, read by the `produced`
+    /// guard of deployment alternatives, plan §12/F4). Replaced at each packet.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub produced: BTreeMap<TypeId, u8>,
+    /// The packet step's working sheet (armament points left, units awaiting deployment);
+    /// empty between steps.
+    #[serde(default, skip_serializing_if = "PacketSheet::is_empty")]
+    pub sheet: PacketSheet,
+}
+
+/// What one packet step carries from the armament to the deployment of one faction (5-9).
+/// Empty outside a packet step's resolution (or `check`'s simulation of one).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PacketSheet {
+    /// Armament half-points left (5.3-5.4); `None` before the first item: the whole income.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points_left: Option<u32>,
+    /// Units produced this packet, not on the map yet (6.1, 9.1): id -> type.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub awaiting: BTreeMap<UnitId, TypeId>,
+    /// Base -> deployment points used in this deployment (9.3).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub used: BTreeMap<BaseId, u8>,
+    /// La Vie en Rose / Jupitris that took their one MS this deployment (29.2.6, 29.3.1, A-87).
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub slots: BTreeSet<UnitId>,
+}
+
+impl PacketSheet {
+    pub fn is_empty(&self) -> bool {
+        *self == PacketSheet::default()
+    }
 }
 
 /// The one colony counter (35).
