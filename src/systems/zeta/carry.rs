@@ -186,6 +186,13 @@ pub fn legal_carry_after(
         if class_of(st, c) != Some(Class::Ms) {
             return refuse("15.3", format!("{c} is not an MS"), "MS");
         }
+        if moved.contains(c) || u.atmo_moved {
+            return refuse(
+                "13.3",
+                format!("{c} has already moved this phase"),
+                "MS that have not moved",
+            );
+        }
         if u.place != s.place {
             return refuse(
                 "15.2",
@@ -195,13 +202,6 @@ pub fn legal_carry_after(
                     s.place.label()
                 ),
                 "own MS in the ship's hex",
-            );
-        }
-        if moved.contains(c) || u.atmo_moved {
-            return refuse(
-                "13.3",
-                format!("{c} has already moved this phase"),
-                "MS that have not moved",
             );
         }
         if !load.contains(c) {
