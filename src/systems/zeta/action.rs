@@ -444,6 +444,7 @@ pub fn check_units(
 ) -> Vec<Problem> {
     let mut sim = Ctx::new(ctx.state.clone(), None, Moment::Check);
     let mut out = record_actions(&mut sim, side, orders, root);
+    out.extend(carry::run_boards(&mut sim, side, &orders.board, root));
     if current_card(&sim.state).is_none_or(|c| c.kind != CardKind::Atmosphere) {
         // 14.1: atmospheric movement only on an Atmosphere card.
         for (i, a) in orders.atmospheric.iter().enumerate() {

@@ -8,6 +8,7 @@
 use super::ctx::Ctx;
 use super::data::{BaseKind, Class, Loc, MapId, Place, Side, Terrain, UnitId, ZetaData};
 use super::labels;
+use super::orders::Board;
 use super::policy::Recarry;
 use super::state::{CharPlace, Stage, State, Wound};
 use crate::kit::reach;
@@ -440,6 +441,76 @@ fn place_orphan(ctx: &mut Ctx<'_>, id: &str, side: Side, from: Place) {
     }
 }
 
+/// Whether character `item.char` may change to carrier `item.aboard` (A-13, 13.10): an own
+/// character on the map, and an own ship or MS in its place.
+pub fn legal_board(ctx: &Ctx<'_>, side: Side, item: &Board, at: &FieldPath) -> Result<(), Problem> {
+    let st = &ctx.state;
+    let (ch, to) = (&item.char, &item.aboard);
+    let refuse = |msg: String| {
+        Err(Problem::new(
+            at.clone(),
+            "A-13",
+            msg,
+            "an own ship or MS in the character's hex",
+        ))
+    };
+    let Some(c) = st.chars.get(ch) else {
+        return refuse(format!("no character {ch}"));
+    };
+    if c.side != side {
+        return refuse(format!("{ch} belongs to {}", c.side));
+    }
+    let here = match &c.place {
+        CharPlace::Aboard(u) => st.units.get(u).map(|u| u.place),
+        CharPlace::Solo(l) => Some(Place::Hex(*l)),
+        _ => None,
+    };
+    let Some(here) = here else {
+        return refuse(format!("{ch} is not on the map"));
+    };
+    let Some(u) = st.units.get(to) else {
+        return refuse(format!("no unit {to}"));
+    };
+    if u.side != side || !matches!(class_of(st, to), Some(Class::Ship | Class::Ms)) {
+        return refuse(format!("{to} is not an own ship or MS"));
+    }
+    if u.place != here {
+        return refuse(format!(
+            "{to} is at {}, {ch} at {}",
+            u.place.label(),
+            here.label()
+        ));
+    }
+    Ok(())
+}
+
+/// `side`'s `board` items, in order, at the start of slot A5 (before anything moves): what is
+/// wrong then is skipped and told to `side` alone. Returns the problems.
+pub fn run_boards(
+    ctx: &mut Ctx<'_>,
+    side: Side,
+    items: &[Board],
+    root: &FieldPath,
+) -> Vec<Problem> {
+    let mut out = Vec::new();
+    for (i, b) in items.iter().enumerate() {
+        match legal_board(ctx, side, b, &root.at("board").at(i)) {
+            Ok(()) => {
+                reach::fire("13.10");
+                set_char(ctx, &b.char, CharPlace::Aboard(b.aboard.clone()));
+            }
+            Err(p) => {
+                if ctx.moment == super::ctx::Moment::Resolve {
+                    ctx.log
+                        .private(side, format!("skipped: {}", super::ctx::reason(&p)));
+                }
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
 /// The label prefix of the current phase (`t3/p5`), or of the turn outside a phase.
 pub fn phase_prefix(state: &State) -> String {
     match &state.stage {
@@ -658,6 +729,51 @@ mod tests {
             CharPlace::Aboard("t-alexandria-1".into())
         );
         assert!(c.log.public.iter().any(|l| l.contains("survival check")));
+    }
+
+    #[test]
+    fn a_character_changes_carriers_only_inside_its_hex_a13() {
+        let mut st = state();
+        put(
+            &mut st,
+            "t-alexandria-1",
+            Side::Titans,
+            "alexandria",
+            "space:B03",
+        );
+        put(&mut st, "t-hizack-1", Side::Titans, "hizack", "space:B03");
+        put(
+            &mut st,
+            "t-salamis-kai-1",
+            Side::Titans,
+            "salamis_kai",
+            "space:C04",
+        );
+        seat(&mut st, "bask", "t-alexandria-1");
+        let items = vec![
+            Board {
+                char: "bask".into(),
+                aboard: "t-salamis-kai-1".into(),
+            },
+            Board {
+                char: "bask".into(),
+                aboard: "t-hizack-1".into(),
+            },
+        ];
+        let mut c = ctx(st);
+        let problems = run_boards(&mut c, Side::Titans, &items, &FieldPath::root());
+        assert_eq!(problems.len(), 1);
+        assert!(
+            problems[0]
+                .message
+                .contains("t-salamis-kai-1 is at space:C04")
+        );
+        assert_eq!(problems[0].rule.as_deref(), Some("A-13"));
+        assert!(c.log.private[Side::Titans][0].starts_with("skipped:"));
+        assert_eq!(
+            c.state.chars["bask"].place,
+            CharPlace::Aboard("t-hizack-1".into())
+        );
     }
 
     #[test]

@@ -380,6 +380,7 @@ pub fn run_moves(
 /// Slot A5: `side`'s moves (13), or its atmospheric moves on an Atmosphere card (14).
 pub fn resolve_movement(ctx: &mut Ctx<'_>, side: Side, orders: &PhaseOrders) {
     let root = FieldPath::root().at("orders");
+    carry::run_boards(ctx, side, &orders.board, &root);
     match action::current_card(&ctx.state).map(|c| c.kind) {
         Some(CardKind::Atmosphere) => {
             super::atmosphere::run_atmospheric(ctx, side, orders, &root);
@@ -787,6 +788,65 @@ mod tests {
         );
         assert_eq!(problems.len(), 1, "{problems:?}");
         assert_eq!(problems[0].rule.as_deref(), Some("12.6"));
+    }
+
+    #[test]
+    fn the_phase_slots_a4_and_a5_record_the_actions_and_move() {
+        use crate::systems::zeta::state::{PhaseCursor, Slot};
+        use crate::systems::zeta::steps;
+        let mut st = space(Side::Aeug);
+        put(&mut st, "a-argama-1", Side::Aeug, "argama", "space:C05");
+        put(
+            &mut st,
+            "a-rick-dias-1",
+            Side::Aeug,
+            "rick_dias",
+            "space:C05",
+        );
+        aboard(&mut st, "a-rick-dias-1", "a-argama-1");
+        let card = action::current_card(&st).unwrap();
+        let orders = PhaseOrders {
+            units: vec![mv("a-argama-1", &["space:C06"])],
+            ..Default::default()
+        };
+        let mut ctx = Ctx::new(st, None, Moment::Resolve);
+        let mut cursor = PhaseCursor {
+            k: 1,
+            card,
+            slot: Slot::Actions,
+            snapshot: Default::default(),
+            combats_done: Vec::new(),
+        };
+        for slot in [Slot::Actions, Slot::Movement] {
+            cursor.slot = slot;
+            steps::resolve_phase_slot(&mut ctx, &mut cursor, &orders);
+        }
+        for id in ["a-argama-1", "a-rick-dias-1"] {
+            let u = &ctx.state.units[id];
+            assert_eq!(u.place, Place::Hex(loc("space:C06")), "{id}");
+            assert_eq!(u.action, Some(Action::Move), "{id}");
+        }
+        cursor.slot = Slot::End;
+        steps::resolve_phase_slot(&mut ctx, &mut cursor, &orders);
+        assert_eq!(ctx.state.units["a-argama-1"].action, None);
+    }
+
+    #[test]
+    fn check_refuses_a_bad_path_at_its_field() {
+        let mut st = space(Side::Aeug);
+        put(&mut st, "a-argama-1", Side::Aeug, "argama", "space:C05");
+        let orders = crate::systems::zeta::orders::Orders {
+            units: vec![mv("a-argama-1", &["space:E05"])],
+            ..Default::default()
+        };
+        let problems = crate::systems::zeta::orders::check(&st, "aeug", &orders);
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.path.to_string() == "orders.units[0].move"
+                    && p.rule.as_deref() == Some("13.4")),
+            "{problems:?}"
+        );
     }
 
     #[test]
