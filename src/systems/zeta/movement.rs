@@ -850,6 +850,64 @@ mod tests {
     }
 
     #[test]
+    fn each_other_refusal_names_its_rule_and_reason() {
+        let mut st = ground(Side::Aeug);
+        put(
+            &mut st,
+            "a-rick-dias-1",
+            Side::Aeug,
+            "rick_dias",
+            "ground:I02",
+        );
+        put(&mut st, "a-gm2-1", Side::Aeug, "gm2", "ground:I02");
+        put(&mut st, "a-gm2-2", Side::Aeug, "gm2", "ground:I02");
+        put(&mut st, "a-garuda-1", Side::Aeug, "garuda", "ground:I02");
+        put(&mut st, "colony", Side::Aeug, "colony", "ground:I02");
+        put(&mut st, "a-gm2-3", Side::Aeug, "gm2", "ground:I02");
+        if let Some(u) = st.units.get_mut("a-gm2-3") {
+            u.placed_this_phase = true;
+        }
+        let carrying = |unit: &str, path: &[&str]| {
+            let mut m = mv(unit, path);
+            m.carry = vec!["a-gm2-2".into()];
+            m
+        };
+        let cases = [
+            (
+                mv("a-rick-dias-1", &["ground:I03"]),
+                "2.4",
+                "space-only (S)",
+            ),
+            (
+                carrying("a-gm2-1", &["ground:I03"]),
+                "15.1",
+                "only ships carry",
+            ),
+            (
+                carrying("a-garuda-1", &[]),
+                "15.2",
+                "carry goes with a move",
+            ),
+            (mv("colony", &["ground:I03"]), "35.6", "colony_move"),
+            (
+                mv("a-gm2-3", &["ground:I03"]),
+                "32.1.5",
+                "placed this phase",
+            ),
+        ];
+        for (item, rule, text) in cases {
+            let p = judge(&st, Side::Aeug, &item).unwrap_err();
+            assert_eq!(p.rule.as_deref(), Some(rule), "{}", p.message);
+            assert!(p.message.contains(text), "{}", p.message);
+        }
+        let mut st = space(Side::NeoZeon);
+        put(&mut st, "n-gwadan-1", Side::NeoZeon, "gwadan", "belt");
+        let p = judge(&st, Side::NeoZeon, &mv("n-gwadan-1", &["space:N04"])).unwrap_err();
+        assert_eq!(p.rule.as_deref(), Some("30.3.4"));
+        assert!(p.message.contains("only Axis leaves it"), "{}", p.message);
+    }
+
+    #[test]
     fn move_choices_list_reachable_hexes_across_the_seam() {
         let mut st = ground(Side::Titans);
         put(&mut st, "t-garuda-1", Side::Titans, "garuda", "ground:P04");
