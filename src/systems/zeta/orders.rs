@@ -9,7 +9,7 @@ use super::data::{BaseId, CharId, Loc, Place, Side, TypeId, UnitId};
 use super::guard::Guard;
 use super::policy::{self, JoinAnswer, Plan, PolicyPatch};
 use super::state::{CardKind, Checkpoint, Stage, State};
-use super::{action, arming, atmosphere, axis, cards, colony, deploy, gryps, nuke, specials, zeon};
+use super::{action, arming, axis, cards, colony, deploy, gryps, nuke, specials, zeon};
 use crate::kit::policies;
 use crate::kit::seats::Seat;
 use crate::systems::Problem;
@@ -558,16 +558,9 @@ fn check_phase(ctx: &Ctx<'_>, side: Side, o: &PhaseOrders, root: &FieldPath) -> 
             &root.at("pre").at("demolish"),
         ));
     }
-    for (i, u) in o.units.iter().enumerate() {
-        push(action::legal_action(ctx, side, u, &root.at("units").at(i)));
-    }
-    for (i, a) in o.atmospheric.iter().enumerate() {
-        push(atmosphere::legal_atmospheric(
-            ctx,
-            side,
-            a,
-            &root.at("atmospheric").at(i),
-        ));
+    // 12-15: `units` and `atmospheric` are judged by simulating slots A4-A5 in order.
+    for p in action::check_units(ctx, side, o, root) {
+        push(Err(p));
     }
     if let Some(to) = &o.colony_move {
         push(colony::legal_colony_move(

@@ -7,7 +7,7 @@ use super::ctx::{Ctx, Moment};
 use super::data::{Loc, Side};
 use super::orders::{Orders, PhaseOrders};
 use super::state::{Pending, PhaseCursor, Slot, Stage, State};
-use super::{arming, cards, carry, character, combat, deploy, victory};
+use super::{action, arming, cards, carry, character, combat, deploy, movement, victory};
 use crate::kit::seats::Seat;
 use crate::protocol::dice::Dice;
 use crate::systems::Resolution;
@@ -110,6 +110,16 @@ pub fn resolve_phase_slot(
     orders: &PhaseOrders,
 ) -> SlotOutcome {
     match cursor.slot {
+        // 12.5-12.7: each acting unit's action.
+        Slot::Actions => {
+            action::resolve_actions(ctx, cursor.card.side, orders);
+            SlotOutcome::Continue
+        }
+        // 13-15: the moves, or the atmospheric moves on an Atmosphere card.
+        Slot::Movement => {
+            movement::resolve_movement(ctx, cursor.card.side, orders);
+            SlotOutcome::Continue
+        }
         Slot::Combats => {
             for c in &orders.combats {
                 if cursor.combats_done.contains(&c.at) {
@@ -133,6 +143,7 @@ pub fn resolve_phase_slot(
             for at in hexes {
                 carry::existence_check(ctx, at);
             }
+            action::end_of_phase(ctx);
             SlotOutcome::Continue
         }
         _ => SlotOutcome::Continue,
