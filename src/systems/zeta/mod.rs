@@ -133,8 +133,15 @@ impl Rules for Zeta {
                 ),
                 sides: vec![card.side.name().to_string()],
             },
-            Stage::Ask { turn, k, who, .. } => Phase::Waiting {
-                title: format!("turn {turn}, phase {k}: {who} decides"),
+            Stage::Ask { turn, k, who, why } => Phase::Waiting {
+                title: match why {
+                    state::AskWhy::Join { at } => {
+                        format!("turn {turn}, phase {k}: {who} may join the combat in {at}")
+                    }
+                    state::AskWhy::Checkpoint(cp) => {
+                        format!("turn {turn}, phase {k}: {who} continues ({cp:?})")
+                    }
+                },
                 sides: vec![who.name().to_string()],
             },
         }
@@ -184,3 +191,8 @@ impl Rules for Zeta {
         include_str!("../../../docs/zeta-plan.md")
     }
 }
+
+#[cfg(test)]
+mod setup_tests;
+#[cfg(test)]
+mod validate_tests;
