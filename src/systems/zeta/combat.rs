@@ -10,13 +10,17 @@
 
 use super::ctx::{Choice, Ctx, Moment, reason};
 use super::damage::{self, Allocation, Losses, Quantum, Target};
-use super::data::{BaseId, BaseKind, CharId, Class, Loc, MapId, Place, Side, Survival, Terrain, UnitId};
+use super::data::{
+    BaseId, BaseKind, CharId, Class, Loc, MapId, Place, Side, Survival, Terrain, UnitId,
+};
 use super::fire;
 use super::guard::{self, Guard};
 use super::labels;
 use super::orders::PhaseOrders;
 use super::policy::{Bomb, Bombard, House, JoinAnswer, Recarry, Sortie};
-use super::state::{Action, AskWhy, Card, CardKind, CharPlace, FaceUp, Pending, PhaseCursor, Slot, Stage};
+use super::state::{
+    Action, AskWhy, Card, CardKind, CharPlace, FaceUp, Pending, PhaseCursor, Slot, Stage,
+};
 use super::steps::SlotOutcome;
 use super::survival;
 use crate::kit::seats::Seat;
@@ -127,7 +131,12 @@ impl Camp {
     /// The principal, then the other members.
     pub fn sides(&self) -> Vec<Side> {
         let mut v = vec![self.principal];
-        v.extend(self.members.iter().copied().filter(|s| *s != self.principal));
+        v.extend(
+            self.members
+                .iter()
+                .copied()
+                .filter(|s| *s != self.principal),
+        );
         v
     }
 
@@ -186,7 +195,11 @@ pub struct CombatState {
 fn phase_of(ctx: &Ctx<'_>) -> Option<(u8, u8, Card)> {
     match &ctx.state.stage {
         Stage::Phase { turn, k, card } => Some((*turn, *k, *card)),
-        Stage::Ask { turn, k, .. } => ctx.state.pending.as_ref().map(|p| (*turn, *k, p.cursor.card)),
+        Stage::Ask { turn, k, .. } => ctx
+            .state
+            .pending
+            .as_ref()
+            .map(|p| (*turn, *k, p.cursor.card)),
         _ => None,
     }
 }
@@ -198,7 +211,12 @@ fn problem(at: &FieldPath, rule: &str, message: impl Into<String>, accepted: &st
 /// The bases in `at`: fixed ones from the map, mobile ones where they are now; never a
 /// destroyed one.
 pub fn bases_in(ctx: &Ctx<'_>, at: Loc) -> Vec<BaseId> {
-    let mut v: Vec<BaseId> = ctx.data.bases_at(at).into_iter().map(str::to_string).collect();
+    let mut v: Vec<BaseId> = ctx
+        .data
+        .bases_at(at)
+        .into_iter()
+        .map(str::to_string)
+        .collect();
     for (id, b) in &ctx.state.bases {
         if b.place == Some(Place::Hex(at)) && !v.contains(id) {
             v.push(id.clone());
@@ -214,8 +232,14 @@ pub fn military_bases_of(ctx: &Ctx<'_>, at: Loc, side: Side) -> Vec<BaseId> {
     bases_in(ctx, at)
         .into_iter()
         .filter(|b| {
-            ctx.data.base(b).is_some_and(|d| d.kind == BaseKind::Military)
-                && ctx.state.bases.get(b).is_some_and(|s| s.governor == Some(side) && s.level > 0)
+            ctx.data
+                .base(b)
+                .is_some_and(|d| d.kind == BaseKind::Military)
+                && ctx
+                    .state
+                    .bases
+                    .get(b)
+                    .is_some_and(|s| s.governor == Some(side) && s.level > 0)
         })
         .collect()
 }
@@ -237,7 +261,9 @@ fn movers(ctx: &Ctx<'_>, side: Side, at: Loc) -> Vec<UnitId> {
     ctx.state
         .units
         .iter()
-        .filter(|(_, u)| u.side == side && u.place == Place::Hex(at) && u.action == Some(Action::Move))
+        .filter(|(_, u)| {
+            u.side == side && u.place == Place::Hex(at) && u.action == Some(Action::Move)
+        })
         .map(|(id, _)| id.clone())
         .collect()
 }
@@ -257,38 +283,71 @@ pub fn legal_combat(
     at: &FieldPath,
 ) -> Result<(), Problem> {
     let Some((_, _, card)) = phase_of(ctx) else {
-        return Err(problem(at, "18.1", "combats are declared in an action phase", "no combats here"));
+        return Err(problem(
+            at,
+            "18.1",
+            "combats are declared in an action phase",
+            "no combats here",
+        ));
     };
     if card.side != side {
-        return Err(problem(at, "11.2", format!("this is {}'s phase", card.side), "no combats"));
+        return Err(problem(
+            at,
+            "11.2",
+            format!("this is {}'s phase", card.side),
+            "no combats",
+        ));
     }
     let hex = order.at;
     let here = at.at("at");
     if !ctx.data.on_map(hex) {
-        return Err(problem(&here, "18.1", format!("{} is not on the map", hex.label()), "a hex of the map"));
+        return Err(problem(
+            &here,
+            "18.1",
+            format!("{} is not on the map", hex.label()),
+            "a hex of the map",
+        ));
     }
     // 34.3: no fighting in Side 6's hex.
-    if bases_in(ctx, hex).iter().any(|b| ctx.data.base(b).is_some_and(|d| d.ungovernable)) {
-        return Err(problem(&here, "34.3", format!("no combat in {} (Side 6)", hex.label()), "another hex"));
+    if bases_in(ctx, hex)
+        .iter()
+        .any(|b| ctx.data.base(b).is_some_and(|d| d.ungovernable))
+    {
+        return Err(problem(
+            &here,
+            "34.3",
+            format!("no combat in {} (Side 6)", hex.label()),
+            "another hex",
+        ));
     }
     // 18.2: the card's map; 18.3: with an Atmosphere card, where units moved through the
     // atmosphere, on either map.
     match card.kind {
         CardKind::Space | CardKind::Ground => {
-            let want = if card.kind == CardKind::Space { MapId::Space } else { MapId::Ground };
+            let want = if card.kind == CardKind::Space {
+                MapId::Space
+            } else {
+                MapId::Ground
+            };
             if hex.map != want {
                 return Err(problem(
                     &here,
                     "18.2",
-                    format!("a {} card fights on the {} map", card.kind.name(), want.id()),
+                    format!(
+                        "a {} card fights on the {} map",
+                        card.kind.name(),
+                        want.id()
+                    ),
                     "a hex of the card's map",
                 ));
             }
         }
         CardKind::Atmosphere => {
-            let atmo = ctx.state.units.values().any(|u| {
-                u.side == side && u.place == Place::Hex(hex) && u.atmo_moved
-            });
+            let atmo = ctx
+                .state
+                .units
+                .values()
+                .any(|u| u.side == side && u.place == Place::Hex(hex) && u.atmo_moved);
             if ctx.moment == Moment::Resolve && !atmo {
                 return Err(problem(
                     &here,
@@ -302,16 +361,36 @@ pub fn legal_combat(
     // 18.8: one or both other factions, each once.
     let vs = at.at("versus");
     if order.versus.is_empty() {
-        return Err(problem(&vs, "18.8", "name the faction(s) to fight", "one or both others"));
+        return Err(problem(
+            &vs,
+            "18.8",
+            "name the faction(s) to fight",
+            "one or both others",
+        ));
     }
     if order.versus.contains(&side) {
-        return Err(problem(&vs, "18.8", "a faction does not fight itself", "one or both others"));
+        return Err(problem(
+            &vs,
+            "18.8",
+            "a faction does not fight itself",
+            "one or both others",
+        ));
     }
     if order.versus.len() > 1 && order.versus.first() == order.versus.get(1) {
-        return Err(problem(&vs, "18.8", "a faction is named twice", "one or both others"));
+        return Err(problem(
+            &vs,
+            "18.8",
+            "a faction is named twice",
+            "one or both others",
+        ));
     }
     if order.versus.len() > 2 {
-        return Err(problem(&vs, "18.8", "there are only two other factions", "one or both others"));
+        return Err(problem(
+            &vs,
+            "18.8",
+            "there are only two other factions",
+            "one or both others",
+        ));
     }
     if ctx.moment == Moment::Resolve {
         // 18.1, 18.6: own movers meet another faction's units or military base.
@@ -340,7 +419,13 @@ pub fn legal_combat(
         legal_prep(ctx, side, hex, p, &at.at("prep"))?;
     }
     for (i, alt) in order.prep_if.iter().enumerate() {
-        legal_prep(ctx, side, hex, &alt.prep, &at.at("prep_if").at(i).at("prep"))?;
+        legal_prep(
+            ctx,
+            side,
+            hex,
+            &alt.prep,
+            &at.at("prep_if").at(i).at("prep"),
+        )?;
     }
     Ok(())
 }
@@ -356,7 +441,11 @@ fn may_pilot(ctx: &Ctx<'_>, char: &str, ty: &str) -> Result<(), (&'static str, S
     }
     let t = ctx.data.unit_type(ty);
     if t.is_some_and(|t| (t.nt_only || t.pilotless) && !c.nt) {
-        let rule = if t.is_some_and(|t| t.pilotless) { "29.6" } else { "20.6" };
+        let rule = if t.is_some_and(|t| t.pilotless) {
+            "29.6"
+        } else {
+            "20.6"
+        };
         return Err((rule, format!("{char} is not an NT and cannot pilot a {ty}")));
     }
     Ok(())
@@ -383,11 +472,21 @@ pub fn legal_prep(
         match ctx.state.units.get(u) {
             Some(x) if x.side == side => {
                 if resolve && x.place != Place::Hex(hex) {
-                    return Err(problem(&path, "20.2", format!("{u} is not in {}", hex.label()), "own units in the hex"));
+                    return Err(problem(
+                        &path,
+                        "20.2",
+                        format!("{u} is not in {}", hex.label()),
+                        "own units in the hex",
+                    ));
                 }
                 Ok(())
             }
-            _ => Err(problem(&path, "20.2", format!("{u} is not a unit of {side}"), "own units")),
+            _ => Err(problem(
+                &path,
+                "20.2",
+                format!("{u} is not a unit of {side}"),
+                "own units",
+            )),
         }
     };
     for (i, u) in p.leave_out.iter().enumerate() {
@@ -397,12 +496,27 @@ pub fn legal_prep(
         let path = at.at("sortie").at(i);
         own(u, path.clone())?;
         if class_of(ctx, u) != Some(Class::Ms) {
-            return Err(problem(&path, "20.3", format!("{u} is not an MS"), "MS only"));
+            return Err(problem(
+                &path,
+                "20.3",
+                format!("{u} is not an MS"),
+                "MS only",
+            ));
         }
         // 20.9: an MS of the wrong aptitude stays carried or housed.
-        let apt = ctx.state.units.get(u).and_then(|x| ctx.data.unit_type(&x.type_id)).and_then(|t| t.aptitude);
+        let apt = ctx
+            .state
+            .units
+            .get(u)
+            .and_then(|x| ctx.data.unit_type(&x.type_id))
+            .and_then(|t| t.aptitude);
         if apt.is_some_and(|a| !a.allows(hex.map)) {
-            return Err(problem(&path, "20.9", format!("{u} cannot sortie on the {} map", hex.map.id()), "MS fit for the map"));
+            return Err(problem(
+                &path,
+                "20.9",
+                format!("{u} cannot sortie on the {} map", hex.map.id()),
+                "MS fit for the map",
+            ));
         }
     }
     for (i, (ms, ship)) in p.stow.iter().enumerate() {
@@ -410,15 +524,29 @@ pub fn legal_prep(
         own(ms, path.clone())?;
         own(ship, path.clone())?;
         if class_of(ctx, ms) != Some(Class::Ms) || class_of(ctx, ship) != Some(Class::Ship) {
-            return Err(problem(&path, "20.3", format!("{ms} -> {ship}: an MS onto a ship"), "MS -> ship"));
+            return Err(problem(
+                &path,
+                "20.3",
+                format!("{ms} -> {ship}: an MS onto a ship"),
+                "MS -> ship",
+            ));
         }
     }
     if !p.house.is_empty() || !p.in_base.is_empty() {
         // 20.4, 20.7: only in an own military base (judged when the combat comes: 17.7 can make
         // a neutral base own in the same phase).
-        let has = bases_in(ctx, hex).iter().any(|b| ctx.data.base(b).is_some_and(|d| d.kind == BaseKind::Military));
+        let has = bases_in(ctx, hex).iter().any(|b| {
+            ctx.data
+                .base(b)
+                .is_some_and(|d| d.kind == BaseKind::Military)
+        });
         if !has || (resolve && military_bases_of(ctx, hex, side).is_empty()) {
-            return Err(problem(&at.at("house"), "20.4", format!("no own military base in {}", hex.label()), "house only in an own military base"));
+            return Err(problem(
+                &at.at("house"),
+                "20.4",
+                format!("no own military base in {}", hex.label()),
+                "house only in an own military base",
+            ));
         }
     }
     for (i, u) in p.house.iter().enumerate() {
@@ -428,31 +556,71 @@ pub fn legal_prep(
     for (i, (ms, c)) in p.pilots.iter().enumerate() {
         let path = at.at("pilots").at(i);
         own(ms, path.clone())?;
-        if !ctx.state.chars.get(c).is_some_and(|x| x.side == side) {
-            return Err(problem(&path, "20.5", format!("{c} is not a character of {side}"), "own characters"));
+        if ctx.state.chars.get(c).is_none_or(|x| x.side != side) {
+            return Err(problem(
+                &path,
+                "20.5",
+                format!("{c} is not a character of {side}"),
+                "own characters",
+            ));
         }
-        let ty = ctx.state.units.get(ms).map(|u| u.type_id.clone()).unwrap_or_default();
+        let ty = ctx
+            .state
+            .units
+            .get(ms)
+            .map(|u| u.type_id.clone())
+            .unwrap_or_default();
         if class_of(ctx, ms) != Some(Class::Ms) {
-            return Err(problem(&path, "20.5", format!("{ms} is not an MS"), "MS -> pilot"));
+            return Err(problem(
+                &path,
+                "20.5",
+                format!("{ms} is not an MS"),
+                "MS -> pilot",
+            ));
         }
         if let Err((rule, m)) = may_pilot(ctx, c, &ty) {
-            return Err(problem(&path, rule, m, "a pilot with MS attack or defense (NT where needed)"));
+            return Err(problem(
+                &path,
+                rule,
+                m,
+                "a pilot with MS attack or defense (NT where needed)",
+            ));
         }
         if !seen.insert(c) {
-            return Err(problem(&path, "20.5", format!("{c} pilots two MS"), "one MS per pilot"));
+            return Err(problem(
+                &path,
+                "20.5",
+                format!("{c} pilots two MS"),
+                "one MS per pilot",
+            ));
         }
     }
     for (i, (ship, c)) in p.captains.iter().enumerate() {
         let path = at.at("captains").at(i);
         own(ship, path.clone())?;
         if class_of(ctx, ship) != Some(Class::Ship) {
-            return Err(problem(&path, "20.8", format!("{ship} is not a ship"), "ship -> captain"));
+            return Err(problem(
+                &path,
+                "20.8",
+                format!("{ship} is not a ship"),
+                "ship -> captain",
+            ));
         }
-        if !ctx.state.chars.get(c).is_some_and(|x| x.side == side) || !may_captain(ctx, c) {
-            return Err(problem(&path, "20.8", format!("{c} cannot captain (own character with ship attack or defense)"), "a captain with ship attack or defense"));
+        if ctx.state.chars.get(c).is_none_or(|x| x.side != side) || !may_captain(ctx, c) {
+            return Err(problem(
+                &path,
+                "20.8",
+                format!("{c} cannot captain (own character with ship attack or defense)"),
+                "a captain with ship attack or defense",
+            ));
         }
         if !seen.insert(c) {
-            return Err(problem(&path, "20.5", format!("{c} is given two seats"), "one seat per character"));
+            return Err(problem(
+                &path,
+                "20.5",
+                format!("{c} is given two seats"),
+                "one seat per character",
+            ));
         }
     }
     Ok(())
@@ -469,7 +637,10 @@ pub fn combat_choices(ctx: &Ctx<'_>, side: Side) -> Vec<Choice<CombatOrder>> {
         .collect();
     let mut out = Vec::new();
     for hex in hexes {
-        let others: Vec<Side> = present(ctx, hex).into_iter().filter(|s| *s != side).collect();
+        let others: Vec<Side> = present(ctx, hex)
+            .into_iter()
+            .filter(|s| *s != side)
+            .collect();
         let mut sets: Vec<Vec<Side>> = others.iter().map(|s| vec![*s]).collect();
         if others.len() == 2 {
             sets.push(others.clone());
@@ -486,7 +657,10 @@ pub fn combat_choices(ctx: &Ctx<'_>, side: Side) -> Vec<Choice<CombatOrder>> {
             };
             if legal_combat(ctx, side, &order, &FieldPath::root()).is_ok() {
                 let names: Vec<&str> = versus.iter().map(|s| s.name()).collect();
-                out.push(Choice { item: order, note: format!("fight {} in {}", names.join(" and "), hex.label()) });
+                out.push(Choice {
+                    item: order,
+                    note: format!("fight {} in {}", names.join(" and "), hex.label()),
+                });
             }
         }
     }
@@ -495,7 +669,13 @@ pub fn combat_choices(ctx: &Ctx<'_>, side: Side) -> Vec<Choice<CombatOrder>> {
 
 /// 18.9: the answer of the undeclared third faction by its standing policy (first matching
 /// rule, else the default).
-pub fn join_answer(ctx: &Ctx<'_>, third: Side, acting: Side, declared: Side, at: Loc) -> JoinAnswer {
+pub fn join_answer(
+    ctx: &Ctx<'_>,
+    third: Side,
+    acting: Side,
+    declared: Side,
+    at: Loc,
+) -> JoinAnswer {
     let p = &ctx.state.policies[third].join;
     p.rules
         .iter()
@@ -511,13 +691,26 @@ pub fn join_answer(ctx: &Ctx<'_>, third: Side, acting: Side, declared: Side, at:
 /// The camps of a combat (18.8-18.10): the acting faction attacks; the declared factions
 /// defend (co-declared defenders keep their shares apart, §12/F1); the third joins a camp
 /// or watches by its policy (18.9). `Err` carries the 18.9 ask (zeta commit 14 answers it).
-pub fn camps(ctx: &mut Ctx<'_>, acting: Side, order: &CombatOrder) -> Result<(Camp, Camp), Box<Pending>> {
+pub fn camps(
+    ctx: &mut Ctx<'_>,
+    acting: Side,
+    order: &CombatOrder,
+) -> Result<(Camp, Camp), Box<Pending>> {
     let at = order.at;
-    let mut attacker = Camp { principal: acting, members: Vec::new(), joined: None };
+    let mut attacker = Camp {
+        principal: acting,
+        members: Vec::new(),
+        joined: None,
+    };
     let first = order.versus.first().copied().unwrap_or(acting);
     let mut defender = Camp {
         principal: first,
-        members: order.versus.iter().copied().filter(|s| *s != first).collect(),
+        members: order
+            .versus
+            .iter()
+            .copied()
+            .filter(|s| *s != first)
+            .collect(),
         joined: None,
     };
     crate::kit::reach::fire("18.10");
@@ -533,21 +726,33 @@ pub fn camps(ctx: &mut Ctx<'_>, acting: Side, order: &CombatOrder) -> Result<(Ca
         // only when one faction was declared, and before preparation.
         crate::kit::reach::fire("18.9");
         match join_answer(ctx, t, acting, first, at) {
-            JoinAnswer::Abstain => ctx.log.public(format!("{t} watches the combat in {} (18.9)", at.label())),
+            JoinAnswer::Abstain => ctx
+                .log
+                .public(format!("{t} watches the combat in {} (18.9)", at.label())),
             JoinAnswer::Attacker => {
                 attacker.members.push(t);
                 attacker.joined = Some(t);
-                ctx.log.public(format!("{t} joins {acting} in {} (18.9)", at.label()));
+                ctx.log
+                    .public(format!("{t} joins {acting} in {} (18.9)", at.label()));
             }
             JoinAnswer::Defender => {
                 defender.members.push(t);
                 defender.joined = Some(t);
-                ctx.log.public(format!("{t} joins {first} in {} (18.9)", at.label()));
+                ctx.log
+                    .public(format!("{t} joins {first} in {} (18.9)", at.label()));
             }
             JoinAnswer::Ask => {
                 // The ask step is zeta commit 14: the phase stops here with what it needs to
                 // resume this combat.
-                let (turn, k, card) = phase_of(ctx).unwrap_or((ctx.state.turn, 0, Card { side: acting, kind: CardKind::Space, copy: 1 }));
+                let (turn, k, card) = phase_of(ctx).unwrap_or((
+                    ctx.state.turn,
+                    0,
+                    Card {
+                        side: acting,
+                        kind: CardKind::Space,
+                        copy: 1,
+                    },
+                ));
                 let _ = turn;
                 return Err(Box::new(Pending {
                     who: t,
@@ -559,7 +764,10 @@ pub fn camps(ctx: &mut Ctx<'_>, acting: Side, order: &CombatOrder) -> Result<(Ca
                         snapshot: Default::default(),
                         combats_done: Vec::new(),
                     },
-                    rest: PhaseOrders { combats: vec![order.clone()], ..Default::default() },
+                    rest: PhaseOrders {
+                        combats: vec![order.clone()],
+                        ..Default::default()
+                    },
                 }));
             }
         }
@@ -601,19 +809,32 @@ pub fn resolve_combat(
     order.at = at;
     order.versus = versus.to_vec();
     if let Err(p) = legal_combat(ctx, acting, &order, &FieldPath::root().at("combats")) {
-        ctx.log.private(acting, format!("combat in {} skipped: {}", at.label(), reason(&p)));
+        ctx.log.private(
+            acting,
+            format!("combat in {} skipped: {}", at.label(), reason(&p)),
+        );
         return SlotOutcome::Continue;
     }
     if let Some(g) = &order.guard
         && guard::holds(ctx, acting, g) != Some(true)
     {
-        ctx.log.private(acting, format!("combat in {} skipped: its condition does not hold", at.label()));
+        ctx.log.private(
+            acting,
+            format!(
+                "combat in {} skipped: its condition does not hold",
+                at.label()
+            ),
+        );
         return SlotOutcome::Continue;
     }
     crate::kit::reach::fire("18.5");
     crate::kit::reach::fire("18.7");
     let names: Vec<&str> = versus.iter().map(|s| s.name()).collect();
-    ctx.log.public(format!("{acting} attacks {} in {} (18)", names.join(" and "), at.label()));
+    ctx.log.public(format!(
+        "{acting} attacks {} in {} (18)",
+        names.join(" and "),
+        at.label()
+    ));
     let (attacker, defender) = match camps(ctx, acting, &order) {
         Ok(c) => c,
         Err(p) => return SlotOutcome::Stop(p),
@@ -660,18 +881,29 @@ fn air_expected6(ctx: &Ctx<'_>, ms: &BTreeSet<UnitId>, pilots: &BTreeMap<UnitId,
 fn face<'d>(ctx: &'d Ctx<'_>, unit: &str) -> Option<&'d super::data::Face> {
     let u = ctx.state.units.get(unit)?;
     let t = ctx.data.unit_type(&u.type_id)?;
-    Some(if u.face == FaceUp::Back { &t.back } else { &t.front })
+    Some(if u.face == FaceUp::Back {
+        &t.back
+    } else {
+        &t.front
+    })
 }
 
 fn ms_attack(ctx: &Ctx<'_>, c: Option<&CharId>) -> u32 {
-    c.and_then(|c| ctx.data.character(c)).map(|d| u32::from(d.ms_attack)).unwrap_or(0)
+    c.and_then(|c| ctx.data.character(c))
+        .map(|d| u32::from(d.ms_attack))
+        .unwrap_or(0)
 }
 
 /// An MS's air gun (21.5-21.6): one die, and one more per point of its pilot's MS attack.
 fn air_gun(ctx: &Ctx<'_>, ms: &str, pilot: Option<&CharId>) -> Option<fire::Gun> {
     let u = ctx.state.units.get(ms)?;
     let f = face(ctx, ms)?;
-    Some(fire::Gun { who: ms.to_string(), side: u.side, dice: 1 + ms_attack(ctx, pilot), values: f.air.clone() })
+    Some(fire::Gun {
+        who: ms.to_string(),
+        side: u.side,
+        dice: 1 + ms_attack(ctx, pilot),
+        values: f.air.clone(),
+    })
 }
 
 /// Preparation (20), attacker camp first (20.1) and each camp faction by faction: the
@@ -684,7 +916,11 @@ pub fn prepare(ctx: &mut Ctx<'_>, cs: &mut CombatState, order: &CombatOrder) {
     let mine = acting_prep(order, &cs.attacker, &cs.defender);
     for i in 0..2 {
         for side in camp(cs, i).sides() {
-            let explicit = if side == acting { mine.clone() } else { PrepOrders::default() };
+            let explicit = if side == acting {
+                mine.clone()
+            } else {
+                PrepOrders::default()
+            };
             let enemy_air = if i == 1 {
                 air_expected6(ctx, &cs.prep[0].sortie, &cs.prep[0].pilots)
             } else {
@@ -699,7 +935,12 @@ pub fn prepare(ctx: &mut Ctx<'_>, cs: &mut CombatState, order: &CombatOrder) {
         let p = &cs.prep[i];
         ctx.log.public(format!(
             "{name} {}: {} units, sortie {}, carried {}, housed {} (20)",
-            camp(cs, i).sides().iter().map(|s| s.name()).collect::<Vec<_>>().join("+"),
+            camp(cs, i)
+                .sides()
+                .iter()
+                .map(|s| s.name())
+                .collect::<Vec<_>>()
+                .join("+"),
             p.participants.len(),
             list(p.sortie.iter()),
             list(p.stowed.keys()),
@@ -710,7 +951,11 @@ pub fn prepare(ctx: &mut Ctx<'_>, cs: &mut CombatState, order: &CombatOrder) {
 
 fn list<'a>(it: impl Iterator<Item = &'a String>) -> String {
     let v: Vec<&str> = it.map(|s| s.as_str()).collect();
-    if v.is_empty() { "none".into() } else { v.join(", ") }
+    if v.is_empty() {
+        "none".into()
+    } else {
+        v.join(", ")
+    }
 }
 
 /// One faction's preparation into its camp's `p` (20.2-20.9, A-38, A-43).
@@ -729,7 +974,10 @@ fn prepare_side(
     // other faction with all its units in the hex.
     crate::kit::reach::fire("20.2");
     let units: Vec<UnitId> = if is_acting {
-        movers(ctx, side, at).into_iter().filter(|u| !explicit.leave_out.contains(u)).collect()
+        movers(ctx, side, at)
+            .into_iter()
+            .filter(|u| !explicit.leave_out.contains(u))
+            .collect()
     } else {
         ctx.state
             .units
@@ -739,7 +987,11 @@ fn prepare_side(
             .collect()
     };
     let of_class = |ctx: &Ctx<'_>, c: Class| -> Vec<UnitId> {
-        units.iter().filter(|u| class_of(ctx, u) == Some(c)).cloned().collect()
+        units
+            .iter()
+            .filter(|u| class_of(ctx, u) == Some(c))
+            .cloned()
+            .collect()
     };
     let ms = of_class(ctx, Class::Ms);
     let ships = of_class(ctx, Class::Ship);
@@ -754,7 +1006,11 @@ fn prepare_side(
             for u in &units {
                 let take = match policy.house {
                     House::None => false,
-                    House::Damaged => ctx.state.units.get(u).is_some_and(|x| x.face == FaceUp::Back),
+                    House::Damaged => ctx
+                        .state
+                        .units
+                        .get(u)
+                        .is_some_and(|x| x.face == FaceUp::Back),
                     House::Ships => class_of(ctx, u) == Some(Class::Ship),
                     House::All => true,
                 };
@@ -776,7 +1032,11 @@ fn prepare_side(
             .and_then(|t| t.aptitude)
             .is_some_and(|a| a.allows(at.map))
     };
-    let eligible: Vec<UnitId> = ms.iter().filter(|u| !housed.contains(*u) && fits(ctx, u)).cloned().collect();
+    let eligible: Vec<UnitId> = ms
+        .iter()
+        .filter(|u| !housed.contains(*u) && fits(ctx, u))
+        .cloned()
+        .collect();
     if eligible.len() < ms.iter().filter(|u| !housed.contains(*u)).count() {
         crate::kit::reach::fire("20.9");
     }
@@ -786,7 +1046,11 @@ fn prepare_side(
     };
     // 20.3: the sortie.
     let mut sortie: BTreeSet<UnitId> = match &explicit.sortie {
-        Some(list) => list.iter().filter(|u| eligible.contains(u)).cloned().collect(),
+        Some(list) => list
+            .iter()
+            .filter(|u| eligible.contains(u))
+            .cloned()
+            .collect(),
         None if is_acting => eligible.iter().cloned().collect(),
         None => match policy.sortie {
             Sortie::AllEligible => eligible.iter().cloned().collect(),
@@ -816,8 +1080,17 @@ fn prepare_side(
     let mut pilots: BTreeMap<UnitId, CharId> = BTreeMap::new();
     let mut seated: BTreeSet<CharId> = explicit.in_base.iter().cloned().collect();
     for (m, c) in &explicit.pilots {
-        let ty = ctx.state.units.get(m).map(|u| u.type_id.clone()).unwrap_or_default();
-        if sortie.contains(m) && chars_here.contains(c) && !seated.contains(c) && may_pilot(ctx, c, &ty).is_ok() {
+        let ty = ctx
+            .state
+            .units
+            .get(m)
+            .map(|u| u.type_id.clone())
+            .unwrap_or_default();
+        if sortie.contains(m)
+            && chars_here.contains(c)
+            && !seated.contains(c)
+            && may_pilot(ctx, c, &ty).is_ok()
+        {
             pilots.insert(m.clone(), c.clone());
             seated.insert(c.clone());
         }
@@ -830,19 +1103,39 @@ fn prepare_side(
         .collect();
     free.sort_by_key(|c| {
         let d = ctx.data.character(c);
-        let s = d.map(|d| u32::from(d.ms_attack) + u32::from(d.ms_defense)).unwrap_or(0);
+        let s = d
+            .map(|d| u32::from(d.ms_attack) + u32::from(d.ms_defense))
+            .unwrap_or(0);
         (std::cmp::Reverse(s), c.clone())
     });
-    let mut order_ms: Vec<UnitId> = sortie.iter().filter(|m| !pilots.contains_key(*m)).cloned().collect();
+    let mut order_ms: Vec<UnitId> = sortie
+        .iter()
+        .filter(|m| !pilots.contains_key(*m))
+        .cloned()
+        .collect();
     order_ms.sort_by_key(|m| {
-        let t = ctx.state.units.get(m).and_then(|u| ctx.data.unit_type(&u.type_id));
+        let t = ctx
+            .state
+            .units
+            .get(m)
+            .and_then(|u| ctx.data.unit_type(&u.type_id));
         let nt = t.is_some_and(|t| t.nt_only);
         let pp = t.map(|t| t.pp).unwrap_or(0);
         let air = face(ctx, m).map(|f| fire::expected6(&f.air)).unwrap_or(0);
-        (!nt, std::cmp::Reverse(pp), std::cmp::Reverse(air), m.clone())
+        (
+            !nt,
+            std::cmp::Reverse(pp),
+            std::cmp::Reverse(air),
+            m.clone(),
+        )
     });
     for m in order_ms {
-        let ty = ctx.state.units.get(&m).map(|u| u.type_id.clone()).unwrap_or_default();
+        let ty = ctx
+            .state
+            .units
+            .get(&m)
+            .map(|u| u.type_id.clone())
+            .unwrap_or_default();
         if let Some(pos) = free.iter().position(|c| may_pilot(ctx, c, &ty).is_ok()) {
             let c = free.remove(pos);
             seated.insert(c.clone());
@@ -853,7 +1146,11 @@ fn prepare_side(
     let grounded: Vec<UnitId> = sortie
         .iter()
         .filter(|m| {
-            let t = ctx.state.units.get(*m).and_then(|u| ctx.data.unit_type(&u.type_id));
+            let t = ctx
+                .state
+                .units
+                .get(*m)
+                .and_then(|u| ctx.data.unit_type(&u.type_id));
             t.is_some_and(|t| t.nt_only && !t.pilotless) && !pilots.contains_key(*m)
         })
         .cloned()
@@ -865,28 +1162,60 @@ fn prepare_side(
     // 20.3: MS that do not sortie ride a ship: the order's choice, the one carrying it, or
     // the own ship with the most room; with no room, an own military base houses them; with
     // neither, it must sortie if it may (A-43 hole, §12), or it is left to 25.11.
-    let fighting_ships: Vec<UnitId> = ships.iter().filter(|s| !housed.contains(*s)).cloned().collect();
+    let fighting_ships: Vec<UnitId> = ships
+        .iter()
+        .filter(|s| !housed.contains(*s))
+        .cloned()
+        .collect();
     let capacity = |ctx: &Ctx<'_>, ship: &str| {
-        ctx.state.units.get(ship).and_then(|u| ctx.data.unit_type(&u.type_id)).map(|t| usize::from(t.carry)).unwrap_or(0)
+        ctx.state
+            .units
+            .get(ship)
+            .and_then(|u| ctx.data.unit_type(&u.type_id))
+            .map(|t| usize::from(t.carry))
+            .unwrap_or(0)
     };
-    let load = |ctx: &Ctx<'_>, ship: &str| ctx.state.units.values().filter(|u| u.carrier.as_deref() == Some(ship)).count();
+    let load = |ctx: &Ctx<'_>, ship: &str| {
+        ctx.state
+            .units
+            .values()
+            .filter(|u| u.carrier.as_deref() == Some(ship))
+            .count()
+    };
     // Sortied MS leave their ships for the fight.
     for m in &sortie {
         if let Some(u) = ctx.state.units.get_mut(m) {
             u.carrier = None;
         }
     }
-    let stay: Vec<UnitId> = ms.iter().filter(|m| !sortie.contains(*m) && !housed.contains(*m)).cloned().collect();
+    let stay: Vec<UnitId> = ms
+        .iter()
+        .filter(|m| !sortie.contains(*m) && !housed.contains(*m))
+        .cloned()
+        .collect();
     let mut stowed = BTreeMap::new();
     for m in stay {
         let current = ctx.state.units.get(&m).and_then(|u| u.carrier.clone());
         let wanted = explicit.stow.get(&m).cloned();
         let ship = match (wanted, current) {
-            (Some(s), cur) if fighting_ships.contains(&s) && (cur.as_ref() == Some(&s) || load(ctx, &s) < capacity(ctx, &s)) => Some(s),
+            (Some(s), cur)
+                if fighting_ships.contains(&s)
+                    && (cur.as_ref() == Some(&s) || load(ctx, &s) < capacity(ctx, &s)) =>
+            {
+                Some(s)
+            }
             (_, Some(c)) if ships.contains(&c) => Some(c),
             _ => {
-                let mut room: Vec<&UnitId> = fighting_ships.iter().filter(|s| load(ctx, s) < capacity(ctx, s)).collect();
-                room.sort_by_key(|s| (std::cmp::Reverse(capacity(ctx, s) - load(ctx, s)), (*s).clone()));
+                let mut room: Vec<&UnitId> = fighting_ships
+                    .iter()
+                    .filter(|s| load(ctx, s) < capacity(ctx, s))
+                    .collect();
+                room.sort_by_key(|s| {
+                    (
+                        std::cmp::Reverse(capacity(ctx, s) - load(ctx, s)),
+                        (*s).clone(),
+                    )
+                });
                 room.first().map(|s| (*s).clone())
             }
         };
@@ -901,7 +1230,14 @@ fn prepare_side(
                 crate::kit::reach::fire("20.4");
                 housed.insert(m);
             }
-            None if fits(ctx, &m) && ctx.state.units.get(&m).and_then(|u| ctx.data.unit_type(&u.type_id)).is_some_and(|t| !t.nt_only || t.pilotless) => {
+            None if fits(ctx, &m)
+                && ctx
+                    .state
+                    .units
+                    .get(&m)
+                    .and_then(|u| ctx.data.unit_type(&u.type_id))
+                    .is_some_and(|t| !t.nt_only || t.pilotless) =>
+            {
                 if let Some(u) = ctx.state.units.get_mut(&m) {
                     u.carrier = None;
                 }
@@ -935,8 +1271,18 @@ fn prepare_side(
             continue;
         }
         let on_ship = matches!(&place, Some(CharPlace::Aboard(u)) if ships.contains(u));
-        let wanted = explicit.captains.iter().find(|(_, x)| *x == c).map(|(s, _)| s.clone());
-        let target = wanted.filter(|s| ships.contains(s)).or_else(|| if on_ship { None } else { fighting_ships.first().cloned() });
+        let wanted = explicit
+            .captains
+            .iter()
+            .find(|(_, x)| *x == c)
+            .map(|(s, _)| s.clone());
+        let target = wanted.filter(|s| ships.contains(s)).or_else(|| {
+            if on_ship {
+                None
+            } else {
+                fighting_ships.first().cloned()
+            }
+        });
         if let Some(s) = target
             && let Some(ch) = ctx.state.chars.get_mut(c)
         {
@@ -1003,7 +1349,12 @@ fn alive(ctx: &Ctx<'_>, u: &str) -> bool {
 
 /// Camp `i`'s sortied MS still on the map (21.3, 23.1, A-43, A-46).
 fn sortied(ctx: &Ctx<'_>, cs: &CombatState, i: usize) -> Vec<UnitId> {
-    cs.prep[i].sortie.iter().filter(|u| alive(ctx, u)).cloned().collect()
+    cs.prep[i]
+        .sortie
+        .iter()
+        .filter(|u| alive(ctx, u))
+        .cloned()
+        .collect()
 }
 
 /// Camp `i`'s fighting units of `class`: taking part, not housed, still there.
@@ -1018,7 +1369,11 @@ fn fighting(ctx: &Ctx<'_>, cs: &CombatState, i: usize, class: Class) -> Vec<Unit
 
 /// Camp `i`'s military bases in the hex (22.6, 24.7, 23.3, 24.8).
 fn camp_bases(ctx: &Ctx<'_>, cs: &CombatState, i: usize) -> Vec<BaseId> {
-    camp(cs, i).sides().into_iter().flat_map(|s| military_bases_of(ctx, cs.at, s)).collect()
+    camp(cs, i)
+        .sides()
+        .into_iter()
+        .flat_map(|s| military_bases_of(ctx, cs.at, s))
+        .collect()
 }
 
 fn char_value(ctx: &Ctx<'_>, c: Option<&CharId>, f: impl Fn(&super::data::CharDef) -> u8) -> u8 {
@@ -1067,13 +1422,26 @@ fn ship_targets(ctx: &Ctx<'_>, cs: &CombatState, i: usize, base_only: bool) -> V
 fn ship_guns(ctx: &Ctx<'_>, cs: &CombatState, i: usize, aa: bool) -> Vec<fire::Gun> {
     let mut out = Vec::new();
     for s in fighting(ctx, cs, i, Class::Ship) {
-        let (Some(f), Some(u)) = (face(ctx, &s), ctx.state.units.get(&s)) else { continue };
-        let Some(g) = (if aa { f.aa.as_ref() } else { f.bombard.as_ref() }) else { continue };
+        let (Some(f), Some(u)) = (face(ctx, &s), ctx.state.units.get(&s)) else {
+            continue;
+        };
+        let Some(g) = (if aa {
+            f.aa.as_ref()
+        } else {
+            f.bombard.as_ref()
+        }) else {
+            continue;
+        };
         let extra = char_value(ctx, cs.prep[i].captains.get(&s), |d| d.ship_attack);
         if extra > 0 {
             crate::kit::reach::fire(if aa { "22.5" } else { "24.6" });
         }
-        out.push(fire::Gun { who: s.clone(), side: u.side, dice: u32::from(g.guns) + u32::from(extra), values: g.values.clone() });
+        out.push(fire::Gun {
+            who: s.clone(),
+            side: u.side,
+            dice: u32::from(g.guns) + u32::from(extra),
+            values: g.values.clone(),
+        });
     }
     out
 }
@@ -1091,7 +1459,11 @@ fn base_guns(ctx: &Ctx<'_>, cs: &CombatState, i: usize, aa: bool) -> Vec<fire::G
                 who: b.clone(),
                 side: s.governor?,
                 dice: u32::from(v.attack),
-                values: if aa { fire::BASE_AA.to_vec() } else { fire::BASE_BOMBARD.to_vec() },
+                values: if aa {
+                    fire::BASE_AA.to_vec()
+                } else {
+                    fire::BASE_BOMBARD.to_vec()
+                },
             })
         })
         .collect()
@@ -1141,7 +1513,13 @@ fn wish_bomb(ctx: &Ctx<'_>, cs: &CombatState, order: &CombatOrder, i: usize) -> 
 }
 
 /// 24.1: whether camp `i` wishes to bombard, `e6` the two camps' expected hits times six.
-fn wish_bombard(ctx: &Ctx<'_>, cs: &CombatState, order: &CombatOrder, i: usize, e6: [u32; 2]) -> bool {
+fn wish_bombard(
+    ctx: &Ctx<'_>,
+    cs: &CombatState,
+    order: &CombatOrder,
+    i: usize,
+    e6: [u32; 2],
+) -> bool {
     let w = if i == 0 { order.bombard } else { Wish::Auto };
     match w {
         Wish::Yes => true,
@@ -1159,13 +1537,24 @@ fn wish_bombard(ctx: &Ctx<'_>, cs: &CombatState, order: &CombatOrder, i: usize, 
 /// ships for bombing and bombardment). Each commander's value is placed by its own faction
 /// (§12/F1); a camp with a voluntary joiner under `camp_allocation: principal` gives the whole
 /// share to its principal (`None`: on any of the camp's units).
-pub fn command_shares(ctx: &Ctx<'_>, cs: &CombatState, r: usize, step: FireStep) -> Vec<(Option<Side>, u32)> {
+pub fn command_shares(
+    ctx: &Ctx<'_>,
+    cs: &CombatState,
+    r: usize,
+    step: FireStep,
+) -> Vec<(Option<Side>, u32)> {
     let mut commanders: Vec<(u32, CharId, Side)> = Vec::new();
     let ms = matches!(step, FireStep::Air | FireStep::Aa);
-    let seats: Vec<UnitId> = if ms { sortied(ctx, cs, r) } else { fighting(ctx, cs, r, Class::Ship) };
+    let seats: Vec<UnitId> = if ms {
+        sortied(ctx, cs, r)
+    } else {
+        fighting(ctx, cs, r, Class::Ship)
+    };
     for u in seats {
         for c in damage::aboard(ctx, &u) {
-            let Some(d) = ctx.data.character(&c) else { continue };
+            let Some(d) = ctx.data.character(&c) else {
+                continue;
+            };
             let v = u32::from(if ms { d.ms_command } else { d.ship_command });
             let side = ctx.state.chars.get(&c).map(|x| x.side).unwrap_or(d.side);
             if v > 0 {
@@ -1193,30 +1582,50 @@ pub fn command_shares(ctx: &Ctx<'_>, cs: &CombatState, r: usize, step: FireStep)
 /// What one camp's hits do to camp `r` (25.3, 26.3): first the receivers' command shares,
 /// each faction on its own units, then the scorer's principal places the rest by its
 /// `allocate` policy. A share's flip may be completed into a removal by the scorer.
-fn allocation_for(ctx: &mut Ctx<'_>, cs: &CombatState, r: usize, step: FireStep, hits: u32, targets: &[Target]) -> Allocation {
+fn allocation_for(
+    ctx: &mut Ctx<'_>,
+    cs: &CombatState,
+    r: usize,
+    step: FireStep,
+    hits: u32,
+    targets: &[Target],
+) -> Allocation {
     let scorer = camp(cs, 1 - r).principal;
     let mut left = hits;
     let mut alloc: Allocation = Vec::new();
     for (faction, amount) in command_shares(ctx, cs, r, step) {
         let who = faction.unwrap_or(camp(cs, r).principal);
-        let own: Vec<Target> = targets.iter().filter(|t| faction.is_none_or(|f| t.side == f)).cloned().collect();
+        let own: Vec<Target> = targets
+            .iter()
+            .filter(|t| faction.is_none_or(|f| t.side == f))
+            .cloned()
+            .collect();
         let pol = &ctx.state.policies[who];
         let placed = damage::place_share(&pol.share, &pol.protect, amount.min(left), &own);
         let used = damage::cost_of(&placed, &own);
         left = left.saturating_sub(used);
         if used > 0 {
             crate::kit::reach::fire("26.3");
-            ctx.log.public(format!("{who} places {used} of the hits by command (26): {}", show(&placed)));
+            ctx.log.public(format!(
+                "{who} places {used} of the hits by command (26): {}",
+                show(&placed)
+            ));
         }
         alloc.extend(placed);
     }
     // The rest for the scorer: untouched targets, and the removal of a unit a share flipped.
     let touched: BTreeSet<String> = alloc.iter().map(|q| q.key().to_string()).collect();
-    let mut rest: Vec<Target> = targets.iter().filter(|t| !touched.contains(t.quantum.key())).cloned().collect();
+    let mut rest: Vec<Target> = targets
+        .iter()
+        .filter(|t| !touched.contains(t.quantum.key()))
+        .cloned()
+        .collect();
     for q in &alloc {
         let Quantum::Flip(u) = q else { continue };
         let flip = targets.iter().find(|t| t.quantum == *q);
-        let fresh = targets.iter().find(|t| t.quantum == Quantum::KillFresh(u.clone()));
+        let fresh = targets
+            .iter()
+            .find(|t| t.quantum == Quantum::KillFresh(u.clone()));
         if let (Some(f), Some(k)) = (flip, fresh) {
             rest.push(Target {
                 quantum: Quantum::Kill(u.clone()),
@@ -1235,7 +1644,11 @@ fn allocation_for(ctx: &mut Ctx<'_>, cs: &CombatState, r: usize, step: FireStep,
     ctx.log.public(format!(
         "{scorer} places {used} of {left} hits: {}{}",
         show(&scored),
-        if left > used { format!("; {} lost (25.5)", left - used) } else { String::new() }
+        if left > used {
+            format!("; {} lost (25.5)", left - used)
+        } else {
+            String::new()
+        }
     ));
     alloc.extend(scored);
     alloc
@@ -1257,7 +1670,14 @@ fn show(a: &[Quantum]) -> String {
 
 /// One step's damage (25.1-25.2, 26.4): both camps' allocations are chosen, then applied
 /// together; then the survival checks (27.4) and the stranded MS (25.11).
-fn damage_step(ctx: &mut Ctx<'_>, cs: &CombatState, step: FireStep, hits: [u32; 2], targets: [Vec<Target>; 2], prefix: &str) {
+fn damage_step(
+    ctx: &mut Ctx<'_>,
+    cs: &CombatState,
+    step: FireStep,
+    hits: [u32; 2],
+    targets: [Vec<Target>; 2],
+    prefix: &str,
+) {
     crate::kit::reach::fire("25.1");
     let mut allocs: [Allocation; 2] = [Vec::new(), Vec::new()];
     for r in 0..2 {
@@ -1299,8 +1719,19 @@ fn survivals(ctx: &mut Ctx<'_>, losses: &Losses, prefix: &str) {
         let label = labels::under(prefix, &["survival", c]);
         let result = survival::survival(ctx, c, 0, &label);
         // Growth put (2) where (1) was.
-        let now = match (result, ctx.data.character(c).and_then(|d| d.grows_to.clone())) {
-            (Some(Survival::G), Some(next)) if ctx.state.chars.get(c).is_some_and(|x| x.place == CharPlace::Replaced) => next,
+        let now = match (
+            result,
+            ctx.data.character(c).and_then(|d| d.grows_to.clone()),
+        ) {
+            (Some(Survival::G), Some(next))
+                if ctx
+                    .state
+                    .chars
+                    .get(c)
+                    .is_some_and(|x| x.place == CharPlace::Replaced) =>
+            {
+                next
+            }
             _ => c.clone(),
         };
         if survival::stranded(ctx, &now) {
@@ -1314,8 +1745,14 @@ fn survivals(ctx: &mut Ctx<'_>, losses: &Losses, prefix: &str) {
 fn needs_ship(ctx: &Ctx<'_>, at: Loc, side: Side) -> bool {
     let bases = bases_in(ctx, at);
     let others_base = bases.iter().any(|b| {
-        ctx.data.base(b).is_some_and(|d| d.kind == BaseKind::Military)
-            && ctx.state.bases.get(b).is_some_and(|s| s.governor.is_some_and(|g| g != side) && s.level > 0)
+        ctx.data
+            .base(b)
+            .is_some_and(|d| d.kind == BaseKind::Military)
+            && ctx
+                .state
+                .bases
+                .get(b)
+                .is_some_and(|s| s.governor.is_some_and(|g| g != side) && s.level > 0)
     });
     let plain = match at.map {
         MapId::Space => bases.is_empty(),
@@ -1336,13 +1773,27 @@ fn seats(ctx: &Ctx<'_>, at: Loc, side: Side) -> Vec<(UnitId, usize)> {
             if t.class != Class::Ship {
                 return None;
             }
-            let load = ctx.state.units.values().filter(|m| m.carrier.as_deref() == Some(id.as_str())).count();
-            Some((id.clone(), usize::from(t.carry), usize::from(t.carry).saturating_sub(load)))
+            let load = ctx
+                .state
+                .units
+                .values()
+                .filter(|m| m.carrier.as_deref() == Some(id.as_str()))
+                .count();
+            Some((
+                id.clone(),
+                usize::from(t.carry),
+                usize::from(t.carry).saturating_sub(load),
+            ))
         })
         .collect();
     match &ctx.state.policies[side].recarry {
         Recarry::LargestCapacityFirst => v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0))),
-        Recarry::List(l) => v.sort_by_key(|s| (l.iter().position(|x| *x == s.0).unwrap_or(l.len()), s.0.clone())),
+        Recarry::List(l) => v.sort_by_key(|s| {
+            (
+                l.iter().position(|x| *x == s.0).unwrap_or(l.len()),
+                s.0.clone(),
+            )
+        }),
     }
     v.into_iter().map(|(id, _, room)| (id, room)).collect()
 }
@@ -1380,7 +1831,8 @@ fn stranded_ms(ctx: &mut Ctx<'_>, cs: &CombatState, prefix: &str) {
         let loose = loose_ms(ctx, cs, side);
         for m in loose.iter().skip(room) {
             crate::kit::reach::fire("25.11");
-            ctx.log.public(format!("{side} {m} has no ship to carry it (25.11)"));
+            ctx.log
+                .public(format!("{side} {m} has no ship to carry it (25.11)"));
             damage::remove_unit(ctx, m, &mut losses);
         }
     }
@@ -1396,7 +1848,9 @@ fn reboard(ctx: &mut Ctx<'_>, cs: &CombatState) {
         }
         let mut seats = seats(ctx, cs.at, side);
         for m in loose_ms(ctx, cs, side) {
-            let Some(s) = seats.iter_mut().find(|s| s.1 > 0) else { break };
+            let Some(s) = seats.iter_mut().find(|s| s.1 > 0) else {
+                break;
+            };
             s.1 -= 1;
             let ship = s.0.clone();
             if let Some(u) = ctx.state.units.get_mut(&m) {
@@ -1444,8 +1898,16 @@ pub fn fight(ctx: &mut Ctx<'_>, cs: &mut CombatState, order: &CombatOrder, prefi
         let aa = labels::under(prefix, &["aa"]);
         let mut hits = [0u32; 2];
         let targets = [
-            if cs.bomb[0] { ms_targets(ctx, cs, 0) } else { Vec::new() },
-            if cs.bomb[1] { ms_targets(ctx, cs, 1) } else { Vec::new() },
+            if cs.bomb[0] {
+                ms_targets(ctx, cs, 0)
+            } else {
+                Vec::new()
+            },
+            if cs.bomb[1] {
+                ms_targets(ctx, cs, 1)
+            } else {
+                Vec::new()
+            },
         ];
         for i in 0..2 {
             if cs.bomb[1 - i] && !targets[1 - i].is_empty() {
@@ -1468,8 +1930,16 @@ pub fn fight(ctx: &mut Ctx<'_>, cs: &mut CombatState, order: &CombatOrder, prefi
         let bombing = labels::under(prefix, &["bombing"]);
         let mut hits = [0u32; 2];
         let targets = [
-            if cs.bomb[1] { ship_targets(ctx, cs, 0, false) } else { Vec::new() },
-            if cs.bomb[0] { ship_targets(ctx, cs, 1, false) } else { Vec::new() },
+            if cs.bomb[1] {
+                ship_targets(ctx, cs, 0, false)
+            } else {
+                Vec::new()
+            },
+            if cs.bomb[0] {
+                ship_targets(ctx, cs, 1, false)
+            } else {
+                Vec::new()
+            },
         ];
         for i in 0..2 {
             if cs.bomb[i] && !targets[1 - i].is_empty() {
@@ -1506,8 +1976,16 @@ fn bombard(ctx: &mut Ctx<'_>, cs: &mut CombatState, order: &CombatOrder, prefix:
         g.extend(base_guns(ctx, cs, i, false));
         g
     };
-    let e6 = [0, 1].map(|i| all_guns(ctx, cs, i).iter().map(|g| g.expected6()).sum::<u32>());
-    cs.bombard = [wish_bombard(ctx, cs, order, 0, e6), wish_bombard(ctx, cs, order, 1, e6)];
+    let e6 = [0, 1].map(|i| {
+        all_guns(ctx, cs, i)
+            .iter()
+            .map(|g| g.expected6())
+            .sum::<u32>()
+    });
+    cs.bombard = [
+        wish_bombard(ctx, cs, order, 0, e6),
+        wish_bombard(ctx, cs, order, 1, e6),
+    ];
     let has_base = [0, 1].map(|i| !camp_bases(ctx, cs, i).is_empty());
     let mut winner = None;
     if fire::needs_check(cs.bombard) {
@@ -1527,11 +2005,16 @@ fn bombard(ctx: &mut Ctx<'_>, cs: &mut CombatState, order: &CombatOrder, prefix:
             let bonus: u32 = cmd.iter().take(2).sum();
             let who = camp(cs, i).principal;
             let label = labels::under(prefix, &["bombard-check", who.name()]);
-            let Some(dice) = ctx.dice.as_deref_mut() else { return };
+            let Some(dice) = ctx.dice.as_deref_mut() else {
+                return;
+            };
             let die = dice.d6(&label);
             *total = die + bonus;
             dice.set_result(&label, format!("{}", die + bonus));
-            ctx.log.public(format!("{who} bombardment check: {die} + {bonus} = {}", die + bonus));
+            ctx.log.public(format!(
+                "{who} bombardment check: {die} + {bonus} = {}",
+                die + bonus
+            ));
         }
         winner = fire::check_winner(totals);
         if winner.is_none() {
@@ -1578,3 +2061,7 @@ fn bombard(ctx: &mut Ctx<'_>, cs: &mut CombatState, order: &CombatOrder, prefix:
         damage_step(ctx, cs, FireStep::Bombard, hits, targets, prefix);
     }
 }
+
+#[cfg(test)]
+#[path = "combat_tests.rs"]
+mod tests;

@@ -76,7 +76,11 @@ fn groups(targets: &[Target]) -> Vec<Vec<&Target>> {
 /// The best choice of at most one target per group within `cap` hits, by `score` (an exact
 /// knapsack over groups; equal scores keep the earlier choice, so the result depends only on
 /// the ids).
-fn knapsack<'a>(groups: &[Vec<&'a Target>], cap: u32, score: impl Fn(&Target) -> i64) -> Vec<&'a Target> {
+fn knapsack<'a>(
+    groups: &[Vec<&'a Target>],
+    cap: u32,
+    score: impl Fn(&Target) -> i64,
+) -> Vec<&'a Target> {
     let width = usize::try_from(cap).unwrap_or(0).saturating_add(1);
     let mut best = vec![0i64; width];
     let mut choice: Vec<Vec<Option<usize>>> = Vec::with_capacity(groups.len());
@@ -85,15 +89,21 @@ fn knapsack<'a>(groups: &[Vec<&'a Target>], cap: u32, score: impl Fn(&Target) ->
         let mut pick = vec![None; width];
         for (h, slot) in next.iter_mut().enumerate() {
             for (i, t) in g.iter().enumerate() {
-                let Ok(c) = usize::try_from(t.cost) else { continue };
+                let Ok(c) = usize::try_from(t.cost) else {
+                    continue;
+                };
                 if c > h || c == 0 {
                     continue;
                 }
-                let Some(prev) = best.get(h - c) else { continue };
+                let Some(prev) = best.get(h - c) else {
+                    continue;
+                };
                 let s = prev.saturating_add(score(t));
                 if s > *slot {
                     *slot = s;
-                    pick[h] = Some(i);
+                    if let Some(p) = pick.get_mut(h) {
+                        *p = Some(i);
+                    }
                 }
             }
         }
@@ -123,21 +133,28 @@ fn fill<'a>(groups: &[Vec<&'a Target>], chosen: &mut Vec<&'a Target>, mut left: 
         let taken = chosen.iter().position(|t| t.quantum.key() == key);
         match taken {
             None => {
-                let fit = g.iter().filter(|t| t.cost > 0 && t.cost <= left).max_by_key(|t| t.cost);
+                let fit = g
+                    .iter()
+                    .filter(|t| t.cost > 0 && t.cost <= left)
+                    .max_by_key(|t| t.cost);
                 if let Some(t) = fit {
                     left -= t.cost;
                     chosen.push(t);
                 }
             }
             Some(i) => {
-                let Some(have) = chosen.get(i).copied() else { continue };
+                let Some(have) = chosen.get(i).copied() else {
+                    continue;
+                };
                 let up = g
                     .iter()
                     .filter(|t| t.cost > have.cost && t.cost - have.cost <= left)
                     .max_by_key(|t| t.cost);
                 if let Some(t) = up {
                     left -= t.cost - have.cost;
-                    chosen[i] = t;
+                    if let Some(slot) = chosen.get_mut(i) {
+                        *slot = t;
+                    }
                 }
             }
         }
@@ -145,7 +162,10 @@ fn fill<'a>(groups: &[Vec<&'a Target>], chosen: &mut Vec<&'a Target>, mut left: 
 }
 
 fn spent(chosen: &[&Target]) -> u32 {
-    chosen.iter().map(|t| t.cost).fold(0u32, u32::saturating_add)
+    chosen
+        .iter()
+        .map(|t| t.cost)
+        .fold(0u32, u32::saturating_add)
 }
 
 /// Chooses the quanta `hits` buy among `targets` (25.3-25.5, A-50). `max_value` is the exact
@@ -154,7 +174,12 @@ fn spent(chosen: &[&Target]) -> u32 {
 /// what fits nothing is lost (25.5).
 pub fn allocate(policy: &Allocate, hits: u32, targets: &[Target]) -> Allocation {
     let gs = groups(targets);
-    let cap = hits.min(targets.iter().map(|t| t.cost).fold(0u32, u32::saturating_add));
+    let cap = hits.min(
+        targets
+            .iter()
+            .map(|t| t.cost)
+            .fold(0u32, u32::saturating_add),
+    );
     let mut chosen = match policy {
         Allocate::MaxValue => knapsack(&gs, cap, |t| i64::from(t.value)),
         Allocate::Priority(list) => {
@@ -163,7 +188,10 @@ pub fn allocate(policy: &Allocate, hits: u32, targets: &[Target]) -> Allocation 
             let mut chosen = Vec::new();
             let mut left = cap;
             for g in order {
-                let fit = g.iter().filter(|t| t.cost > 0 && t.cost <= left).max_by_key(|t| t.cost);
+                let fit = g
+                    .iter()
+                    .filter(|t| t.cost > 0 && t.cost <= left)
+                    .max_by_key(|t| t.cost);
                 if let Some(t) = fit {
                     left -= t.cost;
                     chosen.push(*t);
@@ -260,8 +288,14 @@ pub fn cargo(ctx: &Ctx<'_>, ship: &str) -> Vec<UnitId> {
 /// What removing `unit` is worth to the scorer: its PP twice, its characters, and the MS it
 /// carries with theirs (25.9).
 fn removal_value(ctx: &Ctx<'_>, unit: &str) -> u32 {
-    let Some(u) = ctx.state.units.get(unit) else { return 0 };
-    let pp = ctx.data.unit_type(&u.type_id).map(|t| u32::from(t.pp)).unwrap_or(0);
+    let Some(u) = ctx.state.units.get(unit) else {
+        return 0;
+    };
+    let pp = ctx
+        .data
+        .unit_type(&u.type_id)
+        .map(|t| u32::from(t.pp))
+        .unwrap_or(0);
     let chars: u32 = aboard(ctx, unit).iter().map(|c| char_weight(ctx, c)).sum();
     let carried: u32 = cargo(ctx, unit)
         .iter()
@@ -274,7 +308,11 @@ fn removal_value(ctx: &Ctx<'_>, unit: &str) -> u32 {
                 .and_then(|u| ctx.data.unit_type(&u.type_id))
                 .map(|t| u32::from(t.pp))
                 .unwrap_or(0);
-            2 * pp + aboard(ctx, m).iter().map(|c| char_weight(ctx, c)).sum::<u32>()
+            2 * pp
+                + aboard(ctx, m)
+                    .iter()
+                    .map(|c| char_weight(ctx, c))
+                    .sum::<u32>()
         })
         .sum();
     2 * pp + chars + carried
@@ -283,8 +321,12 @@ fn removal_value(ctx: &Ctx<'_>, unit: &str) -> u32 {
 /// The quanta one unit offers (25.4, A-50), with `bonus` added to both faces' defense (25.6
 /// pilot's MS defense, 25.7 captain's ship defense).
 pub fn unit_targets(ctx: &Ctx<'_>, unit: &str, bonus: u8) -> Vec<Target> {
-    let Some(u) = ctx.state.units.get(unit) else { return Vec::new() };
-    let Some(t) = ctx.data.unit_type(&u.type_id) else { return Vec::new() };
+    let Some(u) = ctx.state.units.get(unit) else {
+        return Vec::new();
+    };
+    let Some(t) = ctx.data.unit_type(&u.type_id) else {
+        return Vec::new();
+    };
     let kind = match t.class {
         Class::Ms => TargetKind::Ms,
         Class::Ship => TargetKind::Ship,
@@ -305,7 +347,9 @@ pub fn unit_targets(ctx: &Ctx<'_>, unit: &str, bonus: u8) -> Vec<Target> {
     };
     match (u.face, kind) {
         // the colony has no back to show; 14 hits at once remove it.
-        (_, TargetKind::Colony) => vec![mk(Quantum::KillFresh(unit.to_string()), front + back, kill)],
+        (_, TargetKind::Colony) => {
+            vec![mk(Quantum::KillFresh(unit.to_string()), front + back, kill)]
+        }
         (FaceUp::Front, _) => vec![
             mk(Quantum::Flip(unit.to_string()), front, pp),
             mk(Quantum::KillFresh(unit.to_string()), front + back, kill),
@@ -321,13 +365,19 @@ pub fn base_targets(ctx: &Ctx<'_>, base: &str, housed: &BTreeSet<UnitId>) -> Vec
     let (Some(b), Some(def)) = (ctx.state.bases.get(base), ctx.data.base(base)) else {
         return Vec::new();
     };
-    let Some(gov) = b.governor else { return Vec::new() };
+    let Some(gov) = b.governor else {
+        return Vec::new();
+    };
     let vp = |l: u8| def.at_level(l).map(|v| u32::from(v.vp)).unwrap_or(0);
     let mut out = Vec::new();
     let mut cost = 0u32;
     for k in 1..=b.level {
         let level = b.level - k + 1;
-        cost = cost.saturating_add(def.at_level(level).map(|v| u32::from(v.defense)).unwrap_or(0));
+        cost = cost.saturating_add(
+            def.at_level(level)
+                .map(|v| u32::from(v.defense))
+                .unwrap_or(0),
+        );
         let mut value = 3 * (vp(b.level).saturating_sub(vp(b.level - k)));
         if k == b.level {
             value += housed.iter().map(|u| removal_value(ctx, u)).sum::<u32>();
@@ -356,7 +406,9 @@ pub struct Losses {
 /// Removes `unit` to its owner's factory box (25.4), its cargo with it (25.9), and notes the
 /// characters aboard for their survival checks (27.1).
 pub fn remove_unit(ctx: &mut Ctx<'_>, unit: &str, losses: &mut Losses) {
-    let Some(u) = ctx.state.units.remove(unit) else { return };
+    let Some(u) = ctx.state.units.remove(unit) else {
+        return;
+    };
     let at = u.place.loc();
     if let Some(t) = ctx.data.unit_type(&u.type_id) {
         if t.class == Class::Colony {
@@ -364,11 +416,15 @@ pub fn remove_unit(ctx: &mut Ctx<'_>, unit: &str, losses: &mut Losses) {
             // what its removal means for the faction's drop.
             ctx.state.colony.in_use_by = None;
         } else {
-            let f = ctx.state.sides[u.side].factory.entry(u.type_id.clone()).or_insert(0);
+            let f = ctx.state.sides[u.side]
+                .factory
+                .entry(u.type_id.clone())
+                .or_insert(0);
             *f = f.saturating_add(1);
         }
     }
-    ctx.log.public(format!("{} {unit} is removed (25.4)", u.side));
+    ctx.log
+        .public(format!("{} {unit} is removed (25.4)", u.side));
     losses.removed.push(unit.to_string());
     if let Some(at) = at {
         for c in aboard(ctx, unit) {
@@ -426,7 +482,9 @@ pub fn apply(
     }
     for q in alloc {
         let Quantum::BaseDown(b, k) = q else { continue };
-        let Some(base) = ctx.state.bases.get_mut(b) else { continue };
+        let Some(base) = ctx.state.bases.get_mut(b) else {
+            continue;
+        };
         crate::kit::reach::fire("25.8");
         base.level = base.level.saturating_sub(*k);
         let level = base.level;
@@ -435,9 +493,14 @@ pub fn apply(
             // 25.10: at 0 the base turns neutral, and what it houses is lost.
             base.governor = None;
             crate::kit::reach::fire("25.10");
-            ctx.log.public(format!("{b} falls to level 0 and turns neutral (25.10)"));
+            ctx.log
+                .public(format!("{b} falls to level 0 and turns neutral (25.10)"));
             let at = ctx.data.base_hex(b).or_else(|| {
-                ctx.state.bases.get(b).and_then(|s| s.place.as_ref()).and_then(|p| p.loc())
+                ctx.state
+                    .bases
+                    .get(b)
+                    .and_then(|s| s.place.as_ref())
+                    .and_then(|p| p.loc())
             });
             for u in housed.get(b).into_iter().flatten() {
                 remove_unit(ctx, u, losses);
@@ -450,7 +513,8 @@ pub fn apply(
                 }
             }
         } else if let Some(g) = gov {
-            ctx.log.public(format!("{g}'s {b} loses {k} level(s), now {level} (25.8)"));
+            ctx.log
+                .public(format!("{g}'s {b} loses {k} level(s), now {level} (25.8)"));
         }
     }
 }
@@ -485,7 +549,13 @@ mod tests {
         let mut ts = unit("a-gm2-1", 2, 2, 1);
         ts.extend(unit("a-mk2-1", 3, 3, 2));
         let got = allocate(&Allocate::MaxValue, 5, &ts);
-        assert_eq!(got, vec![Quantum::Flip("a-gm2-1".into()), Quantum::Flip("a-mk2-1".into())]);
+        assert_eq!(
+            got,
+            vec![
+                Quantum::Flip("a-gm2-1".into()),
+                Quantum::Flip("a-mk2-1".into())
+            ]
+        );
     }
 
     #[test]

@@ -185,12 +185,21 @@ mod tests {
     #[test]
     fn a49_row1_both_want_full_bombardment_with_the_base() {
         let b = bombardment([true, true], None, [false, true]);
-        assert_eq!(b, Bombardment { happens: true, ..Default::default() });
+        assert_eq!(
+            b,
+            Bombardment {
+                happens: true,
+                ..Default::default()
+            }
+        );
     }
 
     #[test]
     fn a49_row2_neither_wants_no_bombardment() {
-        assert_eq!(bombardment([false, false], None, [false, true]), Bombardment::default());
+        assert_eq!(
+            bombardment([false, false], None, [false, true]),
+            Bombardment::default()
+        );
     }
 
     #[test]
@@ -209,7 +218,13 @@ mod tests {
     fn a49_row4_owner_avoids_enemy_wants_24_2_5() {
         // E wins: full bombardment, B's base fires too.
         let full = bombardment([true, false], Some(0), [false, true]);
-        assert_eq!(full, Bombardment { happens: true, ..Default::default() });
+        assert_eq!(
+            full,
+            Bombardment {
+                happens: true,
+                ..Default::default()
+            }
+        );
         // B wins or a tie: the base alone fights for B.
         for w in [Some(1), None] {
             let b = bombardment([true, false], w, [false, true]);

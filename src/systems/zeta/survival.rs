@@ -18,7 +18,11 @@ pub fn survival(ctx: &mut Ctx<'_>, char: &str, modifier: u8, label: &str) -> Opt
     let index = die.saturating_add(u32::from(modifier)).clamp(1, 6);
     let result = *def.survival.get(usize::try_from(index - 1).ok()?)?;
     dice.set_result(label, format!("{result:?}"));
-    let plus = if modifier > 0 { format!(" + {modifier}") } else { String::new() };
+    let plus = if modifier > 0 {
+        format!(" + {modifier}")
+    } else {
+        String::new()
+    };
     let what = match result {
         Survival::Ok => {
             crate::kit::reach::fire("27.3");
@@ -94,7 +98,9 @@ pub fn stranded(ctx: &Ctx<'_>, char: &str) -> bool {
 /// own units (same map first, then distance, then hex label). With no own unit anywhere it
 /// stays alone in `at` and the end-of-phase existence check (15.7) judges it.
 pub fn rehome(ctx: &mut Ctx<'_>, char: &str, at: Loc) {
-    let Some(side) = ctx.state.chars.get(char).map(|c| c.side) else { return };
+    let Some(side) = ctx.state.chars.get(char).map(|c| c.side) else {
+        return;
+    };
     let can_pilot = ctx
         .data
         .character(char)
@@ -104,7 +110,10 @@ pub fn rehome(ctx: &mut Ctx<'_>, char: &str, at: Loc) {
             ctx.state.units.iter().filter(move |(_, u)| {
                 u.side == side
                     && u.place == Place::Hex(loc)
-                    && ctx.data.unit_type(&u.type_id).is_some_and(|t| t.class == class)
+                    && ctx
+                        .data
+                        .unit_type(&u.type_id)
+                        .is_some_and(|t| t.class == class)
             })
         };
         if let Some((id, _)) = own(Class::Ship).next() {
@@ -143,13 +152,137 @@ pub fn rehome(ctx: &mut Ctx<'_>, char: &str, at: Loc) {
             if let Some(c) = ctx.state.chars.get_mut(char) {
                 c.place = CharPlace::Aboard(unit.clone());
             }
-            let moved = if loc == at { String::new() } else { format!(" in {}", loc.label()) };
-            ctx.log.public(format!("{side} {char} boards {unit}{moved} (A-27)"));
+            let moved = if loc == at {
+                String::new()
+            } else {
+                format!(" in {}", loc.label())
+            };
+            ctx.log
+                .public(format!("{side} {char} boards {unit}{moved} (A-27)"));
             return;
         }
     }
     if let Some(c) = ctx.state.chars.get_mut(char) {
         c.place = CharPlace::Solo(at);
     }
-    ctx.log.public(format!("{side} {char} is left alone in {} (A-27)", at.label()));
+    ctx.log.public(format!(
+        "{side} {char} is left alone in {} (A-27)",
+        at.label()
+    ));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::dice::Dice;
+    use crate::protocol::hash::Hash32;
+    use crate::systems::DataSource;
+    use crate::systems::zeta::ctx::Moment;
+    use crate::systems::zeta::data::Side;
+    use crate::systems::zeta::setup;
+    use crate::systems::zeta::state::State;
+
+    fn start() -> State {
+        setup::initial_state(setup::GRYPS, &DataSource::default()).unwrap()
+    }
+
+    fn dice() -> Dice {
+        Dice::new(Hash32([4; 32]), Hash32([5; 32]))
+    }
+
+    /// A label whose die shows `face` with [`dice`]'s seed.
+    fn label_showing(face: u32) -> String {
+        let mut probe = dice();
+        (0..200)
+            .map(|i| format!("t1/p1/test/{i}"))
+            .find(|l| probe.d6(l) == face)
+            .unwrap()
+    }
+
+    fn roll(s: State, char: &str, modifier: u8, label: &str) -> (State, Option<Survival>) {
+        let mut d = dice();
+        let mut ctx = Ctx::new(s, Some(&mut d), Moment::Resolve);
+        let r = survival(&mut ctx, char, modifier, label);
+        (ctx.state, r)
+    }
+
+    #[test]
+    fn a_total_over_six_reads_the_last_entry_a29_and_d_kills_27_3_5() {
+        // Emma (1): [G, ok, L, L, M, D]; any die + 5 reads D.
+        let (s, r) = roll(start(), "emma_1", 5, "t1/p1/x");
+        assert_eq!(r, Some(Survival::D));
+        assert_eq!(s.chars["emma_1"].place, CharPlace::Dead);
+    }
+
+    #[test]
+    fn h_sends_the_character_to_box_h_27_3_4() {
+        // Kamille (1): [G, G, ok, L, M, H].
+        let (s, r) = roll(start(), "kamille_1", 5, "t1/p1/x");
+        assert_eq!(r, Some(Survival::H));
+        assert_eq!(s.chars["kamille_1"].place, CharPlace::Wounded(Wound::H));
+    }
+
+    #[test]
+    fn l_and_m_wound_27_3_2_27_3_3() {
+        let (s, r) = roll(start(), "kamille_1", 0, &label_showing(4));
+        assert_eq!(r, Some(Survival::L));
+        assert_eq!(s.chars["kamille_1"].place, CharPlace::Wounded(Wound::L));
+        let (s, r) = roll(start(), "kamille_1", 0, &label_showing(5));
+        assert_eq!(r, Some(Survival::M));
+        assert_eq!(s.chars["kamille_1"].place, CharPlace::Wounded(Wound::M));
+    }
+
+    #[test]
+    fn g_swaps_one_for_two_in_place_27_3_1() {
+        let before = start();
+        let place = before.chars["kamille_1"].place.clone();
+        let (s, r) = roll(before, "kamille_1", 0, &label_showing(1));
+        assert_eq!(r, Some(Survival::G));
+        assert_eq!(s.chars["kamille_1"].place, CharPlace::Replaced);
+        assert_eq!(s.chars["kamille_2"].place, place);
+        assert_eq!(s.chars["kamille_2"].side, Side::Aeug);
+    }
+
+    #[test]
+    fn unharmed_changes_nothing_27_3() {
+        let before = start();
+        let (s, r) = roll(before.clone(), "kamille_1", 0, &label_showing(3));
+        assert_eq!(r, Some(Survival::Ok));
+        assert_eq!(s.chars, before.chars);
+    }
+
+    #[test]
+    fn nothing_is_rolled_without_dice() {
+        let mut ctx = Ctx::new(start(), None, Moment::Check);
+        assert_eq!(survival(&mut ctx, "kamille_1", 0, "x"), None);
+    }
+
+    #[test]
+    fn a_survivor_boards_an_own_ship_in_the_hex_first_a27() {
+        let mut s = start();
+        // Kamille's carrier is gone; the Argama is in the same hex.
+        s.chars.get_mut("kamille_1").unwrap().place = CharPlace::Aboard("a-gone-1".into());
+        let at = Loc::parse("space:C05").unwrap();
+        let mut ctx = Ctx::new(s, None, Moment::Resolve);
+        assert!(stranded(&ctx, "kamille_1"));
+        rehome(&mut ctx, "kamille_1", at);
+        assert_eq!(
+            ctx.state.chars["kamille_1"].place,
+            CharPlace::Aboard("a-argama-1".into())
+        );
+    }
+
+    #[test]
+    fn a_survivor_with_nobody_left_goes_to_the_nearest_own_hex_27_5() {
+        let mut s = start();
+        s.chars.get_mut("jerid_1").unwrap().place = CharPlace::Aboard("t-gone-1".into());
+        // Nothing of Titans at C05: the nearest own hex is Green Noa (B03) on the space map.
+        let at = Loc::parse("space:C05").unwrap();
+        let mut ctx = Ctx::new(s, None, Moment::Resolve);
+        rehome(&mut ctx, "jerid_1", at);
+        assert_eq!(
+            ctx.state.chars["jerid_1"].place,
+            CharPlace::Aboard("t-alexandria-1".into())
+        );
+    }
 }
