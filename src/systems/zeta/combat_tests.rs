@@ -900,7 +900,7 @@ fn a49_rows1_and_2_need_no_check_24_1() {
 #[test]
 fn co_declared_defenders_place_their_own_shares_f1() {
     let s = three_in_c05();
-    let (ctx, mut cs) = prepared(s, &order("space:C05", &[Side::Aeug, Side::NeoZeon]));
+    let (ctx, cs) = prepared(s, &order("space:C05", &[Side::Aeug, Side::NeoZeon]));
     // Quattro (MS command 2) and Haman (2) fly for the defenders.
     assert_eq!(
         cs.prep[1].pilots.get("n-gaza-c-8").map(String::as_str),
@@ -911,11 +911,10 @@ fn co_declared_defenders_place_their_own_shares_f1() {
         shares,
         vec![(Some(Side::Aeug), 2), (Some(Side::NeoZeon), 2)]
     );
-    // Ship command for bombing and bombardment: Henken and Blex? Henken (2) and Apolly (0):
-    // only those aboard ships count.
+    // Ship command for bombing and bombardment, from characters aboard ships: Henken (2) on
+    // the Argama and Haman? No: Haman flies; Blex (1) is the other one aboard.
     let ships = command_shares(&ctx, &cs, 1, FireStep::Bombard);
-    assert!(ships.iter().all(|(s, _)| s.is_some()));
-    cs.defender.joined = None;
+    assert_eq!(ships, vec![(Some(Side::Aeug), 3)]);
 }
 
 #[test]

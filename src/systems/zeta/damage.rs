@@ -591,6 +591,33 @@ mod tests {
     }
 
     #[test]
+    fn priority_words_pick_flipped_ships_bases_and_types() {
+        let mut ts = unit("a-gm2-1", 2, 2, 1);
+        let mut ship = unit("a-salamis-1", 3, 3, 2);
+        for t in &mut ship {
+            t.kind = TargetKind::Ship;
+            t.type_id = "salamis_kai".into();
+        }
+        ts.extend(ship);
+        let mut back = t(Quantum::Kill("a-nemo-1".into()), 2, 2);
+        back.flipped = true;
+        ts.push(back);
+        let p = |w: &str| Allocate::Priority(vec![w.to_string()]);
+        assert_eq!(
+            allocate(&p("ships_first"), 3, &ts),
+            vec![Quantum::Flip("a-salamis-1".into())]
+        );
+        assert_eq!(
+            allocate(&p("type:salamis_kai"), 3, &ts),
+            vec![Quantum::Flip("a-salamis-1".into())]
+        );
+        assert_eq!(
+            allocate(&p("flipped_first"), 2, &ts),
+            vec![Quantum::Kill("a-nemo-1".into())]
+        );
+    }
+
+    #[test]
     fn a_share_absorbs_all_it_can_at_the_least_loss_26_3() {
         // 2 hits of share: flip the GM II (pp 1), not the Mk-II it cannot reach anyway.
         let mut ts = unit("a-gm2-1", 2, 2, 1);
