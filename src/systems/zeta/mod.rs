@@ -139,7 +139,13 @@ impl Rules for Zeta {
                         format!("turn {turn}, phase {k}: {who} may join the combat in {at}")
                     }
                     state::AskWhy::Checkpoint(cp) => {
-                        format!("turn {turn}, phase {k}: {who} continues ({cp:?})")
+                        let at = match cp {
+                            state::Checkpoint::AfterPre => "after the colony and demolition",
+                            state::Checkpoint::BeforeCombat => "before combat",
+                            state::Checkpoint::BeforeLaser => "before the laser",
+                            state::Checkpoint::None => "where it stopped",
+                        };
+                        format!("turn {turn}, phase {k}: {who} continues ({at})")
                     }
                 },
                 sides: vec![who.name().to_string()],
