@@ -1003,3 +1003,72 @@ fn base_targets_cost_the_sum_of_level_defenses_and_value_vp_25_8_f11() {
         ]
     );
 }
+
+// --- resolution events ------------------------------------------------------------------------
+
+fn private_lines(log: crate::systems::zeta::ctx::Log, side: Side) -> Vec<String> {
+    log.into_lines()
+        .1
+        .get(side.name())
+        .cloned()
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_combat_wrong_when_it_comes_is_skipped_and_its_side_told() {
+    let s = start(Side::Titans, CardKind::Space);
+    let o = order("space:C05", &[Side::Aeug]);
+    let mut d = dice(1);
+    let mut ctx = Ctx::new(s.clone(), Some(&mut d), Moment::Resolve);
+    assert_eq!(
+        resolve_combat(&mut ctx, o.at, &o.versus, &o),
+        SlotOutcome::Continue
+    );
+    assert_eq!(ctx.state.units, s.units);
+    assert_eq!(
+        private_lines(ctx.log, Side::Titans),
+        vec![
+            "combat in space:C05 skipped: no own unit that moved this phase is in space:C05 (18.6)"
+        ]
+    );
+}
+
+#[test]
+fn a_guarded_combat_whose_guard_does_not_hold_is_skipped() {
+    let mut s = start(Side::Titans, CardKind::Space);
+    titans_move_to(&mut s, "space:C05");
+    let mut o = order("space:C05", &[Side::Aeug]);
+    o.guard = Some(Guard::Turn(9));
+    let mut d = dice(1);
+    let mut ctx = Ctx::new(s, Some(&mut d), Moment::Resolve);
+    resolve_combat(&mut ctx, o.at, &o.versus, &o);
+    assert!(d_is_empty(&ctx));
+    assert_eq!(
+        private_lines(ctx.log, Side::Titans),
+        vec!["combat in space:C05 skipped: its condition does not hold"]
+    );
+}
+
+fn d_is_empty(ctx: &Ctx<'_>) -> bool {
+    ctx.dice
+        .as_ref()
+        .is_some_and(|d| d.transcript().public.is_empty())
+}
+
+#[test]
+fn a_combat_announces_itself_and_both_preparations_18_20() {
+    let mut s = start(Side::Titans, CardKind::Space);
+    titans_move_to(&mut s, "space:C05");
+    let mut d = dice(2);
+    let (_, log) = run(s, &order("space:C05", &[Side::Aeug]), &mut d);
+    assert_eq!(log[0], "titans attacks aeug in space:C05 (18)");
+    assert!(log[1].starts_with("attacker titans: 8 units, sortie t-hizack-1"));
+    assert!(log[2].starts_with("defender aeug: 5 units, sortie a-mk2-1"));
+    // Every die rolled names turn, phase and hex.
+    assert!(
+        d.transcript()
+            .public
+            .iter()
+            .all(|r| r.label.starts_with("t1/p1/c:space:C05/"))
+    );
+}
