@@ -55,6 +55,9 @@ pub enum Sortie {
     #[default]
     AllEligible,
     None,
+    /// §12/F5: sortie when the own eligible MS expect at least as many air hits as the
+    /// attacker's sortied MS (judged after the attacker's preparation).
+    IfAirFavourable,
 }
 
 /// 20.4: what shelters in an own military base.
