@@ -9,12 +9,12 @@ use pbem::engine::dir::GameDir;
 use pbem::engine::game::read_journal;
 use pbem::protocol::dice::{
     DICE_ALGORITHM, Dice, Stream, public_stream_key, replay_public, replay_sealed,
-    sealed_stream_key, step_seed,
+    sealed_key_commit, sealed_stream_key, shuffle_ranges, step_seed,
 };
 use pbem::protocol::hash::{Hash32, commitment};
 use pbem::protocol::journal::{
-    EarlierOrder, Genesis, JOURNAL_FORMAT, NextStep, OrderEntry, Record, SeatKey, StepRecord,
-    file_name, host_seed, record_hash, sealed_commit,
+    EarlierOrder, Genesis, JOURNAL_FORMAT, JOURNAL_FORMAT_V5, NextStep, OrderEntry, Record,
+    SeatKey, StepRecord, file_name, host_seed, record_hash, sealed_commit,
 };
 use pbem::protocol::keys::SecretKey;
 use serde_json::Value;
@@ -132,7 +132,8 @@ fn entropy(step: u64, side: usize) -> Hash32 {
     Hash32([(step as u8) << 4 | side as u8; 32])
 }
 
-/// A game of two processed steps: in step 1 red sends no order; step 2 ends the game.
+/// A game of two processed steps: in step 1 red sends no order; step 2 reveals step 1's chit
+/// deck with its stream key (journal/5) and ends the game.
 fn fixture() -> Fixture {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("game");
@@ -236,6 +237,10 @@ fn fixture() -> Fixture {
         let seed = step_seed(GAME, step, &reveal, &seats);
         seeds.push((step, seed));
         let mut dice = Dice::new(seed, game_key);
+        if step == 2 {
+            let key = sealed_stream_key(&game_key, &seeds[0].1, "deck/chits");
+            dice.reveal_sealed(1, "deck/chits", key, shuffle_ranges(12));
+        }
         for (label, count, faces) in ROLLS {
             let label = format!("{label}/s{step}");
             dice.roll(&label, count, faces);
@@ -243,13 +248,21 @@ fn fixture() -> Fixture {
         }
         let mut deck: Vec<u32> = (0..12).collect();
         dice.sealed_shuffle("deck/chits", &mut deck, "the chit deck");
+        if step == 1 {
+            dice.commit_sealed_key("deck/chits");
+        }
         dice.sealed_index("cup/german/1", 17, "");
         let transcript = dice.finish().expect("no defect");
         let sealed_yaml = pbem::yaml::to_string(&transcript.sealed);
         write(&gd.sealed(step), &sealed_yaml);
         let last = step == 2;
         let record = Record {
-            pbem: JOURNAL_FORMAT.into(),
+            pbem: if transcript.reveals.is_empty() && transcript.key_commits.is_empty() {
+                JOURNAL_FORMAT
+            } else {
+                JOURNAL_FORMAT_V5
+            }
+            .into(),
             game: GAME.into(),
             seq: step,
             prev: Some(record_hash(texts.last().unwrap().as_bytes())),
@@ -267,6 +280,8 @@ fn fixture() -> Fixture {
                 events: vec!["- blue moves".into(), "two\nlines".into(), "x".repeat(120)],
                 outcome: last.then(|| "blue wins: 12 VP".into()),
                 defaults: vec![],
+                key_commits: transcript.key_commits.clone(),
+                reveals: transcript.reveals.clone(),
             }),
             conclusion: None,
             host_op: None,
@@ -341,6 +356,14 @@ fn the_script_computes_every_published_vector_as_pbem_does() {
     assert_eq!(
         v["sealed_key"],
         sealed_stream_key(&game_key, &seed, "deck/chits").hex()
+    );
+    assert_eq!(
+        v["sealed_key_commit"],
+        sealed_key_commit(
+            "deck/chits",
+            &sealed_stream_key(&game_key, &seed, "deck/chits")
+        )
+        .hex()
     );
     assert_eq!(
         v["cup_key"],
@@ -447,6 +470,94 @@ fn the_script_checks_sealed_draws_and_commitments_with_the_game_key() {
             replay_sealed(&f.game_key, seed, "deck/chits", &ranges)
         );
     }
+}
+
+#[test]
+fn the_script_checks_a_revealed_deck_against_its_key_without_the_game_key() {
+    let f = fixture();
+    let report = audit(&f.dir, &[], 0);
+    let reveal = &report["steps"][1]["reveals"][0];
+    assert_eq!(reveal["label"], "deck/chits");
+    assert_eq!(reveal["step"], 1);
+    assert_eq!(
+        u32s(&reveal["values"]),
+        replay_sealed(
+            &f.game_key,
+            &f.seeds[0].1,
+            "deck/chits",
+            &shuffle_ranges(12)
+        )
+    );
+}
+
+#[test]
+fn the_script_checks_a_revealed_deck_against_the_sealed_transcript_with_the_game_key() {
+    let f = fixture();
+    let report = audit(&f.dir, &["--game-key", &f.game_key.hex()], 0);
+    assert_eq!(
+        report["steps"][1]["reveals"][0]["values"],
+        report["steps"][0]["sealed"][0]["values"]
+    );
+}
+
+#[test]
+fn the_script_catches_a_revealed_value_its_key_does_not_give() {
+    let f = fixture();
+    let drawn = replay_sealed(
+        &f.game_key,
+        &f.seeds[0].1,
+        "deck/chits",
+        &shuffle_ranges(12),
+    );
+    // The first value of the reveal (range 12) is the line after the last range entry, 2.
+    let from = format!("  - 2\n    values:\n    - {}\n", drawn[0]);
+    let to = format!("  - 2\n    values:\n    - {}\n", (drawn[0] + 1) % 12);
+    f.edit_record(2, &from, &to);
+    let report = audit(&f.dir, &[], 1);
+    assert!(
+        findings(&report).iter().any(|m| m.starts_with(
+            "journal/000002.yaml: step.reveals[0] (deck/chits of step 1): journal says"
+        )),
+        "{report:#}"
+    );
+}
+
+#[test]
+fn the_script_catches_a_revealed_key_that_is_not_the_game_keys() {
+    let f = fixture();
+    // Another key with the values it gives: consistent in public, caught with the game key.
+    let key = sealed_stream_key(&f.game_key, &f.seeds[0].1, "deck/chits");
+    let other = Hash32([0x99; 32]);
+    let ranges = shuffle_ranges(12);
+    let values = |k: &Hash32| {
+        let mut s = Stream::new(k);
+        ranges
+            .iter()
+            .map(|&n| s.below(n).to_string())
+            .collect::<Vec<_>>()
+    };
+    let block = |k: &Hash32| format!("values:\n    - {}\n", values(k).join("\n    - "));
+    f.edit_record(2, &key.hex(), &other.hex());
+    f.edit_record(2, &block(&key), &block(&other));
+    let public = findings(&audit(&f.dir, &[], 1));
+    assert_eq!(
+        public,
+        [
+            "journal/000002.yaml: step.reveals[0] (deck/chits): the key does not open the commitment of step 1"
+        ]
+    );
+    let report = audit(&f.dir, &["--game-key", &f.game_key.hex()], 1);
+    let found = findings(&report);
+    assert!(
+        found
+            .iter()
+            .any(|m| m.contains("the key is not the game key's sealed stream key")),
+        "{report:#}"
+    );
+    assert!(
+        found.iter().any(|m| m.contains("holds no such draw")),
+        "{report:#}"
+    );
 }
 
 #[test]

@@ -222,6 +222,8 @@ fn step_record() -> Record {
             events: vec!["blue takes C08".into()],
             outcome: Some("blue wins".into()),
             defaults: vec!["red".into()],
+            key_commits: vec![],
+            reveals: vec![],
         }),
         conclusion: None,
         host_op: None,

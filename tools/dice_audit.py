@@ -9,11 +9,13 @@ the block-style subset pbem writes (it stops with an error on anything else rath
         Public audit of a game directory: reads game.yaml (game id, seat order) and every
         journal/NNNNNN.yaml (any other file in journal/, such as a record after a gap, is a
         finding; a .tmp* leftover of an interrupted write is passed over); checks the hash chain, every host reveal against the commitment
-        published one record earlier, every step seed and every public die. Once the game is
+        published one record earlier, every step seed, every public die and every sealed draw
+        a later step revealed with its key (journal/5: the values the key gives). Once the game is
         concluded (its last record reveals the master seed and game key, `pbem conclude`), it
         also checks that the master seed derives every host reveal, the game-key commitment, and
         every sealed transcript (archive/sealed/NNNNNN.yaml, or host/sealed/ for a host): its
-        sealed commitment and its draws; and every order used (archive/orders/): its SHA-256 is
+        sealed commitment and its draws; that each revealed key is the game key's for its step
+        and label, and its draw the one that step made; and every order used (archive/orders/): its SHA-256 is
         the order hash of the journal, and its secret entropy gives the record's dice_entropy
         (journal/2, docs/dice.md "Order commitments"). --game-key HEX does the sealed checks
         before that.
@@ -38,9 +40,11 @@ import sys
 DICE_ALGORITHM = "pbem-dice-v1"
 JOURNAL_V1, JOURNAL_V2, JOURNAL_V3 = "journal/1", "journal/2", "journal/3"
 JOURNAL_V4 = "journal/4"
+JOURNAL_V5 = "journal/5"
 # journal/3 only adds the rules versions (genesis.rules, step.rules, an `upgrade` host
 # operation): the dice and the order entries are as in journal/2. journal/4 only adds `bot:`
-# (a seat played by the host's bot, its orders an entry like any other).
+# (a seat played by the host's bot, its orders an entry like any other). journal/5 adds
+# `step.reveals`: sealed draws of earlier steps published with their stream keys.
 EMBEDDED_BEGIN = "-----BEGIN SSH SIGNATURE-----"
 
 # --------------------------------------------------------------------------------------------
@@ -123,6 +127,10 @@ def public_stream_key(seed, label):
 
 def sealed_stream_key(game_key, seed, label):
     return transcript("pbem-dice-v1/sealed", game_key, seed, label.encode())
+
+
+def sealed_key_commit(label, key):
+    return transcript("pbem-sealed-key-commit-v1", label.encode(), key)
 
 
 def sealed_commit(game_key, step, sealed_yaml_bytes):
@@ -517,11 +525,17 @@ def audit(game_dir, game_key=None):
                 findings.append(f"{where}: step.host_reveal: not derived from the revealed master seed")
         if step is not None:
             fmt = rec.get("pbem")
-            if fmt not in (JOURNAL_V1, JOURNAL_V2, JOURNAL_V3, JOURNAL_V4):
+            if fmt not in (JOURNAL_V1, JOURNAL_V2, JOURNAL_V3, JOURNAL_V4, JOURNAL_V5):
                 findings.append(f"{where}: pbem: unknown journal format {fmt!r}")
-            hidden_entropy = fmt in (JOURNAL_V2, JOURNAL_V3, JOURNAL_V4)
-            steps.append(audit_step(game, seats, where, seq, step, prev_record, findings,
-                                    game_dir, game_key, hidden_entropy))
+            hidden_entropy = fmt in (JOURNAL_V2, JOURNAL_V3, JOURNAL_V4, JOURNAL_V5)
+            out = audit_step(game, seats, where, seq, step, prev_record, findings,
+                             game_dir, game_key, hidden_entropy)
+            revealed = audit_reveals(where, step, steps, game_key, findings)
+            if revealed:
+                out["reveals"] = revealed
+            if fmt != JOURNAL_V5 and (step.get("reveals") or step.get("key_commits")):
+                findings.append(f"{where}: pbem: a {fmt} record commits to or reveals sealed keys ({JOURNAL_V5} does)")
+            steps.append(out)
             if conclusion is not None:
                 audit_orders(game_dir, where, seq, step, hidden_entropy, findings)
         prev_record, prev_hash = rec, hashlib.sha256(raw).digest()
@@ -570,8 +584,62 @@ def audit_step(game, seats, where, seq, st, prev_record, findings, game_dir, gam
         if again != values:
             findings.append(f"{at} ({label}): journal says {values}, recomputed {again}")
     out = {"record": seq, "step": number, "seed": seed.hex(), "dice": dice}
+    commits = {}
+    for k, c in enumerate(st.get("key_commits") or []):
+        at = f"{where}: step.key_commits[{k}]"
+        label = _field(c, "label", at)
+        if label in commits:
+            findings.append(f"{at} ({label}): committed twice")
+        commits[label] = _hex32(_field(c, "commit", at), f"{at}.commit")
+    if commits:
+        out["key_commits"] = {label: c.hex() for label, c in commits.items()}
     if game_key is not None:
         out["sealed"] = audit_sealed(game_dir, game_key, where, seq, number, seed, st, findings)
+    return out
+
+
+def audit_reveals(where, st, earlier, game_key, findings):
+    """journal/5: each revealed sealed draw must name a step an earlier record resolved and hold
+    the values its key gives; with the game key, the key must be the sealed stream key of that
+    step and label, and the draw the one that step's sealed transcript holds."""
+    out, seen = [], set()
+    for k, r in enumerate(st.get("reveals") or []):
+        at = f"{where}: step.reveals[{k}]"
+        number = _int(_field(r, "step", at), f"{at}.step")
+        label = _field(r, "label", at)
+        key = _hex32(_field(r, "key", at), f"{at}.key")
+        ranges = [_int(v, f"{at}.range") for v in (_field(r, "range", at) or [])]
+        values = [_int(v, f"{at}.values") for v in (_field(r, "values", at) or [])]
+        if (number, label) in seen:
+            findings.append(f"{at} ({label} of step {number}): revealed twice")
+        seen.add((number, label))
+        if not all(1 <= n < 2**32 for n in ranges) or len(ranges) != len(values):
+            findings.append(f"{at} ({label}): one value per range, each range in 1..2^32-1")
+            continue
+        s = Stream(key)
+        again = [s.below(n) for n in ranges]
+        out.append({"step": number, "label": label, "range": ranges, "values": again})
+        if again != values:
+            findings.append(f"{at} ({label} of step {number}): journal says {values}, its key gives {again}")
+        drawn_in = [e for e in earlier if e["step"] == number]
+        if not drawn_in:
+            findings.append(f"{at} ({label}): no earlier record resolved step {number}")
+            continue
+        committed = drawn_in[0].get("key_commits", {}).get(label)
+        if committed is None:
+            findings.append(f"{at} ({label}): step {number} committed to no key for {label}")
+        elif committed != sealed_key_commit(label, key).hex():
+            findings.append(f"{at} ({label}): the key does not open the commitment of step {number}")
+        if game_key is None:
+            continue
+        e = drawn_in[0]
+        if sealed_stream_key(game_key, bytes.fromhex(e["seed"]), label) != key:
+            findings.append(f"{at} ({label} of step {number}): the key is not the game key's "
+                            f"sealed stream key of that step and label")
+        if not any(d["label"] == label and d["range"] == ranges and d["values"] == values
+                   for d in e.get("sealed") or []):
+            findings.append(f"{at} ({label} of step {number}): the sealed transcript of record "
+                            f"{e['record']} holds no such draw")
     return out
 
 
@@ -693,6 +761,8 @@ def compute_vectors():
         "below_3x2p29": [reject_b.below(3 << 29) for _ in range(4)],
         "game_key_commitment": commitment(VECTOR_GAME_KEY).hex(),
         "sealed_key": sealed_stream_key(VECTOR_GAME_KEY, seed, "deck/chits").hex(),
+        "sealed_key_commit": sealed_key_commit(
+            "deck/chits", sealed_stream_key(VECTOR_GAME_KEY, seed, "deck/chits")).hex(),
         "deck_words": deck.words,
         "cup_key": sealed_stream_key(VECTOR_GAME_KEY, seed, "cup/german/1").hex(),
         "shuffle_draws": sealed_draws(VECTOR_GAME_KEY, seed, "deck/chits", list(range(10, 1, -1))),
@@ -723,6 +793,7 @@ PUBLISHED = {
     "below_3x2p29": [1218179322, 63791637, 970858600, 924229557],
     "game_key_commitment": "d30ec2ff4f58898437b64c49a709896520dd23d70bb2cfa546436eda6c92471a",
     "sealed_key": "5b54c160a242966f0474d95d95934736415a99a3db2828a48a5c33bf4c4ca943",
+    "sealed_key_commit": "8df1fbea6dc2cb25f26ecb6f19fcf907e0a427d97b66acc131ee0adfcb653337",
     "deck_words": [0x33936A35, 0x8A32C310, 0xA38ECBD2, 0xF9ABE7B9, 0x8DF92025, 0x7611D548,
                    0x358994A0, 0x751B56ED, 0xAFAC4B8A],
     "cup_key": "22224066bc2d3becca10e8bc47e9c2d68b5e9df930aefc5c9250fa654ce1149d",
@@ -807,6 +878,8 @@ def main(argv):
               f"{len(report['steps'])} steps, {dice} public dice")
         for s in report["steps"]:
             print(f"  step {s['step']} (record {s['record']}): seed {s['seed']}, {len(s['dice'])} dice")
+            for r in s.get("reveals", []):
+                print(f"    reveals {r['label']} of step {r['step']}: values {r['values']}")
         for f in findings:
             print(f"FAIL {f}")
         print("all checks passed" if not findings else f"{len(findings)} check(s) failed")

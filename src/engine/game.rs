@@ -142,18 +142,21 @@ impl Game {
             .0
     }
 
-    /// The format marker of `record`, the next record of this game: journal/4 once a record
-    /// of the game needed it (a bot seat or a bot's orders), so the format never goes back;
-    /// else journal/3, which every earlier reader of a game without bots knows.
+    /// The format marker of `record`, the next record of this game: the newest format a record
+    /// of the game needed so far or this one needs (journal/4 for a bot seat or a bot's orders,
+    /// journal/5 for a sealed reveal), so the format never goes back; else journal/3, which
+    /// every earlier reader of a game without these fields knows.
     pub fn journal_format(&self, record: &Record) -> &'static str {
-        use crate::protocol::journal::{JOURNAL_FORMAT, JOURNAL_FORMAT_V4};
-        if self.last().pbem == JOURNAL_FORMAT_V4 {
-            JOURNAL_FORMAT_V4
-        } else {
-            match record.format_needed() {
-                JOURNAL_FORMAT_V4 => JOURNAL_FORMAT_V4,
-                _ => JOURNAL_FORMAT,
-            }
+        use crate::protocol::journal::{JOURNAL_FORMAT, JOURNAL_FORMAT_V4, JOURNAL_FORMAT_V5};
+        let rank = |f: &str| match f {
+            JOURNAL_FORMAT_V5 => 2,
+            JOURNAL_FORMAT_V4 => 1,
+            _ => 0,
+        };
+        match rank(&self.last().pbem).max(rank(record.format_needed())) {
+            2 => JOURNAL_FORMAT_V5,
+            1 => JOURNAL_FORMAT_V4,
+            _ => JOURNAL_FORMAT,
         }
     }
 

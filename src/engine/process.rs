@@ -345,6 +345,8 @@ pub fn process_locked(
             events: res.public.clone(),
             outcome: outcome.clone(),
             defaults,
+            key_commits: res.dice.key_commits.clone(),
+            reveals: res.dice.reveals.clone(),
         }),
         conclusion: None,
         host_op: None,

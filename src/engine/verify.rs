@@ -17,12 +17,12 @@ use super::game::{Game, Secrets};
 use super::order;
 use super::process::read_events;
 use super::{Error, views};
-use crate::protocol::dice::{bot_seed, replay_public, step_seed};
+use crate::protocol::dice::{bot_seed, replay_public, sealed_key_commit, step_seed};
 use crate::protocol::envelope::{self, ORDER_NAMESPACE};
 use crate::protocol::hash::{Hash32, commitment, sha256};
 use crate::protocol::journal::{
     self, HostOp, JOURNAL_FORMAT, JOURNAL_FORMAT_V1, JOURNAL_FORMAT_V2, JOURNAL_FORMAT_V4,
-    OrderEntry, Record,
+    JOURNAL_FORMAT_V5, OrderEntry, Record,
 };
 use crate::systems::Reader;
 use crate::yaml;
@@ -38,6 +38,9 @@ pub struct Tally {
     pub receipts: usize,
     pub replayed_steps: usize,
     pub sealed_draws: usize,
+    /// Sealed draws of earlier steps revealed with their keys (journal/5), each checked
+    /// against its key.
+    pub reveals: usize,
     pub player_files: usize,
     pub views: usize,
     /// Reports checked up to their board (from the journal alone), and those whose board was
@@ -409,6 +412,134 @@ fn check_public(
                 ));
             }
         }
+        check_reveals(records, i, &name, findings, tally);
+    }
+}
+
+/// Each key commitment of record `i` (journal/5) names a label once; each sealed reveal must
+/// name a step an earlier record resolved and whose record committed to this key for this
+/// label, once, and hold the values its key gives for its ranges: so anyone can check a revealed
+/// draw (a turn's deck order) as soon as it is published, against a key fixed before the draw
+/// was used. That the key is the one the game key gives
+/// for that step and label, and that the draw is the one the step made, is checked with the
+/// host's files ([`check_reveal_keys`]): by the host's `verify`, and by anyone once the game is
+/// concluded.
+fn check_reveals(
+    records: &[(Record, Hash32)],
+    i: usize,
+    name: &str,
+    findings: &mut Vec<String>,
+    tally: &mut Tally,
+) {
+    let Some(st) = &records[i].0.step else {
+        return;
+    };
+    let mut labels = std::collections::BTreeSet::new();
+    for (k, c) in st.key_commits.iter().enumerate() {
+        if !labels.insert(c.label.as_str()) {
+            findings.push(format!(
+                "{name}: step.key_commits[{k}] ({}): committed twice",
+                c.label
+            ));
+        }
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for (k, r) in st.reveals.iter().enumerate() {
+        tally.reveals += 1;
+        let what = format!("{name}: step.reveals[{k}] ({} of step {})", r.label, r.step);
+        if !seen.insert((r.step, r.label.as_str())) {
+            findings.push(format!("{what}: revealed twice"));
+        }
+        let earlier = records[..i]
+            .iter()
+            .find_map(|(e, _)| e.step.as_ref().filter(|s| s.number == r.step));
+        match earlier {
+            None => findings.push(format!(
+                "{what}: no earlier record resolved step {}",
+                r.step
+            )),
+            Some(drawn) => match drawn.key_commits.iter().find(|c| c.label == r.label) {
+                None => findings.push(format!(
+                    "{what}: step {} committed to no key for {}",
+                    r.step, r.label
+                )),
+                Some(c) if c.commit != sealed_key_commit(&r.label, &r.key) => {
+                    findings.push(format!(
+                        "{what}: the key does not open the commitment of step {}",
+                        r.step
+                    ))
+                }
+                Some(_) => {}
+            },
+        }
+        if r.range.contains(&0) || r.range.len() != r.values.len() {
+            findings.push(format!(
+                "{what}: {} ranges and {} values (one value per range, each range at least 1)",
+                r.range.len(),
+                r.values.len()
+            ));
+            continue;
+        }
+        let values = crate::protocol::dice::reveal_values(&r.key, &r.range);
+        if values != r.values {
+            findings.push(format!(
+                "{what}: journal says {:?}, its key gives {values:?}",
+                r.values
+            ));
+        }
+    }
+}
+
+/// With the game key: each sealed reveal of record `i` holds the stream key the game key gives
+/// for its step and label, and the very draw that step's sealed transcript holds.
+fn check_reveal_keys(
+    game: &Game,
+    records: &[(Record, Hash32)],
+    i: usize,
+    game_key: &Hash32,
+    findings: &mut Vec<String>,
+) {
+    let Some(st) = &records[i].0.step else {
+        return;
+    };
+    let name = rec_name(records[i].0.seq);
+    for (k, r) in st.reveals.iter().enumerate() {
+        let what = format!("{name}: step.reveals[{k}] ({} of step {})", r.label, r.step);
+        let Some((drawn_in, seed)) = records[..i].iter().find_map(|(e, _)| {
+            e.step
+                .as_ref()
+                .filter(|s| s.number == r.step)
+                .map(|s| (e.seq, s.seed))
+        }) else {
+            // Reported by check_reveals.
+            continue;
+        };
+        if crate::protocol::dice::sealed_stream_key(game_key, &seed, &r.label) != r.key {
+            findings.push(format!(
+                "{what}: the key is not the game key's sealed stream key of that step and label"
+            ));
+        }
+        let file = format!("host/sealed/{drawn_in:06}.yaml");
+        let drawn = dir::read_text(&game.dir.sealed(drawn_in))
+            .map_err(|e| e.to_string())
+            .and_then(|t| {
+                yaml::parse::<Vec<crate::protocol::dice::SealedDraw>>(&t, &file)
+                    .map_err(|r| r.to_string())
+            });
+        match drawn {
+            Err(e) => findings.push(format!("{what}: {e}")),
+            Ok(draws) => {
+                let same = draws
+                    .iter()
+                    .any(|d| d.label == r.label && d.range == r.range && d.values == r.values);
+                if !same {
+                    findings.push(format!(
+                        "{what}: {file} holds no draw {} with these ranges and values",
+                        r.label
+                    ));
+                }
+            }
+        }
     }
 }
 
@@ -517,6 +648,7 @@ fn format_number(pbem: &str) -> Option<u8> {
         JOURNAL_FORMAT_V2 => Some(2),
         JOURNAL_FORMAT => Some(3),
         JOURNAL_FORMAT_V4 => Some(4),
+        JOURNAL_FORMAT_V5 => Some(5),
         _ => None,
     }
 }
@@ -566,7 +698,7 @@ fn check_format(records: &[(Record, Hash32)], i: usize, name: &str, findings: &m
     let rec = &records[i].0;
     let Some(format) = format_number(&rec.pbem) else {
         findings.push(format!(
-            "{name}: pbem: unknown journal format {:?} (this pbem reads {JOURNAL_FORMAT_V1}, {JOURNAL_FORMAT_V2}, {JOURNAL_FORMAT} and {JOURNAL_FORMAT_V4})",
+            "{name}: pbem: unknown journal format {:?} (this pbem reads {JOURNAL_FORMAT_V1}, {JOURNAL_FORMAT_V2}, {JOURNAL_FORMAT}, {JOURNAL_FORMAT_V4} and {JOURNAL_FORMAT_V5})",
             rec.pbem
         ));
         return;
@@ -593,10 +725,26 @@ fn check_format(records: &[(Record, Hash32)], i: usize, name: &str, findings: &m
             if versioned { "states" } else { "has no" }
         ));
     }
-    // journal/4 adds the bot fields; an older record cannot hold them.
-    if format < 4 && rec.format_needed() == JOURNAL_FORMAT_V4 {
+    // journal/4 adds the bot fields, journal/5 the sealed reveals; an older record cannot hold
+    // them.
+    let needed = rec.format_needed();
+    let names_bot = rec
+        .genesis
+        .as_ref()
+        .is_some_and(|g| g.seats.iter().any(|s| s.bot.is_some()))
+        || rec
+            .step
+            .as_ref()
+            .is_some_and(|s| s.orders.iter().any(|o| o.bot.is_some()));
+    if format < 4 && names_bot {
         findings.push(format!(
             "{name}: pbem: a {} record names a bot ({JOURNAL_FORMAT_V4} does)",
+            rec.pbem
+        ));
+    }
+    if format < 5 && needed == JOURNAL_FORMAT_V5 {
+        findings.push(format!(
+            "{name}: pbem: a {} record commits to or reveals sealed keys ({JOURNAL_FORMAT_V5} does)",
             rec.pbem
         ));
     }
@@ -1350,6 +1498,7 @@ fn replay_record(
                 .notes
                 .push(other_rules_note(game, records, i, "was resolved"));
             check_sealed(game, rec.seq, st, &secrets.game_key, None, findings);
+            check_reveal_keys(game, records, i, &secrets.game_key, findings);
             *state = dir::read_text(&game.dir.state(rec.seq)).unwrap_or_default();
             return;
         }
@@ -1396,6 +1545,17 @@ fn replay_record(
                         "{name}: step.dice: differ from the dice of the replay"
                     ));
                 }
+                if t.key_commits != st.key_commits {
+                    findings.push(format!(
+                        "{name}: step.key_commits: differ from the key commitments of the replay"
+                    ));
+                }
+                if t.reveals != st.reveals {
+                    findings.push(format!(
+                        "{name}: step.reveals: differ from the reveals of the replay"
+                    ));
+                }
+                check_reveal_keys(game, records, i, &secrets.game_key, findings);
                 tally.sealed_draws += t.sealed.len();
                 check_sealed(
                     game,
@@ -1713,6 +1873,168 @@ impl Tally {
             self.sealed_draws,
             self.views,
             self.player_files
-        )
+        ) + &if self.reveals > 0 {
+            format!(", {} sealed reveals", self.reveals)
+        } else {
+            String::new()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::dice::{
+        SealedKeyCommit, SealedReveal, reveal_values, sealed_key_commit, shuffle_ranges,
+    };
+    use crate::protocol::journal::StepRecord;
+
+    const KEY: Hash32 = Hash32([0x5A; 32]);
+    const LABEL: &str = "deck/actions/t1";
+
+    /// The step record that shuffled the deck and committed to its key.
+    fn shuffled(seq: u64, number: u64) -> (Record, Hash32) {
+        let mut r = step(seq, number, vec![]);
+        if let Some(st) = r.0.step.as_mut() {
+            st.key_commits.push(SealedKeyCommit {
+                label: LABEL.into(),
+                commit: sealed_key_commit(LABEL, &KEY),
+            });
+        }
+        r
+    }
+
+    fn step(seq: u64, number: u64, reveals: Vec<SealedReveal>) -> (Record, Hash32) {
+        let record = Record {
+            pbem: JOURNAL_FORMAT_V5.into(),
+            game: "g".into(),
+            seq,
+            prev: None,
+            genesis: None,
+            step: Some(StepRecord {
+                number,
+                title: String::new(),
+                rules: Some(1),
+                orders: vec![],
+                host_reveal: Hash32::default(),
+                seed: Hash32([seq as u8; 32]),
+                dice_algorithm: String::new(),
+                dice: vec![],
+                sealed_commit: Hash32::default(),
+                events: vec![],
+                outcome: None,
+                defaults: vec![],
+                key_commits: vec![],
+                reveals,
+            }),
+            conclusion: None,
+            host_op: None,
+            public_state: Hash32::default(),
+            next: None,
+        };
+        (record, Hash32::default())
+    }
+
+    fn deck_reveal(of_step: u64) -> SealedReveal {
+        let range = shuffle_ranges(9);
+        SealedReveal {
+            step: of_step,
+            label: LABEL.into(),
+            key: KEY,
+            values: reveal_values(&KEY, &range),
+            range,
+        }
+    }
+
+    fn findings_of(records: &[(Record, Hash32)]) -> (Vec<String>, usize) {
+        let mut findings = Vec::new();
+        let mut tally = Tally::default();
+        check_reveals(
+            records,
+            records.len() - 1,
+            "journal/x",
+            &mut findings,
+            &mut tally,
+        );
+        (findings, tally.reveals)
+    }
+
+    #[test]
+    fn a_reveal_of_an_earlier_committed_key_that_gives_its_values_passes() {
+        let records = [shuffled(1, 1), step(2, 2, vec![deck_reveal(1)])];
+        assert_eq!(findings_of(&records), (vec![], 1));
+    }
+
+    #[test]
+    fn a_reveal_of_a_key_the_step_did_not_commit_to_is_a_finding() {
+        let (found, _) = findings_of(&[step(1, 1, vec![]), step(2, 2, vec![deck_reveal(1)])]);
+        assert!(found[0].contains("step 1 committed to no key"), "{found:?}");
+    }
+
+    #[test]
+    fn a_reveal_whose_key_does_not_open_the_commitment_is_a_finding() {
+        // Another key, with the values it gives: consistent in itself, not the one committed.
+        let mut r = deck_reveal(1);
+        r.key = Hash32([0x11; 32]);
+        r.values = reveal_values(&r.key, &r.range);
+        let (found, _) = findings_of(&[shuffled(1, 1), step(2, 2, vec![r])]);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].contains("does not open the commitment"),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn a_revealed_value_the_key_does_not_give_is_a_finding() {
+        let mut r = deck_reveal(1);
+        r.values[0] = (r.values[0] + 1) % 9;
+        let (found, _) = findings_of(&[shuffled(1, 1), step(2, 2, vec![r])]);
+        assert_eq!(found.len(), 1);
+        assert!(found[0].contains("its key gives"), "{found:?}");
+    }
+
+    #[test]
+    fn a_reveal_of_a_step_no_earlier_record_resolved_is_a_finding() {
+        let (found, _) = findings_of(&[step(1, 1, vec![]), step(2, 2, vec![deck_reveal(2)])]);
+        assert!(
+            found[0].contains("no earlier record resolved step 2"),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn a_draw_revealed_twice_in_one_record_is_a_finding() {
+        let records = [
+            shuffled(1, 1),
+            step(2, 2, vec![deck_reveal(1), deck_reveal(1)]),
+        ];
+        let (found, _) = findings_of(&records);
+        assert!(
+            found.iter().any(|m| m.contains("revealed twice")),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn a_reveal_with_fewer_values_than_ranges_is_a_finding_not_a_panic() {
+        let mut r = deck_reveal(1);
+        r.values.pop();
+        let (found, _) = findings_of(&[shuffled(1, 1), step(2, 2, vec![r])]);
+        assert!(found[0].contains("one value per range"), "{found:?}");
+    }
+
+    #[test]
+    fn a_record_older_than_journal_5_may_not_reveal() {
+        let mut records = vec![step(1, 1, vec![]), step(2, 2, vec![deck_reveal(1)])];
+        records[1].0.pbem = JOURNAL_FORMAT_V4.into();
+        let mut findings = Vec::new();
+        check_format(&records, 1, "journal/000002.yaml", &mut findings);
+        assert!(
+            findings
+                .iter()
+                .any(|m| m.contains("commits to or reveals sealed keys (journal/5 does)")),
+            "{findings:?}"
+        );
     }
 }

@@ -145,11 +145,75 @@ pub struct SealedDraw {
     pub note: String,
 }
 
+/// A sealed draw of an earlier step made public with its stream key (docs/dice.md, "Sealed
+/// reveals"): e.g. a deck shuffled at the start of a turn, revealed once the turn has drawn it
+/// through, so anyone can check the drawn order then instead of at the end of the game. The key
+/// opens this one stream only (every label of every step has its own key, a hash that also
+/// mixes the secret game key); that it is the key the game key gives is checked when the game
+/// key is published (`conclude`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SealedReveal {
+    /// The number of the step that made the sealed draw.
+    pub step: u64,
+    pub label: String,
+    /// The sealed stream key of `label` in that step ([`sealed_stream_key`]).
+    pub key: Hash32,
+    /// The draw's ranges and values, as the sealed transcript of that step holds them; the
+    /// values are those the key gives ([`reveal_values`]).
+    pub range: Vec<u32>,
+    pub values: Vec<u32>,
+}
+
+/// The public commitment to the stream key of sealed label `label` of one step, published in
+/// that step's record when the rules mean to reveal the draw later ([`Dice::commit_sealed_key`]):
+/// `H("pbem-sealed-key-commit-v1"; label; key)`. It fixes the draw before anything is drawn
+/// from it, so the reveal can be checked against it as soon as it is published; a hash of a
+/// 256-bit key lets nobody test guesses of the draw.
+pub fn sealed_key_commit(label: &str, key: &Hash32) -> Hash32 {
+    Transcript::new("pbem-sealed-key-commit-v1")
+        .str(label)
+        .hash(key)
+        .finish()
+}
+
+/// A step's commitment to the key of one of its sealed draws (journal/5, `step.key_commits`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SealedKeyCommit {
+    pub label: String,
+    pub commit: Hash32,
+}
+
+/// The values a sealed stream with this key gives for these ranges: one uniform draw in
+/// `0..range[k]` per entry, in order, on the one stream (as [`Dice::sealed_index`] and
+/// [`Dice::sealed_shuffle`] draw them).
+pub fn reveal_values(key: &Hash32, range: &[u32]) -> Vec<u32> {
+    let mut s = Stream::new(key);
+    range.iter().map(|&n| s.below(n)).collect()
+}
+
+/// The ranges of a sealed shuffle of `len` items: `len`, `len - 1`, ..., 2 (Fisher-Yates from
+/// the top; a list of 0 or 1 items draws nothing).
+pub fn shuffle_ranges(len: usize) -> Vec<u32> {
+    (1..len)
+        .rev()
+        .map(|i| u32::try_from(i + 1).unwrap_or(u32::MAX))
+        .collect()
+}
+
 /// Everything random that happened in one step.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DiceTranscript {
     pub public: Vec<Roll>,
     pub sealed: Vec<SealedDraw>,
+    /// Commitments to the keys of this step's sealed draws that a later step will reveal
+    /// (journal/5).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub key_commits: Vec<SealedKeyCommit>,
+    /// Sealed draws of earlier steps this step made public (journal/5).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reveals: Vec<SealedReveal>,
 }
 
 /// The dice a system uses while it resolves one step.
@@ -250,17 +314,15 @@ impl Dice {
     pub fn sealed_shuffle<T>(&mut self, label: &str, items: &mut [T], note: impl Into<String>) {
         self.claim(label);
         let mut s = Stream::new(&sealed_stream_key(&self.game_key, &self.step_seed, label));
-        let mut range = Vec::new();
-        let mut values = Vec::new();
         if u32::try_from(items.len()).is_err() {
             self.faults
                 .push(format!("sealed label {label:?}: too many items to shuffle"));
             return;
         }
-        for i in (1..items.len()).rev() {
-            let n = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        let range = shuffle_ranges(items.len());
+        let mut values = Vec::with_capacity(range.len());
+        for (i, &n) in (1..items.len()).rev().zip(&range) {
             let j = s.below(n);
-            range.push(n);
             values.push(j);
             items.swap(i, j as usize);
         }
@@ -269,6 +331,56 @@ impl Dice {
             range,
             values,
             note: note.into(),
+        });
+    }
+
+    /// Publishes a commitment to the key of this step's sealed stream `label` and gives the
+    /// key, for rules that will reveal the draw in a later step ([`Dice::reveal_sealed`]). The
+    /// key is as secret as the draw itself: the rules keep it in the host's state, never in a
+    /// view, until the reveal.
+    pub fn commit_sealed_key(&mut self, label: &str) -> Hash32 {
+        let key = sealed_stream_key(&self.game_key, &self.step_seed, label);
+        if self.transcript.key_commits.iter().any(|c| c.label == label) {
+            self.faults.push(format!(
+                "key of sealed label {label:?} committed twice in one step"
+            ));
+        } else {
+            self.transcript.key_commits.push(SealedKeyCommit {
+                label: label.to_string(),
+                commit: sealed_key_commit(label, &key),
+            });
+        }
+        key
+    }
+
+    /// Makes public the sealed draw `label` of the earlier step `step`, whose stream key the
+    /// rules kept ([`Dice::sealed_key`]) and whose ranges they know (e.g. [`shuffle_ranges`] of
+    /// the deck's length). The values are recomputed from the key, so the reveal is the draw.
+    pub fn reveal_sealed(&mut self, step: u64, label: &str, key: Hash32, range: Vec<u32>) {
+        if range.contains(&0) {
+            self.faults.push(format!(
+                "reveal of sealed label {label:?} (step {step}): a range of 0"
+            ));
+            return;
+        }
+        if self
+            .transcript
+            .reveals
+            .iter()
+            .any(|r| r.step == step && r.label == label)
+        {
+            self.faults.push(format!(
+                "sealed label {label:?} of step {step} revealed twice in one step"
+            ));
+            return;
+        }
+        let values = reveal_values(&key, &range);
+        self.transcript.reveals.push(SealedReveal {
+            step,
+            label: label.to_string(),
+            key,
+            range,
+            values,
         });
     }
 
@@ -326,6 +438,68 @@ mod tests {
         let y2 = b.roll("combat/D07/r1/B-A01", 2, 6);
         let x2 = b.roll("combat/C08/r1/M-A03", 2, 6);
         assert_eq!((x1, y1), (x2, y2));
+    }
+
+    #[test]
+    fn a_revealed_shuffle_gives_the_values_the_sealed_shuffle_drew() {
+        let game_key = Hash32([9u8; 32]);
+        let mut d = Dice::new(seed(), game_key);
+        let mut deck: Vec<u32> = (0..9).collect();
+        d.sealed_shuffle("deck/actions/t1", &mut deck, "");
+        let key = d.commit_sealed_key("deck/actions/t1");
+        assert_eq!(
+            d.transcript().key_commits[0].commit,
+            sealed_key_commit("deck/actions/t1", &key)
+        );
+        let drawn = d.transcript().sealed[0].clone();
+        let mut later = Dice::new(Hash32([8u8; 32]), game_key);
+        later.reveal_sealed(3, "deck/actions/t1", key, shuffle_ranges(9));
+        let t = later.finish().unwrap();
+        assert_eq!(t.reveals.len(), 1);
+        assert_eq!(t.reveals[0].range, drawn.range);
+        assert_eq!(t.reveals[0].values, drawn.values);
+        assert_eq!(
+            t.reveals[0].key,
+            sealed_stream_key(&game_key, &seed(), "deck/actions/t1")
+        );
+    }
+
+    #[test]
+    fn a_revealed_key_opens_only_its_own_label() {
+        let mut d = Dice::new(seed(), Hash32([9u8; 32]));
+        let t1 = d.commit_sealed_key("deck/actions/t1");
+        assert_ne!(t1, d.commit_sealed_key("deck/actions/t2"));
+        assert_ne!(t1, public_stream_key(&seed(), "deck/actions/t1"));
+    }
+
+    #[test]
+    fn committing_one_key_twice_is_a_defect() {
+        let mut d = Dice::new(seed(), Hash32::default());
+        d.commit_sealed_key("deck");
+        d.commit_sealed_key("deck");
+        assert_eq!(d.finish().unwrap_err().len(), 1);
+    }
+
+    #[test]
+    fn shuffle_ranges_count_down_from_the_length_to_two() {
+        assert_eq!(shuffle_ranges(4), vec![4, 3, 2]);
+        assert!(shuffle_ranges(1).is_empty());
+        assert!(shuffle_ranges(0).is_empty());
+    }
+
+    #[test]
+    fn revealing_one_draw_twice_or_a_zero_range_is_a_defect() {
+        let mut d = Dice::new(seed(), Hash32::default());
+        d.reveal_sealed(1, "x", Hash32([1u8; 32]), vec![3]);
+        d.reveal_sealed(1, "x", Hash32([1u8; 32]), vec![3]);
+        d.reveal_sealed(1, "y", Hash32([1u8; 32]), vec![0]);
+        assert_eq!(d.finish().unwrap_err().len(), 2);
+    }
+
+    #[test]
+    fn a_transcript_without_reveals_is_written_as_before() {
+        let t = DiceTranscript::default();
+        assert!(!crate::yaml::to_string(&t).contains("reveals"));
     }
 
     #[test]

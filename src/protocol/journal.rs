@@ -5,7 +5,7 @@
 //! print and orders sign as their basis, so a host showing two players different histories is
 //! caught by the players themselves. A record holds no secret.
 
-use super::dice::Roll;
+use super::dice::{Roll, SealedKeyCommit, SealedReveal};
 use super::hash::{Hash32, Transcript, sha256};
 use serde::{Deserialize, Serialize};
 
@@ -27,6 +27,12 @@ pub const JOURNAL_FORMAT: &str = "journal/3";
 /// A record is written in this format only when it holds one of these fields, so every record
 /// without a bot stays `journal/3` and readable by the pbem releases and tools that know it.
 pub const JOURNAL_FORMAT_V4: &str = "journal/4";
+/// `journal/5` (issue 14): a step record may commit to the stream keys of some of its sealed
+/// draws (`key_commits`) and reveal sealed draws of earlier steps with their keys (`reveals`;
+/// docs/dice.md, "Sealed reveals"), e.g. a turn's shuffled deck once the turn has drawn it
+/// through. Holds everything `journal/4` may hold; written only from the first record that
+/// commits or reveals on.
+pub const JOURNAL_FORMAT_V5: &str = "journal/5";
 /// The second format (order versions, hidden entropy), still read and verified.
 pub const JOURNAL_FORMAT_V2: &str = "journal/2";
 /// The first format, still read and verified.
@@ -203,6 +209,14 @@ pub struct StepRecord {
     /// of the step seed is the empty value, as for a side that sends nothing.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub defaults: Vec<String>,
+    /// journal/5: commitments to the keys of this step's sealed draws that a later step will
+    /// reveal (docs/dice.md, "Sealed reveals").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub key_commits: Vec<SealedKeyCommit>,
+    /// journal/5: sealed draws of earlier steps this step made public, with their stream keys
+    /// (docs/dice.md, "Sealed reveals").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reveals: Vec<SealedReveal>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -247,9 +261,17 @@ pub struct EarlierOrder {
 }
 
 impl Record {
-    /// The format a record with these contents is written in: [`JOURNAL_FORMAT_V4`] when it
-    /// names a bot (the only fields that format adds), else [`JOURNAL_FORMAT`].
+    /// The format a record with these contents is written in: [`JOURNAL_FORMAT_V5`] when it
+    /// reveals a sealed draw, [`JOURNAL_FORMAT_V4`] when it names a bot (the only fields those
+    /// formats add), else [`JOURNAL_FORMAT`].
     pub fn format_needed(&self) -> &'static str {
+        if self
+            .step
+            .as_ref()
+            .is_some_and(|s| !s.reveals.is_empty() || !s.key_commits.is_empty())
+        {
+            return JOURNAL_FORMAT_V5;
+        }
         let genesis_bot = self
             .genesis
             .as_ref()
