@@ -426,6 +426,9 @@ pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
             {
                 out.push(p);
             }
+            if let Some(plans) = &o.plans {
+                out.extend(policy::legal_plans(&ctx, side, plans, &root.at("plans")));
+            }
         }
         Stage::Phase { .. } => {
             if o.has_packet_part() {
@@ -433,6 +436,11 @@ pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
             }
             if o.has_ask_part() {
                 out.push(wrong("join", "ask steps"));
+            }
+            if let Some(echo) = &o.card
+                && let Err(p) = cards::legal_card_echo(&ctx, side, echo, &root.at("card"))
+            {
+                out.push(p);
             }
             out.extend(check_phase(&ctx, side, &o.phase_orders(), &root));
         }

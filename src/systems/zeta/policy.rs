@@ -252,3 +252,54 @@ pub fn legal_policies(side: Side, patch: &PolicyPatch, at: &FieldPath) -> Vec<Pr
         "no `policies:` for now",
     )]
 }
+
+/// Problems with a packet's plans (plan §4.4, Z-5): one plan per key at most, a key the
+/// faction can hold (the 1st or 2nd Space or Ground card, the 1st Atmosphere card: 10.2), and
+/// well-formed guards. The plan's orders are judged when it runs, on the board of that moment
+/// (items wrong then are skipped and told privately).
+pub fn legal_plans(
+    ctx: &super::ctx::Ctx<'_>,
+    side: Side,
+    plans: &[Plan],
+    at: &FieldPath,
+) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for (i, p) in plans.iter().enumerate() {
+        let here = at.at(i);
+        let most = match p.key.card {
+            CardKind::Atmosphere => 1,
+            CardKind::Space | CardKind::Ground => 2,
+        };
+        if p.key.nth == 0 || p.key.nth > most {
+            out.push(Problem::new(
+                here.at("key").at("nth"),
+                "10.2",
+                format!(
+                    "a faction holds {most} {} card{}, so there is no card {} of that kind",
+                    p.key.card.name(),
+                    if most == 1 { "" } else { "s" },
+                    p.key.nth
+                ),
+                if most == 1 { "nth: 1" } else { "nth: 1 or 2" },
+            ));
+        } else if !seen.insert(p.key) {
+            out.push(Problem::new(
+                here.at("key"),
+                "",
+                format!(
+                    "a second plan for your {} card {}: one plan per card (Z-5)",
+                    p.key.card.name(),
+                    p.key.nth
+                ),
+                "one plan per key",
+            ));
+        }
+        if let Some(g) = &p.guard
+            && let Err(e) = super::guard::legal_guard(ctx, side, g, &here.at("if"))
+        {
+            out.push(e);
+        }
+    }
+    out
+}

@@ -7,6 +7,7 @@ use super::orders::PhaseOrders;
 use super::policy::{Plan, Policies};
 use crate::kit::deck::{Deck, Hand};
 use crate::kit::shared::Shared;
+use crate::protocol::hash::Hash32;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -383,6 +384,20 @@ pub struct PhaseSnapshot {
     pub levels: BTreeMap<BaseId, (Option<Side>, u8)>,
 }
 
+/// This turn's sealed shuffle of the nine cards, kept for its reveal when the turn ends (plan
+/// §12, Open 3; docs/dice.md "Sealed reveals"). Host only: the key opens the deck's order, so
+/// no view ever shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeckSeal {
+    /// The step that shuffled (the packet step) and committed to the key.
+    pub step: u64,
+    pub label: String,
+    pub key: Hash32,
+    /// How many cards were shuffled (the reveal's ranges follow from it).
+    pub size: u32,
+}
+
 /// Where a stopped phase resumes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -420,6 +435,14 @@ pub struct State {
     pub chars: BTreeMap<CharId, Character>,
     pub bases: BTreeMap<BaseId, BaseState>,
     pub sides: PerSide<SideState>,
+    /// The number of the step being resolved, or of the last one resolved between steps (the
+    /// engine numbers steps 1, 2, ... one per resolution): a sealed reveal names the step
+    /// that drew (journal/5).
+    #[serde(default)]
+    pub step: u64,
+    /// The sealed shuffle of this turn's deck, until it is revealed (host only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deck_seal: Option<DeckSeal>,
     /// The nine chosen cards not drawn yet (10.4; host only: views show counts).
     #[serde(default)]
     pub deck: Deck<Card>,

@@ -53,11 +53,34 @@ pub struct NukeView {
     pub possible: Vec<BaseId>,
 }
 
+/// Where one of the reader's own cards is this turn (plan §2.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CardMark {
+    /// Between turns: in the hand, to choose from (10.2).
+    Hand,
+    /// Chosen and still in the deck (10.4).
+    Chosen,
+    /// Chosen and drawn this turn (11.2).
+    Drawn,
+    /// Not chosen this turn: kept face down (10.5).
+    Kept,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct MyCard {
+    pub kind: CardKind,
+    pub mark: CardMark,
+}
+
 /// What only the reader's own side sees.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Mine {
     /// Its cards not in the deck (10.5).
     pub hand: Vec<Card>,
+    /// Its five cards with where each is this turn, in kind order (never in deck order:
+    /// plan §2.3 trap 3).
+    pub cards: Vec<MyCard>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nuke_base: Option<BaseId>,
     pub policies: Policies,
@@ -156,6 +179,7 @@ pub fn view(state: &State, reader: &Reader) -> View {
     };
     let mine = me.map(|side| Mine {
         hand: state.sides[side].hand.cards().to_vec(),
+        cards: my_cards(state, side),
         nuke_base: if side == Side::Titans {
             n.base.clone()
         } else {
@@ -184,6 +208,30 @@ pub fn view(state: &State, reader: &Reader) -> View {
     }
 }
 
+/// `side`'s five cards, marked: during a turn the hand holds the two kept ones, the deck the
+/// chosen ones not drawn yet, `drawn` the drawn ones.
+fn my_cards(state: &State, side: Side) -> Vec<MyCard> {
+    let in_turn = !state.deck.draw_pile.is_empty() || !state.drawn.is_empty();
+    let mut out: Vec<MyCard> = Vec::new();
+    let mut mark = |cards: &mut dyn Iterator<Item = &Card>, mark: CardMark| {
+        out.extend(
+            cards
+                .filter(|c| c.side == side)
+                .map(|c| MyCard { kind: c.kind, mark }),
+        );
+    };
+    let hand_mark = if in_turn {
+        CardMark::Kept
+    } else {
+        CardMark::Hand
+    };
+    mark(&mut state.sides[side].hand.cards().iter(), hand_mark);
+    mark(&mut state.deck.draw_pile.iter(), CardMark::Chosen);
+    mark(&mut state.drawn.iter(), CardMark::Drawn);
+    out.sort_by_key(|c| (c.kind, c.mark as u8));
+    out
+}
+
 /// The view as text (zeta commit 13 writes the full board); from the view alone.
 pub fn render(v: &View) -> String {
     let mut out = format!("Zeta Gundam / Gundam ZZ, turn {}: {}\n", v.turn, v.stage);
@@ -192,6 +240,30 @@ pub fn render(v: &View) -> String {
             "{side}: {} VP, {} cards in the deck\n",
             s.vp, s.cards_in_deck
         ));
+    }
+    if !v.drawn.is_empty() {
+        let drawn: Vec<String> = v
+            .drawn
+            .iter()
+            .map(|c| format!("{} {}", c.side, c.kind.name()))
+            .collect();
+        out.push_str(&format!("cards drawn this turn: {}\n", drawn.join(", ")));
+    }
+    if let Some(m) = &v.mine {
+        let cards: Vec<String> = m
+            .cards
+            .iter()
+            .map(|c| {
+                let mark = match c.mark {
+                    CardMark::Hand => "in hand",
+                    CardMark::Chosen => "chosen, in the deck",
+                    CardMark::Drawn => "drawn",
+                    CardMark::Kept => "kept",
+                };
+                format!("{} ({mark})", c.kind.name())
+            })
+            .collect();
+        out.push_str(&format!("your cards: {}\n", cards.join(", ")));
     }
     out.push_str(&format!(
         "{} units, {} characters; the nuke: {} (possible: {})\n",
