@@ -370,7 +370,8 @@ pub struct BaseDef {
     /// Armament points added while it is in the belt box (30.2: Axis).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub belt_bonus: u8,
-    /// AEUG and Titans may not enter it until Neo Zeon has governed it (32.1.2: Side 3).
+    /// AEUG and Titans may not enter it while it is neutral, until Neo Zeon has governed it
+    /// once (32.1.2, 32.1.6: Side 3).
     #[serde(default, skip_serializing_if = "is_false")]
     pub closed_until_nz: bool,
 }
@@ -609,6 +610,7 @@ pub struct Arrival {
 #[serde(rename_all = "snake_case")]
 pub enum TrackEvent {
     JupiterFleet,
+    #[serde(rename = "gryps_2")]
     Gryps2,
 }
 

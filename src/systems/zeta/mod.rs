@@ -182,3 +182,8 @@ impl Rules for Zeta {
         include_str!("../../../docs/zeta-plan.md")
     }
 }
+
+#[cfg(test)]
+mod setup_tests;
+#[cfg(test)]
+mod validate_tests;

@@ -111,11 +111,62 @@ pub struct GuardedCards {
 }
 
 /// 10.2-10.3: three kinds, or guarded alternatives judged on the deployed board.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum CardChoice {
     Plain(Vec<CardKind>),
     Guarded(Vec<GuardedCards>),
+}
+
+/// One entry of `cards:`: a kind, or an alternative. Read by hand, so that a wrong entry gets
+/// the message of the form it was written in rather than serde's "no variant matched".
+enum CardItem {
+    Kind(CardKind),
+    Guarded(GuardedCards),
+}
+
+impl<'de> Deserialize<'de> for CardItem {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<CardItem, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = CardItem;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str(
+                    "a card kind (space, ground or atmosphere) or an alternative {if: ..., choose: [...]}",
+                )
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<CardItem, E> {
+                use serde::de::IntoDeserializer;
+                CardKind::deserialize(s.into_deserializer()).map(CardItem::Kind)
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, m: A) -> Result<CardItem, A::Error> {
+                GuardedCards::deserialize(serde::de::value::MapAccessDeserializer::new(m))
+                    .map(CardItem::Guarded)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for CardChoice {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<CardChoice, D::Error> {
+        let items = Vec::<CardItem>::deserialize(d)?;
+        let mut kinds = Vec::new();
+        let mut alts = Vec::new();
+        for i in items {
+            match i {
+                CardItem::Kind(k) => kinds.push(k),
+                CardItem::Guarded(g) => alts.push(g),
+            }
+        }
+        match (kinds.is_empty(), alts.is_empty()) {
+            (_, true) => Ok(CardChoice::Plain(kinds)),
+            (true, false) => Ok(CardChoice::Guarded(alts)),
+            (false, false) => Err(serde::de::Error::custom(
+                "write either three kinds or a list of alternatives ({if: ..., choose: [...]}), not both",
+            )),
+        }
+    }
 }
 
 /// The drawn card, echoed (11.2).
@@ -333,20 +384,57 @@ impl Orders {
         }
     }
 
-    fn has_packet_part(&self) -> bool {
-        self.nuke_base.is_some()
-            || !self.armament.is_empty()
-            || self.deployment != Deployment::default()
-            || self.cards.is_some()
-            || self.plans.is_some()
+    /// The top-level parts these orders hold (the keys they are written with), each with the
+    /// kind of step it belongs to; `policies` belongs to every step and is left out.
+    pub fn parts(&self) -> Vec<(String, StepKind)> {
+        let Ok(serde_json::Value::Object(keys)) = serde_json::to_value(self) else {
+            return Vec::new();
+        };
+        keys.keys()
+            .filter(|k| k.as_str() != "policies")
+            .map(|k| {
+                let kind = if PACKET_PARTS.contains(&k.as_str()) {
+                    StepKind::Packet
+                } else if ASK_PARTS.contains(&k.as_str()) {
+                    StepKind::Ask
+                } else {
+                    StepKind::Phase
+                };
+                (k.clone(), kind)
+            })
+            .collect()
+    }
+}
+
+/// The parts of the packet step (plan §4.1) and of the ask steps (§4.3); every other part
+/// but `policies` belongs to a phase step (§4.2).
+const PACKET_PARTS: [&str; 5] = ["nuke_base", "armament", "deployment", "cards", "plans"];
+const ASK_PARTS: [&str; 3] = ["join", "prep", "continue"];
+
+/// The three kinds of step an order may be written for (plan §1.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StepKind {
+    Packet,
+    Phase,
+    Ask,
+}
+
+impl StepKind {
+    fn name(self) -> &'static str {
+        match self {
+            StepKind::Packet => "packet step",
+            StepKind::Phase => "action phase steps",
+            StepKind::Ask => "ask steps",
+        }
     }
 
-    fn has_phase_part(&self) -> bool {
-        self.card.is_some() || self.phase_orders() != PhaseOrders::default()
-    }
-
-    fn has_ask_part(&self) -> bool {
-        self.join.is_some() || self.prep.is_some() || self.resume.is_some()
+    fn of(stage: &Stage) -> Option<StepKind> {
+        match stage {
+            Stage::Packet { .. } => Some(StepKind::Packet),
+            Stage::Phase { .. } => Some(StepKind::Phase),
+            Stage::Ask { .. } => Some(StepKind::Ask),
+            Stage::Over(_) => None,
+        }
     }
 }
 
@@ -376,27 +464,25 @@ pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
         &o.policies,
         &root.at("policies"),
     ));
-    let stage = state.stage.clone();
-    let wrong = |part: &str, belongs: &str| {
-        Problem::new(
-            root.at(part),
-            "",
-            format!(
-                "{part} belongs to the {belongs}; this step is {}",
-                stage_name(&stage)
-            ),
-            "only the parts of this step",
-        )
-    };
+    if let Some(now) = StepKind::of(&state.stage) {
+        for (part, kind) in o.parts() {
+            if kind != now {
+                out.push(Problem::new(
+                    root.at(part.as_str()),
+                    "",
+                    format!(
+                        "`{part}` belongs to the {}; this step is {}",
+                        kind.name(),
+                        stage_name(&state.stage)
+                    ),
+                    format!("only the parts of the {}", now.name()),
+                ));
+            }
+        }
+    }
     let ctx = Ctx::new(state.clone(), None, Moment::Check);
     match &state.stage {
         Stage::Packet { .. } => {
-            if o.has_phase_part() {
-                out.push(wrong("units", "action phase steps"));
-            }
-            if o.has_ask_part() {
-                out.push(wrong("join", "ask steps"));
-            }
             if let Some(b) = &o.nuke_base
                 && let Err(p) = nuke::legal_nuke_base(&ctx, side, b, &root.at("nuke_base"))
             {
@@ -431,12 +517,6 @@ pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
             }
         }
         Stage::Phase { .. } => {
-            if o.has_packet_part() {
-                out.push(wrong("armament", "packet step"));
-            }
-            if o.has_ask_part() {
-                out.push(wrong("join", "ask steps"));
-            }
             if let Some(echo) = &o.card
                 && let Err(p) = cards::legal_card_echo(&ctx, side, echo, &root.at("card"))
             {
@@ -444,14 +524,7 @@ pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
             }
             out.extend(check_phase(&ctx, side, &o.phase_orders(), &root));
         }
-        Stage::Ask { .. } => {
-            if o.has_packet_part() {
-                out.push(wrong("armament", "packet step"));
-            }
-            if o.has_phase_part() {
-                out.push(wrong("units", "action phase steps"));
-            }
-        }
+        Stage::Ask { .. } => {}
         Stage::Over(_) => out.push(Problem::new(
             root.clone(),
             "37",
@@ -651,7 +724,7 @@ checkpoint: before_combat
         assert_eq!(o.units.len(), 3);
         assert_eq!(o.combats.len(), 1);
         assert_eq!(o.checkpoint, Checkpoint::BeforeCombat);
-        assert!(!o.has_packet_part() && o.has_phase_part());
+        assert!(o.parts().iter().all(|(_, k)| *k == StepKind::Phase));
         round_trip(&o);
         // The phase part is the same body a plan's `then` holds.
         let body = o.phase_orders();
@@ -681,6 +754,16 @@ checkpoint: before_combat
         ] {
             assert!(parse(bad).is_err(), "accepted: {bad}");
         }
+    }
+
+    #[test]
+    fn a_wrong_card_entry_gets_the_message_of_its_own_form() {
+        let err = parse("cards: [space, grnd, atmosphere]\n").unwrap_err();
+        assert!(err.contains("grnd") && err.contains("ground"), "{err}");
+        let err = parse("cards: [{choose: [space], iff: 3}]\n").unwrap_err();
+        assert!(err.contains("iff"), "{err}");
+        let err = parse("cards: [space, {choose: [space]}]\n").unwrap_err();
+        assert!(err.contains("not both"), "{err}");
     }
 
     #[test]

@@ -265,7 +265,7 @@ pub struct BaseState {
     /// 30.4.7: Axis never moves again.
     #[serde(default, skip_serializing_if = "is_false")]
     pub immobile_forever: bool,
-    /// 32.1.6: Side 3 has been governed by Neo Zeon.
+    /// 32.1.6: Neo Zeon has governed Side 3; from then on AEUG and Titans may enter it.
     #[serde(default, skip_serializing_if = "is_false")]
     pub governed_by_nz_once: bool,
 }
