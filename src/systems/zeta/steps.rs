@@ -330,3 +330,409 @@ pub fn resolve_phase_slot(
         _ => SlotOutcome::Continue,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::dice::{DiceTranscript, sealed_key_commit, shuffle_ranges};
+    use crate::protocol::hash::Hash32;
+    use crate::systems::DataSource;
+    use crate::systems::zeta::{policy::Plan, setup};
+    use crate::yaml;
+
+    fn start() -> State {
+        setup::initial_state(setup::GRYPS, &DataSource::default()).unwrap()
+    }
+
+    fn orders_of(text: &str) -> Orders {
+        yaml::parse_order::<Orders>(text, "orders.yaml").unwrap()
+    }
+
+    /// One step resolved with a dice seed of its own; the state, the events and the dice.
+    fn step(
+        state: &State,
+        orders: &BTreeMap<String, Orders>,
+    ) -> (State, Vec<String>, DiceTranscript) {
+        let n = u8::try_from(state.step % 200).unwrap();
+        let mut dice = Dice::new(Hash32([n.wrapping_add(11); 32]), Hash32([7; 32]));
+        let r = resolve(state, orders, &mut dice).unwrap();
+        (r.state, r.public, dice.finish().unwrap())
+    }
+
+    fn packet(cards: [&str; 3]) -> BTreeMap<String, Orders> {
+        Side::NAMES
+            .iter()
+            .zip(cards)
+            .map(|(s, c)| (s.to_string(), orders_of(&format!("cards: {c}\n"))))
+            .collect()
+    }
+
+    /// A board on which every faction has nothing to do with any card: no units, Quattro
+    /// gone, the colony and the nuke used, no mobile base governed.
+    fn quiet_board() -> State {
+        let mut st = start();
+        st.units.clear();
+        if let Some(q) = st.chars.get_mut("quattro") {
+            q.place = CharPlace::Dead;
+        }
+        st.colony.used = [Side::Titans, Side::NeoZeon].into_iter().collect();
+        st.nuke.used = true;
+        for b in ["axis", "gryps_2"] {
+            if let Some(b) = st.bases.get_mut(b) {
+                b.governor = None;
+            }
+        }
+        st
+    }
+
+    /// 10.4, 11.2-11.5, plan §12 "Open 3": the packet step shuffles the nine chosen cards
+    /// sealed and commits to the key; each phase draws one card; the step that ends the turn
+    /// reveals the shuffle, whose values reproduce the order the cards were drawn in.
+    #[test]
+    fn a_turns_nine_cards_are_shuffled_sealed_drawn_one_a_phase_and_revealed_at_its_end() {
+        let st0 = start();
+        let orders = packet([
+            "[space, ground, atmosphere]",
+            "[space, space, ground]",
+            "[space, space, atmosphere]",
+        ]);
+        let (mut st, public, t1) = step(&st0, &orders);
+        assert_eq!(st.step, 1);
+        // The shuffle and the commitment to its key are in the packet step's record.
+        let shuffle = t1
+            .sealed
+            .iter()
+            .find(|d| d.label == "t1/deck")
+            .cloned()
+            .unwrap();
+        assert_eq!(shuffle.range, shuffle_ranges(9));
+        let seal = st.deck_seal.clone().unwrap();
+        assert_eq!(
+            (seal.step, seal.label.as_str(), seal.size),
+            (1, "t1/deck", 9)
+        );
+        assert_eq!(t1.key_commits.len(), 1);
+        assert_eq!(
+            t1.key_commits[0].commit,
+            sealed_key_commit("t1/deck", &seal.key)
+        );
+        assert!(t1.reveals.is_empty());
+        assert!(
+            public.iter().any(|l| l.contains("shuffled, 9 cards")),
+            "{public:?}"
+        );
+        // Each faction keeps its two unchosen cards (10.5).
+        for side in Side::ALL {
+            assert_eq!(st.sides[*side].hand.len(), 2, "{side}");
+        }
+        // Phase steps until the turn ends; every step draws at least one card.
+        let mut drawn: Vec<Card> = st.drawn.clone();
+        let mut last = t1;
+        let mut steps = 1;
+        while let Stage::Phase { .. } = st.stage {
+            assert_eq!(st.deck.draw_pile.len() + st.drawn.len(), 9);
+            let (next, _, t) = step(&st, &BTreeMap::new());
+            steps += 1;
+            if let Stage::Phase { .. } = next.stage {
+                assert!(t.reveals.is_empty(), "revealed before the turn's end");
+                drawn = next.drawn.clone();
+            } else {
+                last = t;
+            }
+            st = next;
+        }
+        assert!(steps > 2, "the turn needed phase steps");
+        assert_eq!(st.stage, Stage::Packet { turn: 2 });
+        assert!(st.deck_seal.is_none() && st.deck.draw_pile.is_empty());
+        for side in Side::ALL {
+            assert_eq!(st.sides[*side].hand.len(), 5, "{side}: 11.5");
+        }
+        // The reveal in the last step is the packet step's sealed draw.
+        assert_eq!(last.reveals.len(), 1);
+        let r = &last.reveals[0];
+        assert_eq!((r.step, r.label.as_str()), (1, "t1/deck"));
+        assert_eq!(r.range, shuffle.range);
+        assert_eq!(r.values, shuffle.values);
+        assert_eq!(
+            sealed_key_commit(&r.label, &r.key),
+            t1_commit(&st0, &orders)
+        );
+        // The values applied to the sorted deck give the cards in the order drawn.
+        let mut deck: Vec<Card> = Side::ALL
+            .iter()
+            .flat_map(|s| Card::hand_of(*s))
+            .filter(|c| c.copy == 1 || c.kind != CardKind::Atmosphere)
+            .collect();
+        deck.retain(|c| {
+            let chosen: &[(CardKind, u8)] = match c.side {
+                Side::Titans => &[
+                    (CardKind::Space, 1),
+                    (CardKind::Ground, 1),
+                    (CardKind::Atmosphere, 1),
+                ],
+                Side::Aeug => &[
+                    (CardKind::Space, 1),
+                    (CardKind::Space, 2),
+                    (CardKind::Ground, 1),
+                ],
+                Side::NeoZeon => &[
+                    (CardKind::Space, 1),
+                    (CardKind::Space, 2),
+                    (CardKind::Atmosphere, 1),
+                ],
+            };
+            chosen.contains(&(c.kind, c.copy))
+        });
+        deck.sort();
+        for (i, v) in (1..deck.len()).rev().zip(&r.values) {
+            deck.swap(i, *v as usize);
+        }
+        // `drawn` is the state before the last step; the last card(s) drawn follow.
+        assert_eq!(&deck[..drawn.len()], drawn.as_slice());
+        assert_eq!(deck.len(), 9);
+    }
+
+    /// The commitment the packet step of `orders` on `st` publishes.
+    fn t1_commit(st: &State, orders: &BTreeMap<String, Orders>) -> Hash32 {
+        step(st, orders).2.key_commits[0].commit
+    }
+
+    /// The turn's end lists the nine cards in the order drawn and each faction's kinds.
+    #[test]
+    fn the_turns_end_lists_the_cards_in_draw_order_and_each_factions_kinds() {
+        let st0 = quiet_board();
+        let orders = packet([
+            "[space, ground, atmosphere]",
+            "[space, space, ground]",
+            "[ground, ground, atmosphere]",
+        ]);
+        let (st, public, _) = step(&st0, &orders);
+        assert_eq!(st.stage, Stage::Packet { turn: 2 });
+        let order = public
+            .iter()
+            .find(|l| l.contains("the cards in the order drawn"))
+            .unwrap();
+        assert_eq!(order.matches(", ").count(), 8, "{order}");
+        assert!(
+            public
+                .iter()
+                .any(|l| l == "turn 1: aeug chose space, space, ground (10.2)")
+        );
+        assert!(
+            public
+                .iter()
+                .any(|l| l == "turn 1: neo_zeon chose ground, ground, atmosphere (10.2)")
+        );
+    }
+
+    /// Plan §1.5, A-89: when every phase auto-passes the turn ends in the packet step, which
+    /// cannot reveal its own draw (a reveal names an earlier step): the next step does,
+    /// before it shuffles the next deck.
+    #[test]
+    fn a_turn_ended_in_the_packet_step_is_revealed_by_the_next_step() {
+        let st0 = quiet_board();
+        let orders = packet(["[space, ground, atmosphere]"; 3]);
+        let (st1, public, t1) = step(&st0, &orders);
+        assert_eq!(st1.stage, Stage::Packet { turn: 2 });
+        assert_eq!(public.iter().filter(|l| l.contains("(A-89)")).count(), 9);
+        assert!(t1.reveals.is_empty());
+        assert!(st1.deck_seal.is_some());
+        let (st2, _, t2) = step(&st1, &orders);
+        assert_eq!(t2.reveals.len(), 1);
+        assert_eq!(
+            (t2.reveals[0].step, t2.reveals[0].label.as_str()),
+            (1, "t1/deck")
+        );
+        let first = t1.sealed.iter().find(|d| d.label == "t1/deck").unwrap();
+        assert_eq!(t2.reveals[0].values, first.values);
+        assert_eq!(t2.key_commits[0].label, "t2/deck");
+        assert_eq!(st2.stage, Stage::Packet { turn: 3 });
+    }
+
+    /// Plan §1.7: a faction without a card choice plays space, ground, atmosphere.
+    #[test]
+    fn a_packet_without_cards_takes_one_of_each_kind() {
+        let st0 = quiet_board();
+        let (_, public, _) = step(&st0, &BTreeMap::new());
+        assert!(
+            public
+                .iter()
+                .any(|l| l == "turn 1: titans chose space, ground, atmosphere (10.2)")
+        );
+    }
+
+    /// A-89, plan §2.3 trap 1: the auto-pass reads public facts only; whatever the nuke's
+    /// base, the hands, the deck's order and the plans, its answers are the same.
+    #[test]
+    fn auto_pass_never_reads_hidden_facts() {
+        let base = start();
+        let answers = |st: &State| -> Vec<bool> {
+            let ctx = Ctx::new(st.clone(), None, Moment::Check);
+            Side::ALL
+                .iter()
+                .flat_map(|s| Card::hand_of(*s))
+                .map(|c| auto_pass(&ctx, c))
+                .collect()
+        };
+        let want = answers(&base);
+        for nuke in [
+            None,
+            Some("jaburo"),
+            Some("odessa"),
+            Some("hawaii"),
+            Some("torrington"),
+        ] {
+            for hands in [0, 1] {
+                let mut st = base.clone();
+                st.nuke.base = nuke.map(str::to_string);
+                if hands == 1 {
+                    // Chosen cards in the deck, in some order, two kept in each hand.
+                    for side in Side::ALL {
+                        let cards: Vec<Card> = st.sides[*side].hand.cards()[..3].to_vec();
+                        for c in &cards {
+                            st.sides[*side].hand.take(c);
+                        }
+                        st.deck.draw_pile.extend(cards);
+                    }
+                    st.deck.draw_pile.reverse();
+                    st.plans[Side::Titans] = vec![Plan {
+                        key: PlanKey {
+                            card: CardKind::Ground,
+                            nth: 1,
+                        },
+                        guard: None,
+                        then: PhaseOrders::default(),
+                        otherwise: PlanElse::Pass,
+                    }];
+                }
+                assert_eq!(answers(&st), want, "nuke {nuke:?}, hands {hands}");
+            }
+        }
+    }
+
+    /// Neo Zeon starts with nothing on the ground map (12.3) and nothing at a drop point
+    /// (12.4): its Ground and Atmosphere cards pass; its Space card does not (its units are
+    /// in the belt, 12.2), nor AEUG's Atmosphere card (Quattro may speak, 29.1.1).
+    #[test]
+    fn auto_pass_follows_which_units_a_card_lets_act() {
+        let st = start();
+        let ctx = Ctx::new(st, None, Moment::Check);
+        let card = |side, kind| Card {
+            side,
+            kind,
+            copy: 1,
+        };
+        assert!(auto_pass(&ctx, card(Side::NeoZeon, CardKind::Ground)));
+        assert!(auto_pass(&ctx, card(Side::NeoZeon, CardKind::Atmosphere)));
+        assert!(!auto_pass(&ctx, card(Side::NeoZeon, CardKind::Space)));
+        assert!(!auto_pass(&ctx, card(Side::Titans, CardKind::Atmosphere)));
+        assert!(!auto_pass(&ctx, card(Side::Aeug, CardKind::Atmosphere)));
+    }
+
+    /// 36.4 read publicly: with no Titans unit on the ground, a Titans Ground card still
+    /// opens a step while the nuke is unused and a possible candidate is Titans-governed.
+    #[test]
+    fn the_unused_nuke_keeps_a_titans_ground_card_from_passing() {
+        let mut st = start();
+        st.units
+            .retain(|_, u| u.side != Side::Titans || u.place.map() == MapId::Space);
+        let card = Card {
+            side: Side::Titans,
+            kind: CardKind::Ground,
+            copy: 1,
+        };
+        let ctx = Ctx::new(st.clone(), None, Moment::Check);
+        assert!(!auto_pass(&ctx, card));
+        st.nuke.used = true;
+        let ctx = Ctx::new(st, None, Moment::Check);
+        assert!(auto_pass(&ctx, card));
+    }
+
+    /// Plan §4.4: a plan whose guard holds resolves its phase in the same step; one whose
+    /// guard fails passes (`else: pass`) or opens the phase step (`else: ask`).
+    #[test]
+    fn a_plan_runs_passes_or_asks_by_its_guard() {
+        let st0 = start();
+        let run = |guard: &str, otherwise: &str| {
+            let mut orders = packet([
+                "[ground, ground, atmosphere]",
+                "[ground, ground, atmosphere]",
+                "[space, ground, atmosphere]",
+            ]);
+            // Neo Zeon's one card that needs a step is its Space card.
+            orders.insert(
+                "neo_zeon".into(),
+                orders_of(&format!(
+                    "cards: [space, ground, atmosphere]\nplans:\n  - key: {{card: space, nth: 1}}\n    if: {guard}\n    else: {otherwise}\n"
+                )),
+            );
+            let mut st = st0.clone();
+            let mut nz_steps = 0;
+            let (mut s, _, _) = step(&st, &orders);
+            let mut privates = Vec::new();
+            loop {
+                if let Stage::Phase { card, .. } = s.stage
+                    && card.side == Side::NeoZeon
+                {
+                    nz_steps += 1;
+                }
+                if matches!(s.stage, Stage::Packet { .. }) {
+                    break;
+                }
+                st = s;
+                let mut dice = Dice::new(Hash32([3; 32]), Hash32([7; 32]));
+                let r = resolve(&st, &BTreeMap::new(), &mut dice).unwrap();
+                privates.extend(r.private.get("neo_zeon").cloned().unwrap_or_default());
+                s = r.state;
+            }
+            (nz_steps, privates)
+        };
+        let (steps, _) = run("{turn: 1}", "ask");
+        assert_eq!(steps, 0, "the plan ran");
+        let (steps, _) = run("{turn: 2}", "pass");
+        assert_eq!(steps, 0, "the plan passed");
+        let (steps, _) = run("{turn: 2}", "ask");
+        assert_eq!(steps, 1, "the plan asked");
+    }
+
+    /// 37.2 at the end of a turn: a faction 10 VP or more above the other two together wins
+    /// at once.
+    #[test]
+    fn a_sudden_death_ends_the_game_at_the_turns_end() {
+        let mut st = quiet_board();
+        for b in st.bases.values_mut() {
+            if b.governor.is_some() {
+                b.governor = Some(Side::Titans);
+            }
+        }
+        let (st, public, _) = step(&st, &BTreeMap::new());
+        let Stage::Over(end) = &st.stage else {
+            panic!("{:?}", st.stage)
+        };
+        assert_eq!(
+            (end.winners.as_slice(), end.rule.as_str(), end.turn),
+            (&[Side::Titans][..], "37.2", 1)
+        );
+        assert!(public.iter().any(|l| l.contains("sudden death")));
+        assert_eq!(st.vp_history.len(), 1);
+    }
+
+    /// 37.3: after turn 10 the most VP wins; the setup's VP put Titans ahead.
+    #[test]
+    fn the_game_ends_after_turn_ten_with_the_most_vp() {
+        let mut st = quiet_board();
+        st.turn = 10;
+        st.stage = Stage::Packet { turn: 10 };
+        let (st, _, _) = step(&st, &BTreeMap::new());
+        let Stage::Over(end) = &st.stage else {
+            panic!("{:?}", st.stage)
+        };
+        assert_eq!(end.rule, "37.3");
+        assert_eq!(end.turn, 10);
+        let vp = st.base_vp();
+        let best = vp.iter().map(|(_, v)| *v).max().unwrap();
+        for w in &end.winners {
+            assert_eq!(vp[*w], best);
+        }
+    }
+}
