@@ -367,3 +367,160 @@ fn names(kinds: &[CardKind]) -> String {
 fn card_name(c: &Card) -> String {
     format!("{} {} {}", c.side, c.kind.name(), c.copy)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::DataSource;
+    use crate::systems::zeta::ctx::Moment;
+    use crate::systems::zeta::data::{Loc, Place};
+    use crate::systems::zeta::orders::Orders;
+    use crate::systems::zeta::setup;
+    use crate::systems::zeta::state::{State, Unit};
+
+    fn ctx() -> Ctx<'static> {
+        let st = setup::initial_state(setup::GRYPS, &DataSource::default()).unwrap();
+        Ctx::new(st, None, Moment::Check)
+    }
+
+    fn choice(text: &str) -> CardChoice {
+        crate::yaml::parse_order::<Orders>(&format!("cards: {text}\n"), "o.yaml")
+            .unwrap()
+            .cards
+            .unwrap()
+    }
+
+    fn refusal(text: &str) -> Problem {
+        let at = FieldPath::root().at("orders").at("cards");
+        legal_card_choice(&ctx(), Side::Aeug, &choice(text), &at).unwrap_err()
+    }
+
+    #[test]
+    fn the_five_sets_of_three_are_the_choices_10_2() {
+        let c = card_choices(&ctx(), Side::Titans);
+        assert_eq!(c.len(), 5);
+        assert!(c.iter().all(|c| c.item.len() == 3));
+    }
+
+    #[test]
+    fn two_or_four_cards_are_refused_10_3() {
+        let p = refusal("[space, ground]");
+        assert_eq!(p.rule.as_deref(), Some("10.3"));
+        assert!(p.message.contains("2 cards chosen"), "{}", p.message);
+        let p = refusal("[space, ground, ground, atmosphere]");
+        assert!(p.message.contains("4 cards chosen"), "{}", p.message);
+    }
+
+    #[test]
+    fn more_cards_of_a_kind_than_a_hand_holds_are_refused_10_2() {
+        let p = refusal("[space, space, space]");
+        assert_eq!(p.rule.as_deref(), Some("10.2"));
+        assert!(p.message.contains("3 space cards chosen"), "{}", p.message);
+        let p = refusal("[space, atmosphere, atmosphere]");
+        assert!(p.message.contains("2 atmosphere cards"), "{}", p.message);
+    }
+
+    #[test]
+    fn a_guarded_choice_needs_a_last_alternative_without_a_guard() {
+        let p = refusal("[{if: {turn: 2}, choose: [space, ground, atmosphere]}]");
+        assert!(
+            p.message.contains("last alternative has a guard"),
+            "{}",
+            p.message
+        );
+        let p =
+            refusal("[{choose: [space, ground, atmosphere]}, {choose: [space, space, ground]}]");
+        assert!(p.message.contains("never would"), "{}", p.message);
+        let p = refusal(
+            "[{if: {phase_min: 0}, choose: [space, ground, atmosphere]}, {choose: [space, space, ground]}]",
+        );
+        assert!(p.message.contains("no action phase 0"), "{}", p.message);
+    }
+
+    /// Plan §4.1, §12/F4: the first alternative whose guard holds on the board is taken.
+    #[test]
+    fn a_guarded_choice_takes_the_first_alternative_that_holds() {
+        let c = choice(
+            "[{if: {units_on: {side: neo_zeon, map: ground, min: 1}}, choose: [ground, ground, atmosphere]}, {choose: [space, space, atmosphere]}]",
+        );
+        let mut x = ctx();
+        let kinds = chosen_kinds(&mut x, Side::Aeug, Some(&c));
+        assert_eq!(
+            kinds,
+            [CardKind::Space, CardKind::Space, CardKind::Atmosphere]
+        );
+        // A Neo Zeon unit on the ground map makes the first alternative hold.
+        let mut st: State = x.state.clone();
+        st.units.insert(
+            "n-gaza-c-99".into(),
+            Unit {
+                side: Side::NeoZeon,
+                type_id: "gaza_c".into(),
+                place: Place::Hex(Loc::parse("ground:J05").unwrap()),
+                face: Default::default(),
+                carrier: None,
+                action: None,
+                atmo_moved: false,
+                placed_this_phase: false,
+            },
+        );
+        let mut x = Ctx::new(st, None, Moment::Resolve);
+        let kinds = chosen_kinds(&mut x, Side::Aeug, Some(&c));
+        assert_eq!(
+            kinds,
+            [CardKind::Ground, CardKind::Ground, CardKind::Atmosphere]
+        );
+        let (_, private) = x.log.into_lines();
+        assert!(private["aeug"][0].contains("alternative 1"), "{private:?}");
+    }
+
+    #[test]
+    fn taking_from_the_hand_takes_the_lowest_copy_first() {
+        let mut x = ctx();
+        let got = take_from_hand(&mut x, Side::Titans, &[CardKind::Space, CardKind::Ground]);
+        assert_eq!(
+            got.iter().map(|c| (c.kind, c.copy)).collect::<Vec<_>>(),
+            [(CardKind::Space, 1), (CardKind::Ground, 1)]
+        );
+        assert_eq!(x.state.sides[Side::Titans].hand.len(), 3);
+    }
+
+    #[test]
+    fn a_card_echo_that_is_not_the_drawn_card_is_refused_11_2() {
+        let mut x = ctx();
+        let drawn = Card {
+            side: Side::Aeug,
+            kind: CardKind::Space,
+            copy: 1,
+        };
+        x.state.stage = Stage::Phase {
+            turn: 1,
+            k: 1,
+            card: drawn,
+        };
+        let at = FieldPath::root().at("orders").at("card");
+        let echo = CardEcho {
+            side: Side::Aeug,
+            kind: CardKind::Ground,
+        };
+        let p = legal_card_echo(&x, Side::Aeug, &echo, &at).unwrap_err();
+        assert!(p.message.contains("aeug's space card"), "{}", p.message);
+        let echo = CardEcho {
+            side: Side::Aeug,
+            kind: CardKind::Space,
+        };
+        assert!(legal_card_echo(&x, Side::Aeug, &echo, &at).is_ok());
+    }
+
+    #[test]
+    fn nth_counts_the_factions_drawn_cards_of_the_kind() {
+        let c = |side, kind, copy| Card { side, kind, copy };
+        let drawn = [
+            c(Side::Aeug, CardKind::Space, 2),
+            c(Side::Titans, CardKind::Space, 1),
+            c(Side::Aeug, CardKind::Space, 1),
+        ];
+        assert_eq!(nth_of_kind(&drawn, drawn[2]), 2);
+        assert_eq!(nth_of_kind(&drawn, drawn[1]), 1);
+    }
+}

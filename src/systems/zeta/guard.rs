@@ -342,3 +342,155 @@ pub fn legal_guard(
         Guard::UnitAt(_) | Guard::UnitFace(_) | Guard::VpLead(_) | Guard::Drawn(_) => Ok(()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::DataSource;
+    use crate::systems::zeta::ctx::Moment;
+    use crate::systems::zeta::setup;
+    use crate::systems::zeta::state::Card;
+
+    fn ctx() -> Ctx<'static> {
+        let st = setup::initial_state(setup::GRYPS, &DataSource::default()).unwrap();
+        Ctx::new(st, None, Moment::Check)
+    }
+
+    fn g(text: &str) -> Guard {
+        crate::yaml::parse::<Guard>(text, "g.yaml").unwrap()
+    }
+
+    #[test]
+    fn unit_counts_read_the_board() {
+        let x = ctx();
+        // The AEUG 1st Fleet: 5 units at C05 (38).
+        assert_eq!(
+            holds(
+                &x,
+                Side::Aeug,
+                &g("my_units_at: {at: \"space:C05\", min: 5}")
+            ),
+            Some(true)
+        );
+        assert_eq!(
+            holds(
+                &x,
+                Side::Titans,
+                &g("enemy_units_at: {at: \"space:C05\", min: 5, max: 5}")
+            ),
+            Some(true)
+        );
+        assert_eq!(
+            holds(
+                &x,
+                Side::Titans,
+                &g("my_units_at: {at: \"space:C05\", min: 1}")
+            ),
+            Some(false)
+        );
+        assert_eq!(
+            holds(
+                &x,
+                Side::Titans,
+                &g("units_on: {side: neo_zeon, map: ground, min: 1}")
+            ),
+            Some(false)
+        );
+        assert_eq!(
+            holds(
+                &x,
+                Side::Titans,
+                &g("units_on: {side: neo_zeon, map: space, min: 10}")
+            ),
+            Some(true)
+        );
+    }
+
+    #[test]
+    fn bases_turns_vp_and_cards_read_public_facts() {
+        let mut x = ctx();
+        assert_eq!(
+            holds(
+                &x,
+                Side::Aeug,
+                &g("base: {base: granada, governor: aeug, level_min: 3}")
+            ),
+            Some(true)
+        );
+        assert_eq!(holds(&x, Side::Aeug, &g("turn: 1")), Some(true));
+        assert_eq!(
+            holds(&x, Side::Aeug, &g("vp_lead: {side: titans, min: 1}")),
+            Some(true)
+        );
+        assert_eq!(
+            holds(&x, Side::Aeug, &g("not: {drawn: {side: aeug}}")),
+            Some(true)
+        );
+        x.state.drawn.push(Card {
+            side: Side::Aeug,
+            kind: CardKind::Space,
+            copy: 1,
+        });
+        assert_eq!(
+            holds(
+                &x,
+                Side::Aeug,
+                &g("all: [{drawn: {side: aeug, kind: space}}, {phase_min: 1}, {phase_max: 1}]")
+            ),
+            Some(true)
+        );
+        assert_eq!(
+            holds(&x, Side::Aeug, &g("cards_left: {side: aeug, max: 0}")),
+            Some(true)
+        );
+    }
+
+    #[test]
+    fn a_name_the_game_lacks_cannot_hold() {
+        let x = ctx();
+        assert_eq!(
+            holds(&x, Side::Aeug, &g("unit_at: {unit: a-zz-9, at: belt}")),
+            None
+        );
+        assert_eq!(
+            holds(
+                &x,
+                Side::Aeug,
+                &g("any: [{base: {base: solomon}}, {turn: 1}]")
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn malformed_guards_are_refused_with_where() {
+        let x = ctx();
+        let at = FieldPath::root().at("if");
+        let p = legal_guard(
+            &x,
+            Side::Aeug,
+            &g("all: [{turn: 1}, {units_at: {at: \"space:C05\", min: 3, max: 1}}]"),
+            &at,
+        )
+        .unwrap_err();
+        assert!(p.message.contains("min 3 is above max 1"), "{}", p.message);
+        let p = legal_guard(&x, Side::Aeug, &g("base: {base: solomon}"), &at).unwrap_err();
+        assert!(p.message.contains("no base"), "{}", p.message);
+        let p = legal_guard(
+            &x,
+            Side::Aeug,
+            &g("my_units_at: {side: titans, at: \"space:C05\"}"),
+            &at,
+        )
+        .unwrap_err();
+        assert!(p.message.contains("fixed by this term"), "{}", p.message);
+        let p =
+            legal_guard(&x, Side::Aeug, &g("units_on: {map: space, area: A}"), &at).unwrap_err();
+        assert!(p.message.contains("ground map"), "{}", p.message);
+        let p =
+            legal_guard(&x, Side::Aeug, &g("char_at: {char: amuro, at: belt}"), &at).unwrap_err();
+        assert!(p.message.contains("no character"), "{}", p.message);
+        let p = legal_guard(&x, Side::Aeug, &g("turn: 11"), &at).unwrap_err();
+        assert!(p.message.contains("no turn 11"), "{}", p.message);
+    }
+}

@@ -303,3 +303,48 @@ pub fn legal_plans(
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::DataSource;
+    use crate::systems::zeta::ctx::{Ctx, Moment};
+    use crate::systems::zeta::setup;
+
+    fn problems(text: &str) -> Vec<Problem> {
+        let st = setup::initial_state(setup::GRYPS, &DataSource::default()).unwrap();
+        let ctx = Ctx::new(st, None, Moment::Check);
+        let plans: Vec<Plan> = crate::yaml::parse(text, "p.yaml").unwrap();
+        legal_plans(&ctx, Side::Aeug, &plans, &FieldPath::root().at("plans"))
+    }
+
+    #[test]
+    fn a_second_atmosphere_card_has_no_plan_10_2() {
+        let p = problems("[{key: {card: atmosphere, nth: 2}, else: pass}]");
+        assert_eq!(p.len(), 1);
+        assert!(
+            p[0].message.contains("holds 1 atmosphere card,"),
+            "{}",
+            p[0].message
+        );
+        assert!(problems("[{key: {card: space, nth: 2}, else: pass}]").is_empty());
+    }
+
+    #[test]
+    fn two_plans_for_one_card_are_refused_z_5() {
+        let p =
+            problems("[{key: {card: space, nth: 1}}, {key: {card: space, nth: 1}, else: pass}]");
+        assert_eq!(p.len(), 1);
+        assert!(p[0].message.contains("a second plan"), "{}", p[0].message);
+    }
+
+    #[test]
+    fn a_plans_guard_is_judged() {
+        let p = problems("[{key: {card: ground, nth: 1}, if: {phase_max: 10}}]");
+        assert!(
+            p[0].message.contains("no action phase 10"),
+            "{}",
+            p[0].message
+        );
+    }
+}

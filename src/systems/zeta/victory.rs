@@ -85,3 +85,41 @@ pub fn judge(vp: &PerSide<i32>, turn: u8) -> Option<Ending> {
         turn,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vp(t: i32, a: i32, n: i32) -> PerSide<i32> {
+        PerSide::from_fn(|s| match s {
+            Side::Titans => t,
+            Side::Aeug => a,
+            Side::NeoZeon => n,
+        })
+    }
+
+    #[test]
+    fn ten_above_the_other_two_together_is_a_sudden_death_37_2() {
+        let e = judge(&vp(30, 12, 8), 3).unwrap();
+        assert_eq!(
+            (e.winners, e.rule.as_str(), e.turn),
+            (vec![Side::Titans], "37.2", 3)
+        );
+        assert_eq!(judge(&vp(29, 12, 8), 3), None);
+        let e = judge(&vp(2, 20, 8), 1).unwrap();
+        assert_eq!(e.winners, vec![Side::Aeug]);
+    }
+
+    #[test]
+    fn after_turn_ten_the_most_vp_wins_37_3() {
+        assert_eq!(judge(&vp(21, 18, 8), 9), None);
+        let e = judge(&vp(21, 18, 8), 10).unwrap();
+        assert_eq!((e.winners, e.rule.as_str()), (vec![Side::Titans], "37.3"));
+    }
+
+    #[test]
+    fn a_tie_after_turn_ten_is_shared_a_85() {
+        let e = judge(&vp(15, 15, 8), 10).unwrap();
+        assert_eq!(e.winners, vec![Side::Titans, Side::Aeug]);
+    }
+}

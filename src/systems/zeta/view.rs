@@ -282,3 +282,51 @@ pub fn render(v: &View) -> String {
 pub fn is_over(stage: &Stage) -> bool {
     matches!(stage, Stage::Over(_))
 }
+
+#[cfg(test)]
+mod card_tests {
+    use super::*;
+    use crate::protocol::dice::Dice;
+    use crate::protocol::hash::Hash32;
+    use crate::systems::DataSource;
+    use crate::systems::zeta::{setup, steps};
+
+    /// The state after the turn-1 packet: the deck shuffled, a phase step open.
+    fn mid_turn() -> State {
+        let st = setup::initial_state(setup::GRYPS, &DataSource::default()).unwrap();
+        let mut dice = Dice::new(Hash32([4; 32]), Hash32([5; 32]));
+        steps::resolve(&st, &Default::default(), &mut dice)
+            .unwrap()
+            .state
+    }
+
+    /// Plan §2.1, §2.3 traps 3 and 7: every reader sees each faction's count of cards in the
+    /// deck and the drawn cards; only the owner sees its own cards marked, never in deck
+    /// order; no view holds the deck's key or order.
+    #[test]
+    fn the_hand_marks_show_to_their_owner_only_and_the_key_to_nobody() {
+        let st = mid_turn();
+        let public = view(&st, &Reader::Public);
+        assert!(public.mine.is_none());
+        let in_deck: u8 = public.sides.iter().map(|(_, s)| s.cards_in_deck).sum();
+        assert_eq!(usize::from(in_deck) + public.drawn.len(), 9);
+        let aeug = view(&st, &Reader::Side("aeug".into()));
+        let mine = aeug.mine.as_ref().unwrap();
+        assert_eq!(mine.cards.len(), 5);
+        assert_eq!(
+            mine.cards
+                .iter()
+                .filter(|c| c.mark == CardMark::Kept)
+                .count(),
+            2
+        );
+        let key = st.deck_seal.as_ref().unwrap().key.to_string();
+        for v in [&public, &aeug] {
+            let text = crate::yaml::to_string(v);
+            assert!(!text.contains(&key), "the deck's key in a view");
+            assert!(!render(v).contains(&key));
+        }
+        assert!(render(&aeug).contains("your cards: "));
+        assert!(!render(&public).contains("your cards"));
+    }
+}
