@@ -131,8 +131,21 @@ impl Rules for Zeta {
                 ),
                 sides: vec![card.side.name().to_string()],
             },
-            Stage::Ask { turn, k, who, .. } => Phase::Waiting {
-                title: format!("turn {turn}, phase {k}: {who} decides"),
+            Stage::Ask { turn, k, who, why } => Phase::Waiting {
+                title: match why {
+                    state::AskWhy::Join { at } => {
+                        format!("turn {turn}, phase {k}: {who} may join the combat in {at}")
+                    }
+                    state::AskWhy::Checkpoint(cp) => {
+                        let at = match cp {
+                            state::Checkpoint::AfterPre => "after the colony and demolition",
+                            state::Checkpoint::BeforeCombat => "before combat",
+                            state::Checkpoint::BeforeLaser => "before the laser",
+                            state::Checkpoint::None => "where it stopped",
+                        };
+                        format!("turn {turn}, phase {k}: {who} continues ({at})")
+                    }
+                },
                 sides: vec![who.name().to_string()],
             },
         }

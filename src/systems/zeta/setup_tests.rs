@@ -1,7 +1,7 @@
 //! Setup (38) places what plan §5.8 says, and the skeleton's state, orders and views behave.
 
 use super::Zeta;
-use super::data::{Place, Side};
+use super::data::{Loc, Place, Side};
 use super::state::{CharPlace, Stage, State};
 use crate::kit::seats::Seat;
 use crate::systems::{DataSource, Phase, Reader, Rules};
@@ -311,4 +311,68 @@ fn a_part_sent_in_the_wrong_step_is_named_with_the_step_it_belongs_to() {
         "{text:?}"
     );
     assert!(!has("orders.cards: `cards` belongs"), "{text:?}");
+}
+
+#[test]
+fn a_state_with_a_stopped_phase_round_trips_through_yaml_and_json() {
+    use super::state::{AskWhy, Card, CardKind, Pending, PhaseCursor, PhaseSnapshot, Slot};
+    let mut st = start();
+    let at = Loc::parse("space:H05").unwrap();
+    let card = Card {
+        side: Side::Aeug,
+        kind: CardKind::Space,
+        copy: 2,
+    };
+    let mut snapshot = PhaseSnapshot::default();
+    snapshot
+        .others_in
+        .insert(at, [Side::Titans].into_iter().collect());
+    snapshot
+        .levels
+        .insert("granada".into(), (Some(Side::Aeug), 3));
+    st.drawn.push(card);
+    st.stage = Stage::Ask {
+        turn: 1,
+        k: 1,
+        who: Side::NeoZeon,
+        why: AskWhy::Join { at },
+    };
+    st.pending = Some(Pending {
+        who: Side::NeoZeon,
+        why: AskWhy::Join { at },
+        cursor: PhaseCursor {
+            k: 1,
+            card,
+            slot: Slot::Combats,
+            snapshot,
+            combats_done: vec![at],
+        },
+        rest: super::orders::PhaseOrders {
+            speech: Some("side_2".into()),
+            ..Default::default()
+        },
+    });
+    let text = crate::yaml::to_string(&st);
+    let mut back: State = crate::yaml::parse(&text, "state.yaml").unwrap();
+    Zeta.attach(&mut back, Zeta.data_of(&st));
+    assert_eq!(back, st, "{text}");
+    let json = serde_json::to_string(&st).unwrap();
+    let mut back: State = serde_json::from_str(&json).unwrap();
+    Zeta.attach(&mut back, Zeta.data_of(&st));
+    assert_eq!(back, st);
+    // The stopped orders are host-only (plan §2.1).
+    let view = crate::yaml::to_string(&Zeta.view(&st, &Reader::Side("neo_zeon".into())));
+    assert!(
+        !view.contains("speech") && !view.contains("pending"),
+        "{view}"
+    );
+    let own = Zeta.view(&st, &Reader::Side("aeug".into()));
+    assert_eq!(
+        own.mine
+            .and_then(|m| m.pending)
+            .and_then(|p| p.speech)
+            .as_deref(),
+        Some("side_2"),
+        "its own stopped orders are shown to the acting side"
+    );
 }

@@ -283,6 +283,11 @@ pub struct SideState {
     /// Type -> count in stock (8.1): the counter mix not on the map nor in the factory box.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub stock: BTreeMap<TypeId, u8>,
+    /// Type -> counters taken out of the game for good (29.4.1: Neo Zeon's Ple's Black
+    /// Qubeley Mk-II; 29.4.4: AEUG's), so the counter mix still adds up (7.4). Plan §3.3 had a
+    /// flag on the unit; a removed unit has no record left to hold it.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub out_of_game: BTreeMap<TypeId, u8>,
     /// Types it may augment (7.3, 5.2; 29.4.1 revokes).
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub permitted: BTreeSet<TypeId>,

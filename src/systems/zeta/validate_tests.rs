@@ -522,3 +522,16 @@ fn sides_are_written_by_their_seat_names_in_seat_order_z_11() {
     crate::kit::seats::check_serde_names::<data::Side>();
     assert_eq!(data::Side::NAMES, ["titans", "aeug", "neo_zeon"]);
 }
+
+#[test]
+fn the_data_round_trips_through_data_yaml_and_json() {
+    // `pbem new` writes the data once to data.yaml; the host caches it as JSON.
+    let d = load(&DataSource::default()).unwrap();
+    let text = crate::yaml::to_string(&d);
+    assert_eq!(
+        crate::yaml::parse::<data::ZetaData>(&text, "data.yaml").unwrap(),
+        d
+    );
+    let json = serde_json::to_string(&d).unwrap();
+    assert_eq!(serde_json::from_str::<data::ZetaData>(&json).unwrap(), d);
+}

@@ -4,11 +4,9 @@
 //! zeta commit 13; this one already keeps every secret out.
 
 use super::data::{BaseId, CharId, PerSide, Place, Side, TypeId, UnitId};
-use super::orders::stage_name;
+use super::orders::{PhaseOrders, stage_name};
 use super::policy::{Plan, Policies};
-use super::state::{
-    BaseState, Card, CardKind, CharPlace, ColonyState, FaceUp, OneShots, Stage, State,
-};
+use super::state::{BaseState, Card, CardKind, CharPlace, ColonyState, FaceUp, OneShots, State};
 use crate::kit::seats::Seat;
 use crate::systems::Reader;
 use serde::Serialize;
@@ -85,6 +83,9 @@ pub struct Mine {
     pub nuke_base: Option<BaseId>,
     pub policies: Policies,
     pub plans: Vec<Plan>,
+    /// Its own orders of a stopped phase, still to be carried out (plan §2.1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pending: Option<PhaseOrders>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -187,6 +188,11 @@ pub fn view(state: &State, reader: &Reader) -> View {
         },
         policies: state.policies[side].clone(),
         plans: state.plans[side].clone(),
+        pending: state
+            .pending
+            .as_ref()
+            .filter(|p| p.cursor.card.side == side)
+            .map(|p| p.rest.clone()),
     });
     View {
         reader: me.map_or("public", |s| s.name()).to_string(),
@@ -277,12 +283,6 @@ pub fn render(v: &View) -> String {
     }
     out
 }
-
-/// Whether a stage is over, for views that need it.
-pub fn is_over(stage: &Stage) -> bool {
-    matches!(stage, Stage::Over(_))
-}
-
 #[cfg(test)]
 mod card_tests {
     use super::*;
