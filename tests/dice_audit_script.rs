@@ -236,10 +236,14 @@ fn fixture() -> Fixture {
         let reveal = host_seed(&master, step);
         let seed = step_seed(GAME, step, &reveal, &seats);
         seeds.push((step, seed));
-        let mut dice = Dice::new(seed, game_key);
+        let mut dice = Dice::new(seed, game_key).at_step(step);
         if step == 2 {
-            let key = sealed_stream_key(&game_key, &seeds[0].1, "deck/chits");
-            dice.reveal_sealed(1, "deck/chits", key, shuffle_ranges(12));
+            let kept = pbem::protocol::dice::SealedKey {
+                step: 1,
+                label: "deck/chits".into(),
+                key: sealed_stream_key(&game_key, &seeds[0].1, "deck/chits"),
+            };
+            dice.reveal_sealed(&kept, shuffle_ranges(12));
         }
         for (label, count, faces) in ROLLS {
             let label = format!("{label}/s{step}");

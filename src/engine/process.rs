@@ -309,6 +309,7 @@ pub fn process_locked(
         game.data()?,
         &state,
         &orders.docs,
+        step.step,
         seed,
         secrets.game_key,
     )?;

@@ -404,7 +404,9 @@ pub fn play_one(
         }
         let step_seed = seed_of(seed, g, n, "step seed");
         let resolved = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            reach::recording(|| step::resolve(system, data, &state, &orders, step_seed, game_key))
+            reach::recording(|| {
+                step::resolve(system, data, &state, &orders, n, step_seed, game_key)
+            })
         }));
         match resolved {
             Ok((Ok(r), fired)) => {

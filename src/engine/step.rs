@@ -25,7 +25,7 @@ pub struct Resolved {
     pub phase: Phase,
 }
 
-/// Resolves a step of a game with component data `data`. `orders` maps every side the step waits for to its order document (a
+/// Resolves step number `step` of a game with component data `data`. `orders` maps every side the step waits for to its order document (a
 /// player's, or the default document of a side that missed the deadline); `seed` is the step
 /// seed and `game_key` the key of the sealed draws. A rule that asks the dice for something
 /// they cannot give is a defect in the rules code, reported as such.
@@ -34,10 +34,11 @@ pub fn resolve(
     data: &GameData,
     state: &str,
     orders: &BTreeMap<String, String>,
+    step: u64,
     seed: Hash32,
     game_key: Hash32,
 ) -> Result<Resolved, String> {
-    let mut dice = Dice::new(seed, game_key);
+    let mut dice = Dice::new(seed, game_key).at_step(step);
     let res = system.resolve(data, state, orders, &mut dice)?;
     let dice = dice
         .finish()

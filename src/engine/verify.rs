@@ -1526,6 +1526,7 @@ fn replay_record(
             data,
             state,
             &docs,
+            st.number,
             st.seed,
             secrets.game_key,
         ) {

@@ -177,6 +177,17 @@ pub fn sealed_key_commit(label: &str, key: &Hash32) -> Hash32 {
         .finish()
 }
 
+/// The key of a sealed draw that a later step will reveal, as the rules keep it in the host's
+/// state until then ([`Dice::commit_sealed_key`], [`Dice::reveal_sealed`]): which step drew it,
+/// under which label, and the stream key. As secret as the draw itself: never in a view.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SealedKey {
+    pub step: u64,
+    pub label: String,
+    pub key: Hash32,
+}
+
 /// A step's commitment to the key of one of its sealed draws (journal/5, `step.key_commits`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -221,6 +232,8 @@ pub struct DiceTranscript {
 /// Each label may be used once per step (public and sealed labels share one namespace); a
 /// second use is a defect in the rules code, reported by [`Dice::finish`] rather than by a panic.
 pub struct Dice {
+    /// The number of the step being resolved (a sealed key names it, for its reveal).
+    step: u64,
     step_seed: Hash32,
     game_key: Hash32,
     transcript: DiceTranscript,
@@ -231,12 +244,25 @@ pub struct Dice {
 impl Dice {
     pub fn new(step_seed: Hash32, game_key: Hash32) -> Dice {
         Dice {
+            step: 0,
             step_seed,
             game_key,
             transcript: DiceTranscript::default(),
             labels: BTreeSet::new(),
             faults: Vec::new(),
         }
+    }
+
+    /// The same dice, for step number `step` of the game (what [`Dice::commit_sealed_key`]
+    /// records); `new` leaves it 0, which only tests and tools that reveal nothing use.
+    pub fn at_step(mut self, step: u64) -> Dice {
+        self.step = step;
+        self
+    }
+
+    /// The number of the step being resolved (0 unless [`Dice::at_step`] set it).
+    pub fn step(&self) -> u64 {
+        self.step
     }
 
     fn claim(&mut self, label: &str) {
@@ -335,10 +361,10 @@ impl Dice {
     }
 
     /// Publishes a commitment to the key of this step's sealed stream `label` and gives the
-    /// key, for rules that will reveal the draw in a later step ([`Dice::reveal_sealed`]). The
-    /// key is as secret as the draw itself: the rules keep it in the host's state, never in a
-    /// view, until the reveal.
-    pub fn commit_sealed_key(&mut self, label: &str) -> Hash32 {
+    /// key, with this step's number, for rules that will reveal the draw in a later step
+    /// ([`Dice::reveal_sealed`]). The key is as secret as the draw itself: the rules keep it in
+    /// the host's state, never in a view, until the reveal.
+    pub fn commit_sealed_key(&mut self, label: &str) -> SealedKey {
         let key = sealed_stream_key(&self.game_key, &self.step_seed, label);
         if self.transcript.key_commits.iter().any(|c| c.label == label) {
             self.faults.push(format!(
@@ -350,13 +376,18 @@ impl Dice {
                 commit: sealed_key_commit(label, &key),
             });
         }
-        key
+        SealedKey {
+            step: self.step,
+            label: label.to_string(),
+            key,
+        }
     }
 
-    /// Makes public the sealed draw `label` of the earlier step `step`, whose stream key the
-    /// rules kept ([`Dice::sealed_key`]) and whose ranges they know (e.g. [`shuffle_ranges`] of
-    /// the deck's length). The values are recomputed from the key, so the reveal is the draw.
-    pub fn reveal_sealed(&mut self, step: u64, label: &str, key: Hash32, range: Vec<u32>) {
+    /// Makes public the sealed draw of an earlier step whose key the rules kept
+    /// ([`Dice::commit_sealed_key`]) and whose ranges they know (e.g. [`shuffle_ranges`] of the
+    /// deck's length). The values are recomputed from the key, so the reveal is the draw.
+    pub fn reveal_sealed(&mut self, sealed: &SealedKey, range: Vec<u32>) {
+        let (step, label, key) = (sealed.step, sealed.label.as_str(), sealed.key);
         if range.contains(&0) {
             self.faults.push(format!(
                 "reveal of sealed label {label:?} (step {step}): a range of 0"
@@ -446,18 +477,21 @@ mod tests {
         let mut d = Dice::new(seed(), game_key);
         let mut deck: Vec<u32> = (0..9).collect();
         d.sealed_shuffle("deck/actions/t1", &mut deck, "");
-        let key = d.commit_sealed_key("deck/actions/t1");
+        let mut d = d.at_step(3);
+        let sealed = d.commit_sealed_key("deck/actions/t1");
+        assert_eq!(sealed.step, 3);
         assert_eq!(
             d.transcript().key_commits[0].commit,
-            sealed_key_commit("deck/actions/t1", &key)
+            sealed_key_commit("deck/actions/t1", &sealed.key)
         );
         let drawn = d.transcript().sealed[0].clone();
-        let mut later = Dice::new(Hash32([8u8; 32]), game_key);
-        later.reveal_sealed(3, "deck/actions/t1", key, shuffle_ranges(9));
+        let mut later = Dice::new(Hash32([8u8; 32]), game_key).at_step(4);
+        later.reveal_sealed(&sealed, shuffle_ranges(9));
         let t = later.finish().unwrap();
         assert_eq!(t.reveals.len(), 1);
         assert_eq!(t.reveals[0].range, drawn.range);
         assert_eq!(t.reveals[0].values, drawn.values);
+        assert_eq!(t.reveals[0].step, 3);
         assert_eq!(
             t.reveals[0].key,
             sealed_stream_key(&game_key, &seed(), "deck/actions/t1")
@@ -467,8 +501,8 @@ mod tests {
     #[test]
     fn a_revealed_key_opens_only_its_own_label() {
         let mut d = Dice::new(seed(), Hash32([9u8; 32]));
-        let t1 = d.commit_sealed_key("deck/actions/t1");
-        assert_ne!(t1, d.commit_sealed_key("deck/actions/t2"));
+        let t1 = d.commit_sealed_key("deck/actions/t1").key;
+        assert_ne!(t1, d.commit_sealed_key("deck/actions/t2").key);
         assert_ne!(t1, public_stream_key(&seed(), "deck/actions/t1"));
     }
 
@@ -490,9 +524,14 @@ mod tests {
     #[test]
     fn revealing_one_draw_twice_or_a_zero_range_is_a_defect() {
         let mut d = Dice::new(seed(), Hash32::default());
-        d.reveal_sealed(1, "x", Hash32([1u8; 32]), vec![3]);
-        d.reveal_sealed(1, "x", Hash32([1u8; 32]), vec![3]);
-        d.reveal_sealed(1, "y", Hash32([1u8; 32]), vec![0]);
+        let kept = |label: &str| SealedKey {
+            step: 1,
+            label: label.into(),
+            key: Hash32([1u8; 32]),
+        };
+        d.reveal_sealed(&kept("x"), vec![3]);
+        d.reveal_sealed(&kept("x"), vec![3]);
+        d.reveal_sealed(&kept("y"), vec![0]);
         assert_eq!(d.finish().unwrap_err().len(), 2);
     }
 
