@@ -205,11 +205,9 @@ pub fn shuffle_deck(ctx: &mut Ctx<'_>, chosen: &[Card]) {
         &label,
         &format!("turn {turn}: the nine action cards"),
     );
-    let key = dice.commit_sealed_key(&label);
+    let sealed = dice.commit_sealed_key(&label);
     ctx.state.deck_seal = Some(DeckSeal {
-        step: ctx.state.step,
-        label,
-        key,
+        sealed,
         size: u32::try_from(ctx.state.deck.draw_pile.len()).unwrap_or(u32::MAX),
     });
     let counts = Side::ALL
@@ -289,14 +287,7 @@ pub fn end_of_turn(ctx: &mut Ctx<'_>, turn: u8) {
     for c in std::mem::take(&mut ctx.state.deck.draw_pile) {
         ctx.state.sides[c.side].hand.put(c);
     }
-    if ctx
-        .state
-        .deck_seal
-        .as_ref()
-        .is_some_and(|s| s.step < ctx.state.step)
-    {
-        reveal_due(ctx);
-    }
+    reveal_due(ctx);
 }
 
 /// Reveals a turn's sealed shuffle whose turn is over (the deck is empty and no phase of its
@@ -308,18 +299,19 @@ pub fn reveal_due(ctx: &mut Ctx<'_>) {
     };
     let in_turn = matches!(ctx.state.stage, Stage::Phase { .. } | Stage::Ask { .. })
         && !ctx.state.deck.draw_pile.is_empty();
-    if seal.step >= ctx.state.step || in_turn {
-        return;
-    }
     let Some(dice) = ctx.dice.as_deref_mut() else {
         return;
     };
+    // The engine gives the step being resolved; a reveal names an earlier one.
+    if seal.sealed.step >= dice.step() || in_turn {
+        return;
+    }
     let size = usize::try_from(seal.size).unwrap_or(0);
-    dice.reveal_sealed(seal.step, &seal.label, seal.key, shuffle_ranges(size));
+    dice.reveal_sealed(&seal.sealed, shuffle_ranges(size));
     ctx.log.public(format!(
         "the shuffle {} of step {} is revealed with its key: check it against the cards drawn \
          (docs/dice.md, sealed reveals)",
-        seal.label, seal.step
+        seal.sealed.label, seal.sealed.step
     ));
     ctx.state.deck_seal = None;
 }

@@ -72,7 +72,6 @@ pub fn place(scenario: &str, d: ZetaData) -> Result<State, String> {
             hand: Hand::new(Card::hand_of(side)),
             ..SideState::default()
         }),
-        step: 0,
         deck_seal: None,
         deck: Default::default(),
         drawn: Vec::new(),

@@ -7,7 +7,7 @@ use super::orders::PhaseOrders;
 use super::policy::{Plan, Policies};
 use crate::kit::deck::{Deck, Hand};
 use crate::kit::shared::Shared;
-use crate::protocol::hash::Hash32;
+use crate::protocol::dice::SealedKey;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -395,10 +395,8 @@ pub struct PhaseSnapshot {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DeckSeal {
-    /// The step that shuffled (the packet step) and committed to the key.
-    pub step: u64,
-    pub label: String,
-    pub key: Hash32,
+    /// The step that shuffled (the packet step), the label and the key it committed to.
+    pub sealed: SealedKey,
     /// How many cards were shuffled (the reveal's ranges follow from it).
     pub size: u32,
 }
@@ -440,11 +438,6 @@ pub struct State {
     pub chars: BTreeMap<CharId, Character>,
     pub bases: BTreeMap<BaseId, BaseState>,
     pub sides: PerSide<SideState>,
-    /// The number of the step being resolved, or of the last one resolved between steps (the
-    /// engine numbers steps 1, 2, ... one per resolution): a sealed reveal names the step
-    /// that drew (journal/5).
-    #[serde(default)]
-    pub step: u64,
     /// The sealed shuffle of this turn's deck, until it is revealed (host only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deck_seal: Option<DeckSeal>,

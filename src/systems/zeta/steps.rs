@@ -33,9 +33,6 @@ pub fn resolve(
 ) -> Result<Resolution<State>, String> {
     let of = |side: Side| orders.get(side.name()).cloned().unwrap_or_default();
     let mut ctx = Ctx::new(state.clone(), Some(dice), Moment::Resolve);
-    // The engine numbers steps 1, 2, ... one per resolution; a sealed reveal names the step
-    // that drew (journal/5).
-    ctx.state.step = state.step.saturating_add(1);
     // A deck whose turn ended in the step that shuffled it is revealed now (cards.rs).
     cards::reveal_due(&mut ctx);
     match state.stage.clone() {
@@ -348,13 +345,15 @@ mod tests {
         yaml::parse_order::<Orders>(text, "orders.yaml").unwrap()
     }
 
-    /// One step resolved with a dice seed of its own; the state, the events and the dice.
+    /// Step number `n` resolved with a dice seed of its own; the state, the events and the
+    /// dice.
     fn step(
         state: &State,
         orders: &BTreeMap<String, Orders>,
+        n: u64,
     ) -> (State, Vec<String>, DiceTranscript) {
-        let n = u8::try_from(state.step % 200).unwrap();
-        let mut dice = Dice::new(Hash32([n.wrapping_add(11); 32]), Hash32([7; 32]));
+        let seed = u8::try_from(n % 200).unwrap().wrapping_add(11);
+        let mut dice = Dice::new(Hash32([seed; 32]), Hash32([7; 32])).at_step(n);
         let r = resolve(state, orders, &mut dice).unwrap();
         (r.state, r.public, dice.finish().unwrap())
     }
@@ -396,8 +395,7 @@ mod tests {
             "[space, space, ground]",
             "[space, space, atmosphere]",
         ]);
-        let (mut st, public, t1) = step(&st0, &orders);
-        assert_eq!(st.step, 1);
+        let (mut st, public, t1) = step(&st0, &orders, 1);
         // The shuffle and the commitment to its key are in the packet step's record.
         let shuffle = t1
             .sealed
@@ -408,13 +406,13 @@ mod tests {
         assert_eq!(shuffle.range, shuffle_ranges(9));
         let seal = st.deck_seal.clone().unwrap();
         assert_eq!(
-            (seal.step, seal.label.as_str(), seal.size),
+            (seal.sealed.step, seal.sealed.label.as_str(), seal.size),
             (1, "t1/deck", 9)
         );
         assert_eq!(t1.key_commits.len(), 1);
         assert_eq!(
             t1.key_commits[0].commit,
-            sealed_key_commit("t1/deck", &seal.key)
+            sealed_key_commit("t1/deck", &seal.sealed.key)
         );
         assert!(t1.reveals.is_empty());
         assert!(
@@ -431,8 +429,8 @@ mod tests {
         let mut steps = 1;
         while let Stage::Phase { .. } = st.stage {
             assert_eq!(st.deck.draw_pile.len() + st.drawn.len(), 9);
-            let (next, _, t) = step(&st, &BTreeMap::new());
             steps += 1;
+            let (next, _, t) = step(&st, &BTreeMap::new(), steps);
             if let Stage::Phase { .. } = next.stage {
                 assert!(t.reveals.is_empty(), "revealed before the turn's end");
                 drawn = next.drawn.clone();
@@ -494,7 +492,7 @@ mod tests {
 
     /// The commitment the packet step of `orders` on `st` publishes.
     fn t1_commit(st: &State, orders: &BTreeMap<String, Orders>) -> Hash32 {
-        step(st, orders).2.key_commits[0].commit
+        step(st, orders, 1).2.key_commits[0].commit
     }
 
     /// The turn's end lists the nine cards in the order drawn and each faction's kinds.
@@ -506,7 +504,7 @@ mod tests {
             "[space, space, ground]",
             "[ground, ground, atmosphere]",
         ]);
-        let (st, public, _) = step(&st0, &orders);
+        let (st, public, _) = step(&st0, &orders, 1);
         assert_eq!(st.stage, Stage::Packet { turn: 2 });
         let order = public
             .iter()
@@ -532,12 +530,12 @@ mod tests {
     fn a_turn_ended_in_the_packet_step_is_revealed_by_the_next_step() {
         let st0 = quiet_board();
         let orders = packet(["[space, ground, atmosphere]"; 3]);
-        let (st1, public, t1) = step(&st0, &orders);
+        let (st1, public, t1) = step(&st0, &orders, 1);
         assert_eq!(st1.stage, Stage::Packet { turn: 2 });
         assert_eq!(public.iter().filter(|l| l.contains("(A-89)")).count(), 9);
         assert!(t1.reveals.is_empty());
         assert!(st1.deck_seal.is_some());
-        let (st2, _, t2) = step(&st1, &orders);
+        let (st2, _, t2) = step(&st1, &orders, 2);
         assert_eq!(t2.reveals.len(), 1);
         assert_eq!(
             (t2.reveals[0].step, t2.reveals[0].label.as_str()),
@@ -553,7 +551,7 @@ mod tests {
     #[test]
     fn a_packet_without_cards_takes_one_of_each_kind() {
         let st0 = quiet_board();
-        let (_, public, _) = step(&st0, &BTreeMap::new());
+        let (_, public, _) = step(&st0, &BTreeMap::new(), 1);
         assert!(
             public
                 .iter()
@@ -668,8 +666,9 @@ mod tests {
             );
             let mut st = st0.clone();
             let mut nz_steps = 0;
-            let (mut s, _, _) = step(&st, &orders);
+            let (mut s, _, _) = step(&st, &orders, 1);
             let mut privates = Vec::new();
+            let mut n = 1;
             loop {
                 if let Stage::Phase { card, .. } = s.stage
                     && card.side == Side::NeoZeon
@@ -680,7 +679,8 @@ mod tests {
                     break;
                 }
                 st = s;
-                let mut dice = Dice::new(Hash32([3; 32]), Hash32([7; 32]));
+                n += 1;
+                let mut dice = Dice::new(Hash32([3; 32]), Hash32([7; 32])).at_step(n);
                 let r = resolve(&st, &BTreeMap::new(), &mut dice).unwrap();
                 privates.extend(r.private.get("neo_zeon").cloned().unwrap_or_default());
                 s = r.state;
@@ -705,7 +705,7 @@ mod tests {
                 b.governor = Some(Side::Titans);
             }
         }
-        let (st, public, _) = step(&st, &BTreeMap::new());
+        let (st, public, _) = step(&st, &BTreeMap::new(), 1);
         let Stage::Over(end) = &st.stage else {
             panic!("{:?}", st.stage)
         };
@@ -723,7 +723,7 @@ mod tests {
         let mut st = quiet_board();
         st.turn = 10;
         st.stage = Stage::Packet { turn: 10 };
-        let (st, _, _) = step(&st, &BTreeMap::new());
+        let (st, _, _) = step(&st, &BTreeMap::new(), 1);
         let Stage::Over(end) = &st.stage else {
             panic!("{:?}", st.stage)
         };

@@ -294,7 +294,7 @@ mod card_tests {
     /// The state after the turn-1 packet: the deck shuffled, a phase step open.
     fn mid_turn() -> State {
         let st = setup::initial_state(setup::GRYPS, &DataSource::default()).unwrap();
-        let mut dice = Dice::new(Hash32([4; 32]), Hash32([5; 32]));
+        let mut dice = Dice::new(Hash32([4; 32]), Hash32([5; 32])).at_step(1);
         steps::resolve(&st, &Default::default(), &mut dice)
             .unwrap()
             .state
@@ -320,7 +320,7 @@ mod card_tests {
                 .count(),
             2
         );
-        let key = st.deck_seal.as_ref().unwrap().key.to_string();
+        let key = st.deck_seal.as_ref().unwrap().sealed.key.to_string();
         for v in [&public, &aeug] {
             let text = crate::yaml::to_string(v);
             assert!(!text.contains(&key), "the deck's key in a view");
