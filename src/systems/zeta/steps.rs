@@ -217,10 +217,12 @@ pub fn auto_pass(ctx: &Ctx<'_>, card: Card) -> bool {
         });
     let option = match card.kind {
         // 30.3.2, 31.4.2: the governor's Space card moves the mobile base; 35.5: a colony
-        // may be placed (Titans, Neo Zeon) while the counter is free.
+        // may be placed (Titans, Neo Zeon) while the counter is free; 35.6-35.7: its user
+        // moves it and picks its landing target.
         CardKind::Space => {
             governs("axis", 1)
                 || governs("gryps_2", 2)
+                || st.colony.in_use_by == Some(side)
                 || (side != Side::Aeug
                     && !st.colony.used.contains(&side)
                     && st.colony.in_use_by.is_none())
@@ -644,6 +646,26 @@ mod tests {
         st.nuke.used = true;
         let ctx = Ctx::new(st, None, Moment::Check);
         assert!(auto_pass(&ctx, card));
+    }
+
+    /// 35.6-35.7: the colony's user has its moves to order on its Space card, even with no
+    /// unit in space.
+    #[test]
+    fn a_colony_in_use_keeps_its_users_space_card_from_passing() {
+        let mut st = start();
+        st.units.retain(|_, u| u.side != Side::NeoZeon);
+        if let Some(b) = st.bases.get_mut("axis") {
+            b.governor = None;
+        }
+        st.colony.used.insert(Side::NeoZeon);
+        let card = Card {
+            side: Side::NeoZeon,
+            kind: CardKind::Space,
+            copy: 1,
+        };
+        assert!(auto_pass(&Ctx::new(st.clone(), None, Moment::Check), card));
+        st.colony.in_use_by = Some(Side::NeoZeon);
+        assert!(!auto_pass(&Ctx::new(st, None, Moment::Check), card));
     }
 
     /// Plan §4.4: a plan whose guard holds resolves its phase in the same step; one whose
