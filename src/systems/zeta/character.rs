@@ -142,11 +142,9 @@ fn recovery_checks(ctx: &mut Ctx<'_>) {
 }
 
 /// One survival check of `char` (27.3) with `modifier` added to the die (31.5.9: +1), rolled
-/// under `label`; returns the table's result after applying it. Stub (zeta commit 9): rolls
-/// nothing, changes nothing, returns `None`.
+/// under `label`; returns the table's result after applying it. Written once, in survival.rs.
 pub fn survival(ctx: &mut Ctx<'_>, char: &str, modifier: u8, label: &str) -> Option<Survival> {
-    let _ = (ctx, char, modifier, label);
-    None
+    super::survival::survival(ctx, char, modifier, label)
 }
 
 #[cfg(test)]

@@ -1962,9 +1962,9 @@ pub fn fight(ctx: &mut Ctx<'_>, cs: &mut CombatState, order: &CombatOrder, prefi
     // 24: bombardment.
     cs.step = CombatStep::Bombard;
     bombard(ctx, cs, order, prefix);
-    // 28 (step 6): the decline at a political base is government.rs's (zeta commit 7); it
-    // hooks in here with `cs.at`.
+    // 28 (step 6): the decline at a political base, written in government.rs.
     cs.step = CombatStep::Decline;
+    super::government::decline(ctx, cs.at, prefix);
     crate::kit::reach::fire("19.3");
     reboard(ctx, cs);
 }

@@ -1012,6 +1012,7 @@ pub(crate) mod fixture {
             pending: None,
             next_number: Default::default(),
             vp_history: Vec::new(),
+            deck_seal: None,
         }
     }
 

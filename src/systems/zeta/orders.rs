@@ -525,8 +525,16 @@ pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
             {
                 out.push(p);
             }
+            if let Some(plans) = &o.plans {
+                out.extend(policy::legal_plans(&ctx, side, plans, &root.at("plans")));
+            }
         }
         Stage::Phase { .. } => {
+            if let Some(echo) = &o.card
+                && let Err(p) = cards::legal_card_echo(&ctx, side, echo, &root.at("card"))
+            {
+                out.push(p);
+            }
             out.extend(check_phase(&ctx, side, &o.phase_orders(), &root));
         }
         Stage::Ask { .. } => {}

@@ -255,3 +255,99 @@ pub fn legal_policies(side: Side, patch: &PolicyPatch, at: &FieldPath) -> Vec<Pr
         "no `policies:` for now",
     )]
 }
+
+/// Problems with a packet's plans (plan §4.4, Z-5): one plan per key at most, a key the
+/// faction can hold (the 1st or 2nd Space or Ground card, the 1st Atmosphere card: 10.2), and
+/// well-formed guards. The plan's orders are judged when it runs, on the board of that moment
+/// (items wrong then are skipped and told privately).
+pub fn legal_plans(
+    ctx: &super::ctx::Ctx<'_>,
+    side: Side,
+    plans: &[Plan],
+    at: &FieldPath,
+) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for (i, p) in plans.iter().enumerate() {
+        let here = at.at(i);
+        let most = match p.key.card {
+            CardKind::Atmosphere => 1,
+            CardKind::Space | CardKind::Ground => 2,
+        };
+        if p.key.nth == 0 || p.key.nth > most {
+            out.push(Problem::new(
+                here.at("key").at("nth"),
+                "10.2",
+                format!(
+                    "a faction holds {most} {} card{}, so there is no card {} of that kind",
+                    p.key.card.name(),
+                    if most == 1 { "" } else { "s" },
+                    p.key.nth
+                ),
+                if most == 1 { "nth: 1" } else { "nth: 1 or 2" },
+            ));
+        } else if !seen.insert(p.key) {
+            out.push(Problem::new(
+                here.at("key"),
+                "",
+                format!(
+                    "a second plan for your {} card {}: one plan per card (Z-5)",
+                    p.key.card.name(),
+                    p.key.nth
+                ),
+                "one plan per key",
+            ));
+        }
+        if let Some(g) = &p.guard
+            && let Err(e) = super::guard::legal_guard(ctx, side, g, &here.at("if"))
+        {
+            out.push(e);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::DataSource;
+    use crate::systems::zeta::ctx::{Ctx, Moment};
+    use crate::systems::zeta::setup;
+
+    fn problems(text: &str) -> Vec<Problem> {
+        let st = setup::initial_state(setup::GRYPS, &DataSource::default()).unwrap();
+        let ctx = Ctx::new(st, None, Moment::Check);
+        let plans: Vec<Plan> = crate::yaml::parse(text, "p.yaml").unwrap();
+        legal_plans(&ctx, Side::Aeug, &plans, &FieldPath::root().at("plans"))
+    }
+
+    #[test]
+    fn a_second_atmosphere_card_has_no_plan_10_2() {
+        let p = problems("[{key: {card: atmosphere, nth: 2}, else: pass}]");
+        assert_eq!(p.len(), 1);
+        assert!(
+            p[0].message.contains("holds 1 atmosphere card,"),
+            "{}",
+            p[0].message
+        );
+        assert!(problems("[{key: {card: space, nth: 2}, else: pass}]").is_empty());
+    }
+
+    #[test]
+    fn two_plans_for_one_card_are_refused_z_5() {
+        let p =
+            problems("[{key: {card: space, nth: 1}}, {key: {card: space, nth: 1}, else: pass}]");
+        assert_eq!(p.len(), 1);
+        assert!(p[0].message.contains("a second plan"), "{}", p[0].message);
+    }
+
+    #[test]
+    fn a_plans_guard_is_judged() {
+        let p = problems("[{key: {card: ground, nth: 1}, if: {phase_max: 10}}]");
+        assert!(
+            p[0].message.contains("no action phase 10"),
+            "{}",
+            p[0].message
+        );
+    }
+}

@@ -72,6 +72,7 @@ pub fn place(scenario: &str, d: ZetaData) -> Result<State, String> {
             hand: Hand::new(Card::hand_of(side)),
             ..SideState::default()
         }),
+        deck_seal: None,
         deck: Default::default(),
         drawn: Vec::new(),
         colony: Default::default(),

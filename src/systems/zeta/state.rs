@@ -7,6 +7,7 @@ use super::orders::PhaseOrders;
 use super::policy::{Plan, Policies};
 use crate::kit::deck::{Deck, Hand};
 use crate::kit::shared::Shared;
+use crate::protocol::dice::SealedKey;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -421,6 +422,18 @@ pub struct PhaseSnapshot {
     pub levels: BTreeMap<BaseId, (Option<Side>, u8)>,
 }
 
+/// This turn's sealed shuffle of the nine cards, kept for its reveal when the turn ends (plan
+/// §12, Open 3; docs/dice.md "Sealed reveals"). Host only: the key opens the deck's order, so
+/// no view ever shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeckSeal {
+    /// The step that shuffled (the packet step), the label and the key it committed to.
+    pub sealed: SealedKey,
+    /// How many cards were shuffled (the reveal's ranges follow from it).
+    pub size: u32,
+}
+
 /// Where a stopped phase resumes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -458,6 +471,9 @@ pub struct State {
     pub chars: BTreeMap<CharId, Character>,
     pub bases: BTreeMap<BaseId, BaseState>,
     pub sides: PerSide<SideState>,
+    /// The sealed shuffle of this turn's deck, until it is revealed (host only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deck_seal: Option<DeckSeal>,
     /// The nine chosen cards not drawn yet (10.4; host only: views show counts).
     #[serde(default)]
     pub deck: Deck<Card>,

@@ -51,11 +51,34 @@ pub struct NukeView {
     pub possible: Vec<BaseId>,
 }
 
+/// Where one of the reader's own cards is this turn (plan §2.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CardMark {
+    /// Between turns: in the hand, to choose from (10.2).
+    Hand,
+    /// Chosen and still in the deck (10.4).
+    Chosen,
+    /// Chosen and drawn this turn (11.2).
+    Drawn,
+    /// Not chosen this turn: kept face down (10.5).
+    Kept,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct MyCard {
+    pub kind: CardKind,
+    pub mark: CardMark,
+}
+
 /// What only the reader's own side sees.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Mine {
     /// Its cards not in the deck (10.5).
     pub hand: Vec<Card>,
+    /// Its five cards with where each is this turn, in kind order (never in deck order:
+    /// plan §2.3 trap 3).
+    pub cards: Vec<MyCard>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nuke_base: Option<BaseId>,
     pub policies: Policies,
@@ -157,6 +180,7 @@ pub fn view(state: &State, reader: &Reader) -> View {
     };
     let mine = me.map(|side| Mine {
         hand: state.sides[side].hand.cards().to_vec(),
+        cards: my_cards(state, side),
         nuke_base: if side == Side::Titans {
             n.base.clone()
         } else {
@@ -190,6 +214,30 @@ pub fn view(state: &State, reader: &Reader) -> View {
     }
 }
 
+/// `side`'s five cards, marked: during a turn the hand holds the two kept ones, the deck the
+/// chosen ones not drawn yet, `drawn` the drawn ones.
+fn my_cards(state: &State, side: Side) -> Vec<MyCard> {
+    let in_turn = !state.deck.draw_pile.is_empty() || !state.drawn.is_empty();
+    let mut out: Vec<MyCard> = Vec::new();
+    let mut mark = |cards: &mut dyn Iterator<Item = &Card>, mark: CardMark| {
+        out.extend(
+            cards
+                .filter(|c| c.side == side)
+                .map(|c| MyCard { kind: c.kind, mark }),
+        );
+    };
+    let hand_mark = if in_turn {
+        CardMark::Kept
+    } else {
+        CardMark::Hand
+    };
+    mark(&mut state.sides[side].hand.cards().iter(), hand_mark);
+    mark(&mut state.deck.draw_pile.iter(), CardMark::Chosen);
+    mark(&mut state.drawn.iter(), CardMark::Drawn);
+    out.sort_by_key(|c| (c.kind, c.mark as u8));
+    out
+}
+
 /// The view as text (zeta commit 13 writes the full board); from the view alone.
 pub fn render(v: &View) -> String {
     let mut out = format!("Zeta Gundam / Gundam ZZ, turn {}: {}\n", v.turn, v.stage);
@@ -198,6 +246,30 @@ pub fn render(v: &View) -> String {
             "{side}: {} VP, {} cards in the deck\n",
             s.vp, s.cards_in_deck
         ));
+    }
+    if !v.drawn.is_empty() {
+        let drawn: Vec<String> = v
+            .drawn
+            .iter()
+            .map(|c| format!("{} {}", c.side, c.kind.name()))
+            .collect();
+        out.push_str(&format!("cards drawn this turn: {}\n", drawn.join(", ")));
+    }
+    if let Some(m) = &v.mine {
+        let cards: Vec<String> = m
+            .cards
+            .iter()
+            .map(|c| {
+                let mark = match c.mark {
+                    CardMark::Hand => "in hand",
+                    CardMark::Chosen => "chosen, in the deck",
+                    CardMark::Drawn => "drawn",
+                    CardMark::Kept => "kept",
+                };
+                format!("{} ({mark})", c.kind.name())
+            })
+            .collect();
+        out.push_str(&format!("your cards: {}\n", cards.join(", ")));
     }
     out.push_str(&format!(
         "{} units, {} characters; the nuke: {} (possible: {})\n",
@@ -210,4 +282,51 @@ pub fn render(v: &View) -> String {
         out.push_str("Stand-in map, counters, characters and track (games/zeta/).\n");
     }
     out
+}
+#[cfg(test)]
+mod card_tests {
+    use super::*;
+    use crate::protocol::dice::Dice;
+    use crate::protocol::hash::Hash32;
+    use crate::systems::DataSource;
+    use crate::systems::zeta::{setup, steps};
+
+    /// The state after the turn-1 packet: the deck shuffled, a phase step open.
+    fn mid_turn() -> State {
+        let st = setup::initial_state(setup::GRYPS, &DataSource::default()).unwrap();
+        let mut dice = Dice::new(Hash32([4; 32]), Hash32([5; 32])).at_step(1);
+        steps::resolve(&st, &Default::default(), &mut dice)
+            .unwrap()
+            .state
+    }
+
+    /// Plan §2.1, §2.3 traps 3 and 7: every reader sees each faction's count of cards in the
+    /// deck and the drawn cards; only the owner sees its own cards marked, never in deck
+    /// order; no view holds the deck's key or order.
+    #[test]
+    fn the_hand_marks_show_to_their_owner_only_and_the_key_to_nobody() {
+        let st = mid_turn();
+        let public = view(&st, &Reader::Public);
+        assert!(public.mine.is_none());
+        let in_deck: u8 = public.sides.iter().map(|(_, s)| s.cards_in_deck).sum();
+        assert_eq!(usize::from(in_deck) + public.drawn.len(), 9);
+        let aeug = view(&st, &Reader::Side("aeug".into()));
+        let mine = aeug.mine.as_ref().unwrap();
+        assert_eq!(mine.cards.len(), 5);
+        assert_eq!(
+            mine.cards
+                .iter()
+                .filter(|c| c.mark == CardMark::Kept)
+                .count(),
+            2
+        );
+        let key = st.deck_seal.as_ref().unwrap().sealed.key.to_string();
+        for v in [&public, &aeug] {
+            let text = crate::yaml::to_string(v);
+            assert!(!text.contains(&key), "the deck's key in a view");
+            assert!(!render(v).contains(&key));
+        }
+        assert!(render(&aeug).contains("your cards: "));
+        assert!(!render(&public).contains("your cards"));
+    }
 }
