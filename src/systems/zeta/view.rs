@@ -159,9 +159,11 @@ pub fn view(state: &State, reader: &Reader) -> View {
         }
     });
     let n = &state.nuke;
+    // a demolition lost with its base (destroyed otherwise) stays secret: only Titans
+    // learn it; to everyone else the nuke is still hidden, or it would name the lost base.
     let status = if n.used {
         "used"
-    } else if n.lost {
+    } else if n.lost && me == Some(Side::Titans) {
         "lost"
     } else if n.revealed {
         "revealed"
@@ -283,6 +285,34 @@ pub fn render(v: &View) -> String {
     }
     out
 }
+#[cfg(test)]
+mod nuke_tests {
+    use super::*;
+    use crate::systems::DataSource;
+    use crate::systems::zeta::setup;
+
+    /// when the nuke's base is destroyed otherwise, the demolition is lost in secret:
+    /// Titans read "lost", everyone else still "hidden" with the same candidates as before.
+    #[test]
+    fn a_lost_nuke_shows_as_lost_to_titans_only() {
+        let mut st = setup::initial_state(setup::GRYPS, &DataSource::default()).unwrap();
+        st.nuke.base = st.data.nuke_candidates().first().cloned();
+        let before = view(&st, &Reader::Public).nuke;
+        st.nuke.lost = true;
+        for reader in [
+            Reader::Public,
+            Reader::Side("aeug".into()),
+            Reader::Side("neo_zeon".into()),
+        ] {
+            assert_eq!(view(&st, &reader).nuke, before, "{reader:?}");
+        }
+        assert_eq!(
+            view(&st, &Reader::Side("titans".into())).nuke.status,
+            "lost"
+        );
+    }
+}
+
 #[cfg(test)]
 mod card_tests {
     use super::*;
