@@ -11,7 +11,7 @@ use super::policy::{PlanElse, PlanKey};
 use super::state::{Card, CardKind, CharPlace, Pending, PhaseCursor, Slot, Stage, State};
 use super::{
     action, arming, cards, carry, character, combat, deploy, government, guard, movement, recovery,
-    victory,
+    specials, victory,
 };
 use crate::kit::reach::fire;
 use crate::kit::seats::Seat;
@@ -335,6 +335,11 @@ pub fn resolve_phase_slot(
                     return out;
                 }
             }
+            SlotOutcome::Continue
+        }
+        // 29.1: Quattro's speech at the end of the phase.
+        Slot::Speech => {
+            specials::resolve_speech(ctx, cursor.card.side, cursor, orders.speech.as_ref());
             SlotOutcome::Continue
         }
         Slot::End => {
