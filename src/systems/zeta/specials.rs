@@ -1,14 +1,14 @@
 //! Special units and characters (29, 33, 34). Done: Quattro's speech (29.1, slot A11, with
-//! the conditional form of plan §12/F14). Still stubs (zeta commit 10): La Vie en Rose's
-//! repairs, Jupitris, the mass-production Qubeley, Side 6, the Jupiter fleet, the Ple chains.
+//! the conditional form of plan §12/F14) and La Vie en Rose's repairs on the move (29.2,
+//! slot A5).
 
-use super::ctx::{Choice, Ctx, Moment, not_yet, reason};
-use super::data::{BaseId, BaseKind, Place, Side, UnitId};
+use super::ctx::{Choice, Ctx, Moment, reason};
+use super::data::{BaseId, BaseKind, Class, Place, Side, UnitId};
 use super::deploy::base_place;
 use super::guard;
 use super::labels;
-use super::orders::SpeechOrder;
-use super::state::{CharPlace, PhaseCursor};
+use super::orders::{PhaseOrders, SpeechOrder};
+use super::state::{Action, CharPlace, FaceUp, PhaseCursor};
 use crate::kit::reach;
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
@@ -217,15 +217,211 @@ fn others_gov(ctx: &Ctx<'_>, units: &[UnitId]) -> u32 {
     total
 }
 
-/// Whether these units may be repaired by La Vie en Rose (29.2.2-29.2.5). Stub: refuses (zeta commit 10).
+/// The side's dock ship (29.2.1: La Vie en Rose) in the same hex as the first unit listed,
+/// or its only dock ship.
+fn dock_ship(ctx: &Ctx<'_>, side: Side, item: &[UnitId]) -> Option<UnitId> {
+    let docks: Vec<(&UnitId, Place)> = ctx
+        .state
+        .units
+        .iter()
+        .filter(|(_, u)| u.side == side && ctx.data.unit_type(&u.type_id).is_some_and(|t| t.dock))
+        .map(|(id, u)| (id, u.place))
+        .collect();
+    let first = item
+        .first()
+        .and_then(|f| ctx.state.units.get(f))
+        .map(|u| u.place);
+    docks
+        .iter()
+        .find(|(_, p)| Some(*p) == first)
+        .or(docks.first())
+        .map(|(id, _)| (*id).clone())
+}
+
+/// Whether these units may be repaired by La Vie en Rose (29.2.2-29.2.5, A-58): one ship or
+/// up to three MS, own, other than the dock ship itself, in its hex. At Check the hex is the
+/// phase's start (A-58: they start with it); whether they make its move is judged when the
+/// repairs are made ([`resolve_lvr_repair`]).
 pub fn legal_lvr_repair(
     ctx: &Ctx<'_>,
     side: Side,
     item: &[UnitId],
     at: &FieldPath,
 ) -> Result<(), Problem> {
-    let _ = (ctx, side, item);
-    Err(not_yet(at, "29.2", "La Vie en Rose's repairs", 10))
+    let Some(lvr) = dock_ship(ctx, side, item) else {
+        return Err(problem(
+            at,
+            "29.2.1",
+            format!("{side} has no dock ship (La Vie en Rose) on the board"),
+            "an own La Vie en Rose",
+        ));
+    };
+    let lvr_place = ctx.state.units.get(&lvr).map(|u| u.place);
+    let (mut ships, mut ms) = (0u32, 0u32);
+    for (i, id) in item.iter().enumerate() {
+        let at = at.at(i);
+        if *id == lvr {
+            return Err(problem(
+                &at,
+                "29.2.5",
+                format!("{lvr} cannot repair itself this way"),
+                "another unit (it recovers at a base like any ship)",
+            ));
+        }
+        let Some(u) = ctx.state.units.get(id).filter(|u| u.side == side) else {
+            return Err(problem(
+                &at,
+                "29.2.2",
+                format!("{id} is not an own unit on the board"),
+                "an own MS or ship",
+            ));
+        };
+        if item.iter().take(i).any(|x| x == id) {
+            return Err(problem(
+                &at,
+                "29.2.3",
+                format!("{id} is listed twice"),
+                "each unit once",
+            ));
+        }
+        match ctx.data.unit_type(&u.type_id).map(|t| t.class) {
+            Some(Class::Ship) => ships += 1,
+            Some(Class::Ms) => ms += 1,
+            _ => {
+                return Err(problem(
+                    &at,
+                    "29.2.2",
+                    format!("{id} is neither an MS nor a ship"),
+                    "an own MS or ship",
+                ));
+            }
+        }
+        if Some(u.place) != lvr_place {
+            return Err(problem(
+                &at,
+                "29.2.4",
+                format!("{id} is not in {lvr}'s hex"),
+                "a unit starting the phase with La Vie en Rose",
+            ));
+        }
+    }
+    if (ships > 1) || (ships == 1 && ms > 0) || ms > 3 {
+        return Err(problem(
+            at,
+            "29.2.3",
+            format!("{ships} ship(s) and {ms} MS listed"),
+            "one ship or up to three MS",
+        ));
+    }
+    Ok(())
+}
+
+/// The units La Vie en Rose may repair now: the own damaged MS and ships in its hex, one by
+/// one (the list may hold one ship or up to three MS).
+pub fn lvr_repair_choices(ctx: &Ctx<'_>, side: Side) -> Vec<Choice<UnitId>> {
+    let at = FieldPath::root();
+    ctx.state
+        .units
+        .iter()
+        .filter(|(_, u)| u.side == side && u.face == FaceUp::Back)
+        .filter(|(id, _)| legal_lvr_repair(ctx, side, &[(*id).clone()], &at).is_ok())
+        .map(|(id, _)| Choice {
+            item: id.clone(),
+            note: "moves with La Vie en Rose (29.2.4)".to_string(),
+        })
+        .collect()
+}
+
+/// The path a unit's order gives it, and whether `by` (a ship making `path`) carries it.
+fn moves_with(orders: &PhaseOrders, id: &str, lvr: &str) -> bool {
+    let order = |u: &str| orders.units.iter().find(|o| o.unit == u);
+    let path = |u: &str| order(u).and_then(|o| o.path.clone());
+    let lvr_path = path(lvr);
+    if order(id).is_some() && path(id) == lvr_path {
+        return true;
+    }
+    // a carried MS rides La Vie en Rose or another ship making the same move.
+    orders
+        .units
+        .iter()
+        .any(|o| o.carry.iter().any(|c| c == id) && (o.unit == lvr || o.path == lvr_path))
+}
+
+/// Slot A5, after the moves: La Vie en Rose, having chosen to move, flips the listed
+/// units that made exactly its move to their front (29.2.2-29.2.4), before any combat; they
+/// keep their move and may fight (29.2.4).
+pub fn resolve_lvr_repair(ctx: &mut Ctx<'_>, side: Side, orders: &PhaseOrders) {
+    let item = &orders.lvr_repair;
+    if item.is_empty() {
+        return;
+    }
+    let skip = |ctx: &mut Ctx<'_>, why: String| {
+        ctx.log
+            .private(side, format!("no repairs by La Vie en Rose: {why}"));
+    };
+    let Some(lvr) = dock_ship(ctx, side, item) else {
+        skip(
+            ctx,
+            format!("{side} has no dock ship on the board (29.2.1)"),
+        );
+        return;
+    };
+    let Some((lvr_place, lvr_action)) = ctx
+        .state
+        .units
+        .get(&lvr)
+        .map(|u| (u.place, u.action.clone()))
+    else {
+        return;
+    };
+    if lvr_action != Some(Action::Move) {
+        skip(ctx, format!("{lvr} did not choose to move (29.2.2)"));
+        return;
+    }
+    // The count, the classes and the dock ship itself are judged on the list as a whole;
+    // the hex is judged below on the move made (the units have moved by now).
+    let mut as_if_start = ctx.state.clone();
+    for id in item {
+        if let Some(u) = as_if_start.units.get_mut(id) {
+            u.place = lvr_place;
+        }
+    }
+    let judged = Ctx::new(as_if_start, None, Moment::Resolve);
+    if let Err(p) = legal_lvr_repair(&judged, side, item, &FieldPath::root()) {
+        skip(ctx, reason(&p));
+        return;
+    }
+    reach::fire("29.2.1");
+    reach::fire("29.2.3");
+    let mut done = Vec::new();
+    for id in item {
+        let Some(u) = ctx.state.units.get(id) else {
+            continue;
+        };
+        if u.action != Some(Action::Move) || u.place != lvr_place || !moves_with(orders, id, &lvr) {
+            ctx.log.private(
+                side,
+                format!("{id} is not repaired: it did not make {lvr}'s move (29.2.4)"),
+            );
+            continue;
+        }
+        if u.face == FaceUp::Front {
+            continue;
+        }
+        if let Some(u) = ctx.state.units.get_mut(id) {
+            u.face = FaceUp::Front;
+        }
+        done.push(id.clone());
+    }
+    if done.is_empty() {
+        return;
+    }
+    reach::fire("29.2.2");
+    reach::fire("29.2.4");
+    ctx.log.public(format!(
+        "{lvr} repairs {} on the move (29.2.2)",
+        done.join(", ")
+    ));
 }
 
 #[cfg(test)]
@@ -233,8 +429,10 @@ mod tests {
     use super::*;
     use crate::protocol::dice::Dice;
     use crate::protocol::hash::Hash32;
+    use crate::systems::zeta::data::Loc;
     use crate::systems::zeta::deploy::fixture::{state, unit};
     use crate::systems::zeta::guard::Guard;
+    use crate::systems::zeta::orders::UnitOrder;
     use crate::systems::zeta::state::{Card, CardKind, PhaseSnapshot, Slot, State};
 
     fn dice(seed: u8) -> Dice {
@@ -422,5 +620,205 @@ mod tests {
             .collect();
         assert!(items.contains(&"side_1".to_string()), "{items:?}");
         assert!(!items.contains(&"side_6".to_string()), "{items:?}");
+    }
+
+    /// The real setup: La Vie en Rose at Granada, with extra AEUG units there.
+    fn granada(extra: &[(&str, &str)]) -> (State, UnitId) {
+        let mut st = state();
+        let hex = st.data.base_hex("granada").expect("granada");
+        for (id, t) in extra {
+            unit(&mut st, id, Side::Aeug, t, &hex.label());
+        }
+        let lvr = st
+            .units
+            .iter()
+            .find(|(_, u)| u.type_id.as_str() == "lvr" && u.place == Place::Hex(hex))
+            .map(|(id, _)| id.clone())
+            .expect("La Vie en Rose at Granada");
+        (st, lvr)
+    }
+
+    /// Every named unit has moved along `path` (its order) and ends at its last hex, damaged.
+    fn moved(st: &mut State, ids: &[&str], path: &[&str]) -> Vec<UnitOrder> {
+        let path: Vec<Loc> = path.iter().map(|h| Loc::parse(h).unwrap()).collect();
+        let end = *path.last().unwrap();
+        ids.iter()
+            .map(|id| {
+                let u = st.units.get_mut(*id).unwrap();
+                u.place = Place::Hex(end);
+                u.action = Some(Action::Move);
+                if !u.type_id.as_str().contains("lvr") {
+                    u.face = FaceUp::Back;
+                }
+                UnitOrder {
+                    unit: id.to_string(),
+                    path: Some(path.clone()),
+                    carry: Vec::new(),
+                    recover: None,
+                    govern: None,
+                }
+            })
+            .collect()
+    }
+
+    fn repair(st: State, orders: &PhaseOrders) -> (State, Vec<String>, Vec<String>) {
+        let mut c = Ctx::new(st, None, Moment::Resolve);
+        resolve_lvr_repair(&mut c, Side::Aeug, orders);
+        let (lines, private) = c.log.into_lines();
+        (
+            c.state,
+            lines,
+            private.get("aeug").cloned().unwrap_or_default(),
+        )
+    }
+
+    fn lvr_refusal(st: State, side: Side, item: &[&str]) -> String {
+        let c = Ctx::new(st, None, Moment::Check);
+        let item: Vec<UnitId> = item.iter().map(|s| s.to_string()).collect();
+        reason(&legal_lvr_repair(&c, side, &item, &FieldPath::root()).unwrap_err())
+    }
+
+    #[test]
+    fn units_making_lvrs_move_are_repaired_before_combat_29_2_2_29_2_4() {
+        let (mut st, lvr) = granada(&[("a-nemo-91", "nemo"), ("a-nemo-92", "nemo")]);
+        let units = moved(&mut st, &[&lvr, "a-nemo-91", "a-nemo-92"], &["space:J05"]);
+        let orders = PhaseOrders {
+            units,
+            lvr_repair: vec!["a-nemo-91".into(), "a-nemo-92".into()],
+            ..Default::default()
+        };
+        let (st, lines, _) = repair(st, &orders);
+        assert_eq!(st.units["a-nemo-91"].face, FaceUp::Front);
+        assert_eq!(st.units["a-nemo-92"].face, FaceUp::Front);
+        assert_eq!(st.units["a-nemo-91"].action, Some(Action::Move));
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("repairs a-nemo-91, a-nemo-92")),
+            "{lines:?}"
+        );
+    }
+
+    #[test]
+    fn an_ms_carried_by_lvr_is_repaired_a_58() {
+        let (mut st, lvr) = granada(&[("a-nemo-91", "nemo")]);
+        let mut units = moved(&mut st, &[&lvr, "a-nemo-91"], &["space:J05"]);
+        units.retain(|o| o.unit == lvr);
+        if let Some(o) = units.first_mut() {
+            o.carry = vec!["a-nemo-91".into()];
+        }
+        let orders = PhaseOrders {
+            units,
+            lvr_repair: vec!["a-nemo-91".into()],
+            ..Default::default()
+        };
+        let (st, _, _) = repair(st, &orders);
+        assert_eq!(st.units["a-nemo-91"].face, FaceUp::Front);
+    }
+
+    #[test]
+    fn a_unit_that_moved_otherwise_is_not_repaired_29_2_4() {
+        let (mut st, lvr) = granada(&[("a-nemo-91", "nemo")]);
+        let mut units = moved(&mut st, &[&lvr], &["space:J05"]);
+        units.extend(moved(&mut st, &["a-nemo-91"], &["space:I05", "space:J05"]));
+        let orders = PhaseOrders {
+            units,
+            lvr_repair: vec!["a-nemo-91".into()],
+            ..Default::default()
+        };
+        let (st, lines, private) = repair(st, &orders);
+        assert_eq!(st.units["a-nemo-91"].face, FaceUp::Back);
+        assert!(lines.is_empty(), "{lines:?}");
+        assert!(
+            private.iter().any(|l| l.contains("did not make")),
+            "{private:?}"
+        );
+    }
+
+    #[test]
+    fn lvr_that_did_not_move_repairs_nothing_29_2_2() {
+        let (mut st, lvr) = granada(&[("a-nemo-91", "nemo")]);
+        let units = moved(&mut st, &[&lvr, "a-nemo-91"], &["space:J05"]);
+        st.units.get_mut(&lvr).unwrap().action = Some(Action::Recover);
+        let orders = PhaseOrders {
+            units,
+            lvr_repair: vec!["a-nemo-91".into()],
+            ..Default::default()
+        };
+        let (st, _, private) = repair(st, &orders);
+        assert_eq!(st.units["a-nemo-91"].face, FaceUp::Back);
+        assert!(
+            private.iter().any(|l| l.contains("did not choose to move")),
+            "{private:?}"
+        );
+    }
+
+    #[test]
+    fn more_than_three_ms_are_refused_29_2_3() {
+        let ms = [
+            ("a-nemo-91", "nemo"),
+            ("a-nemo-92", "nemo"),
+            ("a-nemo-93", "nemo"),
+            ("a-nemo-94", "nemo"),
+        ];
+        let (st, _) = granada(&ms);
+        let ids: Vec<&str> = ms.iter().map(|(i, _)| *i).collect();
+        assert!(lvr_refusal(st, Side::Aeug, &ids).contains("0 ship(s) and 4 MS"));
+    }
+
+    #[test]
+    fn a_ship_with_an_ms_is_refused_29_2_3() {
+        let (st, _) = granada(&[("a-nemo-91", "nemo"), ("a-argama-91", "argama")]);
+        assert!(
+            lvr_refusal(st, Side::Aeug, &["a-nemo-91", "a-argama-91"])
+                .contains("1 ship(s) and 1 MS")
+        );
+    }
+
+    #[test]
+    fn lvr_itself_is_refused_29_2_5() {
+        let (st, lvr) = granada(&[]);
+        assert!(lvr_refusal(st, Side::Aeug, &[&lvr]).contains("cannot repair itself"));
+    }
+
+    #[test]
+    fn a_unit_outside_lvrs_hex_is_refused_29_2_4() {
+        let (mut st, _) = granada(&[]);
+        unit(&mut st, "a-nemo-91", Side::Aeug, "nemo", "space:C05");
+        assert!(lvr_refusal(st, Side::Aeug, &["a-nemo-91"]).contains("not in"));
+    }
+
+    #[test]
+    fn a_unit_listed_twice_is_refused_29_2_3() {
+        let (st, _) = granada(&[("a-nemo-91", "nemo")]);
+        assert!(lvr_refusal(st, Side::Aeug, &["a-nemo-91", "a-nemo-91"]).contains("twice"));
+    }
+
+    #[test]
+    fn another_sides_unit_is_refused_29_2_2() {
+        let (mut st, _) = granada(&[("a-nemo-91", "nemo")]);
+        let hex = st.data.base_hex("granada").unwrap();
+        unit(&mut st, "t-hizack-91", Side::Titans, "hizack", &hex.label());
+        assert!(
+            lvr_refusal(st, Side::Aeug, &["a-nemo-91", "t-hizack-91"]).contains("not an own unit")
+        );
+    }
+
+    #[test]
+    fn a_side_without_a_dock_ship_is_refused_29_2_1() {
+        let (st, _) = granada(&[]);
+        assert!(lvr_refusal(st, Side::Titans, &["a-nemo-1"]).contains("no dock ship"));
+    }
+
+    #[test]
+    fn lvr_choices_are_damaged_units_in_its_hex() {
+        let (mut st, _) = granada(&[("a-nemo-91", "nemo"), ("a-nemo-92", "nemo")]);
+        st.units.get_mut("a-nemo-91").unwrap().face = FaceUp::Back;
+        let c = Ctx::new(st, None, Moment::Check);
+        let items: Vec<UnitId> = lvr_repair_choices(&c, Side::Aeug)
+            .into_iter()
+            .map(|c| c.item)
+            .collect();
+        assert_eq!(items, vec!["a-nemo-91".to_string()]);
     }
 }

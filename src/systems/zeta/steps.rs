@@ -312,6 +312,8 @@ pub fn resolve_phase_slot(
         // 13-15: the moves, or the atmospheric moves on an Atmosphere card.
         Slot::Movement => {
             movement::resolve_movement(ctx, cursor.card.side, orders);
+            // 29.2: La Vie en Rose repairs at the end of movement, before combat.
+            specials::resolve_lvr_repair(ctx, cursor.card.side, orders);
             SlotOutcome::Continue
         }
         // 16, 34.4: recovery of the units that chose it.
