@@ -1,14 +1,14 @@
 //! Special units and characters (29, 33, 34). Done: Quattro's speech (29.1, slot A11, with
 //! the conditional form of plan §12/F14) and La Vie en Rose's repairs on the move (29.2,
-//! slot A5).
+//! slot A5) and the Jupiter fleet's entry (33.3, slot A5).
 
 use super::ctx::{Choice, Ctx, Moment, reason};
-use super::data::{BaseId, BaseKind, Class, Place, Side, UnitId};
+use super::data::{BaseId, BaseKind, Class, Loc, MapId, Place, Side, UnitId};
 use super::deploy::base_place;
 use super::guard;
 use super::labels;
 use super::orders::{PhaseOrders, SpeechOrder};
-use super::state::{Action, CharPlace, FaceUp, PhaseCursor};
+use super::state::{Action, CardKind, CharPlace, FaceUp, PhaseCursor};
 use crate::kit::reach;
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
@@ -424,16 +424,66 @@ pub fn resolve_lvr_repair(ctx: &mut Ctx<'_>, side: Side, orders: &PhaseOrders) {
     ));
 }
 
+/// Slot A5 of a Titans Space card (33.3, A-80): the Jupiter fleet, in its box since its
+/// arrival (33.1-33.2), enters the space map, whatever the orders say (also in an auto-pass,
+/// plan §1.5 M2). It enters the adjacent hex the first order of one of its units names as
+/// its first hex, else the first adjacent hex the map lists; its MS and characters aboard
+/// come with it. It enters once.
+pub fn resolve_jupiter_entry(ctx: &mut Ctx<'_>, side: Side, kind: CardKind, orders: &PhaseOrders) {
+    if side != Side::Titans || kind != CardKind::Space || ctx.state.once.jupiter_entered {
+        return;
+    }
+    let fleet: Vec<UnitId> = ctx
+        .state
+        .units
+        .iter()
+        .filter(|(_, u)| u.side == side && u.place == Place::Jupiter)
+        .map(|(id, _)| id.clone())
+        .collect();
+    if fleet.is_empty() {
+        return;
+    }
+    let adjacent: Vec<Loc> = ctx
+        .data
+        .map
+        .space
+        .jupiter_adjacent
+        .iter()
+        .map(|h| Loc::new(MapId::Space, *h))
+        .collect();
+    let named = orders
+        .units
+        .iter()
+        .filter(|o| fleet.contains(&o.unit))
+        .find_map(|o| o.path.as_ref().and_then(|p| p.first().copied()))
+        .filter(|l| adjacent.contains(l));
+    let Some(to) = named.or(adjacent.first().copied()) else {
+        return;
+    };
+    for id in &fleet {
+        if let Some(u) = ctx.state.units.get_mut(id) {
+            u.place = Place::Hex(to);
+            u.action = Some(Action::Move);
+        }
+    }
+    ctx.state.once.jupiter_entered = true;
+    reach::fire("33.3");
+    ctx.log.public(format!(
+        "the Jupiter fleet ({}) enters the space map at {} (33.3)",
+        fleet.join(", "),
+        to.label()
+    ));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::protocol::dice::Dice;
     use crate::protocol::hash::Hash32;
-    use crate::systems::zeta::data::Loc;
     use crate::systems::zeta::deploy::fixture::{state, unit};
     use crate::systems::zeta::guard::Guard;
     use crate::systems::zeta::orders::UnitOrder;
-    use crate::systems::zeta::state::{Card, CardKind, PhaseSnapshot, Slot, State};
+    use crate::systems::zeta::state::{Card, PhaseSnapshot, Slot, State};
 
     fn dice(seed: u8) -> Dice {
         Dice::new(Hash32([seed; 32]), Hash32([0x5a; 32]))
@@ -820,5 +870,83 @@ mod tests {
             .map(|c| c.item)
             .collect();
         assert_eq!(items, vec!["a-nemo-91".to_string()]);
+    }
+
+    /// The real setup on turn 2 after the deployment that brings the Jupiter fleet (33.1).
+    fn fleet_in_box() -> State {
+        let mut st = state();
+        st.turn = 2;
+        st.sides[Side::Titans].stock.insert("jupitris".into(), 1);
+        st.sides[Side::Titans].stock.insert("messala".into(), 2);
+        let mut c = Ctx::new(st, None, Moment::Resolve);
+        crate::systems::zeta::deploy::resolve_deployment(
+            &mut c,
+            Side::Titans,
+            &crate::systems::zeta::orders::Deployment::default(),
+        );
+        c.state
+    }
+
+    fn enter(st: State, side: Side, kind: CardKind, orders: &PhaseOrders) -> (State, Vec<String>) {
+        let mut c = Ctx::new(st, None, Moment::Resolve);
+        resolve_jupiter_entry(&mut c, side, kind, orders);
+        let (lines, _) = c.log.into_lines();
+        (c.state, lines)
+    }
+
+    #[test]
+    fn the_fleet_enters_on_a_titans_space_card_33_3() {
+        let st = fleet_in_box();
+        let in_box = st
+            .units
+            .values()
+            .filter(|u| u.place == Place::Jupiter)
+            .count();
+        assert!(in_box > 0);
+        let (st, lines) = enter(st, Side::Titans, CardKind::Space, &PhaseOrders::default());
+        let g01 = Place::Hex(Loc::parse("space:G01").unwrap());
+        assert_eq!(st.units.values().filter(|u| u.place == g01).count(), in_box);
+        assert!(st.units.values().all(|u| u.place != Place::Jupiter));
+        assert!(st.once.jupiter_entered);
+        assert!(lines.iter().any(|l| l.contains("(33.3)")), "{lines:?}");
+    }
+
+    #[test]
+    fn the_fleet_enters_the_adjacent_hex_its_order_names_33_3() {
+        let st = fleet_in_box();
+        let id = st
+            .units
+            .iter()
+            .find(|(_, u)| u.place == Place::Jupiter)
+            .map(|(id, _)| id.clone())
+            .unwrap();
+        let h01 = Loc::parse("space:H01").unwrap();
+        let orders = PhaseOrders {
+            units: vec![UnitOrder {
+                unit: id.clone(),
+                path: Some(vec![h01]),
+                carry: Vec::new(),
+                recover: None,
+                govern: None,
+            }],
+            ..Default::default()
+        };
+        let (st, _) = enter(st, Side::Titans, CardKind::Space, &orders);
+        assert_eq!(st.units[&id].place, Place::Hex(h01));
+    }
+
+    #[test]
+    fn the_fleet_waits_on_other_cards_33_3() {
+        let (st, lines) = enter(
+            fleet_in_box(),
+            Side::Titans,
+            CardKind::Ground,
+            &PhaseOrders::default(),
+        );
+        assert!(st.units.values().any(|u| u.place == Place::Jupiter));
+        assert!(!st.once.jupiter_entered);
+        assert!(lines.is_empty());
+        let (st, _) = enter(st, Side::Aeug, CardKind::Space, &PhaseOrders::default());
+        assert!(st.units.values().any(|u| u.place == Place::Jupiter));
     }
 }

@@ -314,6 +314,8 @@ pub fn resolve_phase_slot(
             movement::resolve_movement(ctx, cursor.card.side, orders);
             // 29.2: La Vie en Rose repairs at the end of movement, before combat.
             specials::resolve_lvr_repair(ctx, cursor.card.side, orders);
+            // 33.3: the Jupiter fleet enters on a Titans Space card, orders or not.
+            specials::resolve_jupiter_entry(ctx, cursor.card.side, cursor.card.kind, orders);
             SlotOutcome::Continue
         }
         // 16, 34.4: recovery of the units that chose it.
