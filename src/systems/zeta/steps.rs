@@ -11,7 +11,7 @@ use super::policy::{PlanElse, PlanKey};
 use super::state::{Card, CardKind, CharPlace, Pending, PhaseCursor, Slot, Stage, State};
 use super::{
     action, arming, cards, carry, character, combat, deploy, government, guard, movement, recovery,
-    victory,
+    specials, victory,
 };
 use crate::kit::reach::fire;
 use crate::kit::seats::Seat;
@@ -312,6 +312,10 @@ pub fn resolve_phase_slot(
         // 13-15: the moves, or the atmospheric moves on an Atmosphere card.
         Slot::Movement => {
             movement::resolve_movement(ctx, cursor.card.side, orders);
+            // 29.2: La Vie en Rose repairs at the end of movement, before combat.
+            specials::resolve_lvr_repair(ctx, cursor.card.side, orders);
+            // 33.3: the Jupiter fleet enters on a Titans Space card, orders or not.
+            specials::resolve_jupiter_entry(ctx, cursor.card.side, cursor.card.kind, orders);
             SlotOutcome::Continue
         }
         // 16, 34.4: recovery of the units that chose it.
@@ -335,6 +339,11 @@ pub fn resolve_phase_slot(
                     return out;
                 }
             }
+            SlotOutcome::Continue
+        }
+        // 29.1: Quattro's speech at the end of the phase.
+        Slot::Speech => {
+            specials::resolve_speech(ctx, cursor.card.side, cursor, orders.speech.as_ref());
             SlotOutcome::Continue
         }
         Slot::End => {
