@@ -10,8 +10,8 @@ use super::orders::{Orders, PhaseOrders};
 use super::policy::{PlanElse, PlanKey};
 use super::state::{Card, CardKind, CharPlace, Pending, PhaseCursor, Slot, Stage, State};
 use super::{
-    action, arming, cards, carry, character, combat, deploy, government, guard, movement, recovery,
-    victory,
+    action, arming, axis, cards, carry, character, combat, deploy, government, gryps, guard,
+    movement, recovery, victory,
 };
 use crate::kit::reach::fire;
 use crate::kit::seats::Seat;
@@ -312,6 +312,16 @@ pub fn resolve_phase_slot(
         // 13-15: the moves, or the atmospheric moves on an Atmosphere card.
         Slot::Movement => {
             movement::resolve_movement(ctx, cursor.card.side, orders);
+            SlotOutcome::Continue
+        }
+        // 30.4.3: the Axis attack, after the moves and before combat.
+        Slot::AxisAttack => {
+            axis::resolve_axis_attack(ctx, cursor.card.side, orders);
+            SlotOutcome::Continue
+        }
+        // 31.5.3: the laser, after all combats.
+        Slot::Laser => {
+            gryps::resolve_laser(ctx, cursor.card.side, orders);
             SlotOutcome::Continue
         }
         // 16, 34.4: recovery of the units that chose it.
