@@ -108,13 +108,19 @@ fn legal_move(ctx: &Ctx<'_>, side: Side, to: Place, at: &FieldPath) -> Result<()
     Ok(())
 }
 
-/// 30.3.6-30.3.7 (F7): the units of `side` in Axis's place whose action this phase is to
-/// govern Axis or to recover at Axis, and the MS they carry.
-fn riders(ctx: &Ctx<'_>, side: Side, from: Place, orders: &PhaseOrders) -> Vec<String> {
+/// 30.3.6-30.3.7, 31.3 (F7): the units of `side` in a mobile base's place whose action this
+/// phase is to govern that base or to recover at it, and the MS they carry.
+pub fn riders(
+    ctx: &Ctx<'_>,
+    side: Side,
+    base: &str,
+    from: Place,
+    orders: &PhaseOrders,
+) -> Vec<String> {
     let recovering: Vec<&str> = orders
         .units
         .iter()
-        .filter(|o| o.recover.as_deref() == Some(AXIS))
+        .filter(|o| o.recover.as_deref() == Some(base))
         .map(|o| o.unit.as_str())
         .collect();
     let first: Vec<String> = ctx
@@ -125,7 +131,7 @@ fn riders(ctx: &Ctx<'_>, side: Side, from: Place, orders: &PhaseOrders) -> Vec<S
             u.side == side
                 && u.place == from
                 && match &u.action {
-                    Some(Action::Govern { base }) => base == AXIS,
+                    Some(Action::Govern { base: b }) => b == base,
                     Some(Action::Recover) => recovering.contains(&id.as_str()),
                     _ => false,
                 }
@@ -162,7 +168,7 @@ pub fn resolve_axis_move(ctx: &mut Ctx<'_>, side: Side, orders: &PhaseOrders) {
     if from == Place::Belt || to == Place::Belt {
         reach::fire("30.3.4");
     }
-    let riding = riders(ctx, side, from, orders);
+    let riding = riders(ctx, side, AXIS, from, orders);
     if let Some(a) = ctx.state.bases.get_mut(AXIS) {
         a.place = Some(to);
     }

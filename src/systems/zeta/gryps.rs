@@ -1,12 +1,12 @@
-//! Gryps 2 (31): the mobile base and its laser (31.5). Its moves (31.3-31.4) are still a stub
-//! (zeta commit 11); its placement (31.1-31.2) is deploy.rs's.
+//! Gryps 2 (31): the mobile base, its moves with the units inside it (31.3-31.4) and its laser
+//! (31.5); its placement (31.1-31.2) is deploy.rs's.
 
 use super::action::current_card;
-use super::axis::lower_base;
+use super::axis::{lower_base, riders};
 use super::carry::{base_place, bases_at, phase_prefix};
-use super::ctx::{Choice, Ctx, Moment, not_yet};
+use super::ctx::{Choice, Ctx, Moment};
 use super::damage::{Losses, remove_unit};
-use super::data::{Class, Loc, Place, Side};
+use super::data::{Class, Loc, MapId, Place, Side};
 use super::guard;
 use super::labels;
 use super::orders::{GrypsOrder, LaserTarget, PhaseOrders};
@@ -23,15 +23,107 @@ fn problem(at: &FieldPath, rule: &str, message: String, expected: &str) -> Probl
     Problem::new(at.clone(), rule, message, expected)
 }
 
-/// Whether Gryps 2 may move so (31.4). Stub: refuses (zeta commit 11).
+/// Whether Gryps 2 may move so (31.4): one hex on the space map (31.4.3, 31.4.4), on its
+/// governor's Space card, at level 2 or more (31.4.1-31.4.2).
 pub fn legal_gryps_move(
     ctx: &Ctx<'_>,
     side: Side,
     item: &GrypsOrder,
     at: &FieldPath,
 ) -> Result<(), Problem> {
-    let _ = (ctx, side, item);
-    Err(not_yet(at, "31.4", "Gryps 2's move", 11))
+    let Some(to) = item.to else {
+        return Ok(());
+    };
+    let at = at.at("move");
+    let st = &ctx.state;
+    let space = current_card(st).is_some_and(|c| c.side == side && c.kind == CardKind::Space);
+    if !space {
+        return Err(problem(
+            &at,
+            "31.4.2",
+            "Gryps 2 moves only in a phase of its governor's own Space card".into(),
+            "no Gryps 2 move in this phase",
+        ));
+    }
+    let g = st.bases.get(GRYPS_2);
+    if !g.is_some_and(|b| !b.destroyed && b.governor == Some(side)) {
+        return Err(problem(
+            &at,
+            "31.4.1",
+            format!("{side} does not govern Gryps 2"),
+            "the governor of Gryps 2",
+        ));
+    }
+    if g.is_none_or(|b| b.level < 2) {
+        return Err(problem(
+            &at,
+            "31.4.1",
+            "Gryps 2 moves only at level 2 or more".into(),
+            "Gryps 2 at level 2 or more",
+        ));
+    }
+    let next = match base_place(st, &ctx.data, GRYPS_2) {
+        Some(Place::Hex(f)) => {
+            to.map == MapId::Space
+                && to.at != ctx.data.map.space.earth
+                && ctx.data.neighbours(f).contains(&to)
+        }
+        _ => false,
+    };
+    if !next {
+        let rule = if to.map == MapId::Space {
+            "31.4.3"
+        } else {
+            "31.4.4"
+        };
+        return Err(problem(
+            &at,
+            rule,
+            format!("Gryps 2 cannot move to {} in one step", to.label()),
+            "a space hex next to Gryps 2",
+        ));
+    }
+    Ok(())
+}
+
+/// Slot A5, after the units' moves (31.4): Gryps 2's move with the units governing or
+/// recovering in it (31.3, F7), if it is still legal now; else skipped and `side` told.
+pub fn resolve_gryps_move(ctx: &mut Ctx<'_>, side: Side, orders: &PhaseOrders) {
+    let Some(item) = &orders.gryps else { return };
+    let Some(to) = item.to else { return };
+    if let Err(p) = legal_gryps_move(ctx, side, item, &FieldPath::root().at("gryps")) {
+        ctx.log
+            .private(side, format!("Gryps 2's move skipped: {}", p.message));
+        return;
+    }
+    let Some(from) = base_place(&ctx.state, &ctx.data, GRYPS_2) else {
+        return;
+    };
+    for r in ["31.4.1", "31.4.2", "31.4.3"] {
+        reach::fire(r);
+    }
+    let riding = riders(ctx, side, GRYPS_2, from, orders);
+    if let Some(g) = ctx.state.bases.get_mut(GRYPS_2) {
+        g.place = Some(Place::Hex(to));
+    }
+    for id in &riding {
+        if let Some(u) = ctx.state.units.get_mut(id) {
+            u.place = Place::Hex(to);
+        }
+    }
+    if !riding.is_empty() {
+        reach::fire("31.3");
+    }
+    let with = if riding.is_empty() {
+        String::new()
+    } else {
+        format!(" with {} (31.3)", riding.join(", "))
+    };
+    ctx.log.public(format!(
+        "{side}'s Gryps 2 moves from {} to {}{with}",
+        from.label(),
+        to.label()
+    ));
 }
 
 /// Gryps 2's hex when `side` may fire its laser now: its governor's Space card (31.5.1), level
@@ -357,6 +449,73 @@ mod tests {
         st.bases.get_mut(GRYPS_2).unwrap().place = None;
         let p = refusal(&st, Side::Titans, &target("space:B03"));
         assert!(p.message.contains("not on the map"), "{}", p.message);
+    }
+
+    fn move_to(at: &str) -> GrypsOrder {
+        GrypsOrder { to: Some(loc(at)) }
+    }
+
+    fn move_refusal(st: &State, t: &GrypsOrder) -> Problem {
+        let ctx = Ctx::new(st.clone(), None, Moment::Check);
+        legal_gryps_move(&ctx, Side::Titans, t, &FieldPath::root().at("gryps")).unwrap_err()
+    }
+
+    #[test]
+    fn gryps_moves_one_space_hex_31_4_3_31_4_4() {
+        let st = placed();
+        let ctx = Ctx::new(st.clone(), None, Moment::Check);
+        let earth = ctx.data.map.space.earth;
+        let n = ctx
+            .data
+            .neighbours(loc("space:B03"))
+            .into_iter()
+            .find(|l| l.at != earth)
+            .unwrap();
+        let item = GrypsOrder { to: Some(n) };
+        assert!(legal_gryps_move(&ctx, Side::Titans, &item, &FieldPath::root()).is_ok());
+        let p = move_refusal(&st, &move_to("space:J04"));
+        assert_eq!(p.rule.as_deref(), Some("31.4.3"));
+        let p = move_refusal(&st, &move_to("ground:C02"));
+        assert_eq!(p.rule.as_deref(), Some("31.4.4"));
+    }
+
+    #[test]
+    fn gryps_at_level_1_does_not_move_31_4_1() {
+        let mut st = placed();
+        st.bases.get_mut(GRYPS_2).unwrap().level = 1;
+        let p = move_refusal(&st, &move_to("space:B04"));
+        assert!(p.message.contains("level 2 or more"), "{}", p.message);
+    }
+
+    #[test]
+    fn governors_ride_with_gryps_others_stay_31_3() {
+        use crate::systems::zeta::state::Action;
+        let mut st = placed();
+        put(&mut st, "t-gov", Side::Titans, "hizack", "space:B03");
+        put(&mut st, "t-idle", Side::Titans, "hizack", "space:B03");
+        st.units.get_mut("t-gov").unwrap().action = Some(Action::Govern {
+            base: GRYPS_2.into(),
+        });
+        let ctx0 = Ctx::new(st.clone(), None, Moment::Check);
+        let earth = ctx0.data.map.space.earth;
+        let n = ctx0
+            .data
+            .neighbours(loc("space:B03"))
+            .into_iter()
+            .find(|l| l.at != earth)
+            .unwrap();
+        let orders = PhaseOrders {
+            gryps: Some(GrypsOrder { to: Some(n) }),
+            ..Default::default()
+        };
+        let mut ctx = Ctx::new(st, None, Moment::Resolve);
+        resolve_gryps_move(&mut ctx, Side::Titans, &orders);
+        assert_eq!(ctx.state.bases[GRYPS_2].place, Some(Place::Hex(n)));
+        assert_eq!(ctx.state.units["t-gov"].place, Place::Hex(n));
+        assert_eq!(
+            ctx.state.units["t-idle"].place,
+            Place::Hex(loc("space:B03"))
+        );
     }
 
     #[test]

@@ -389,6 +389,7 @@ pub fn resolve_movement(ctx: &mut Ctx<'_>, side: Side, orders: &PhaseOrders) {
             run_moves(ctx, side, orders, &root);
             // 30.3: Axis moves after the units, taking those inside it along.
             super::axis::resolve_axis_move(ctx, side, orders);
+            super::gryps::resolve_gryps_move(ctx, side, orders);
         }
         None => {}
     }

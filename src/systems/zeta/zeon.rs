@@ -98,8 +98,9 @@ fn place_formation(ctx: &mut Ctx<'_>, types: &[String], at: Loc) -> Vec<String> 
 pub fn after_moves(ctx: &mut Ctx<'_>, orders: &PhaseOrders) {
     let leaders: Vec<Loc> = LEADERS.iter().filter_map(|c| char_loc(ctx, c)).collect();
     let side3 = base_place(&ctx.state, &ctx.data, SIDE_3).and_then(|p| p.loc());
-    if !ctx.state.once.side3_taken && side3.is_some_and(|s| leaders.contains(&s)) {
-        if let (Some(s), Some(b)) = (side3, ctx.state.bases.get_mut(SIDE_3)) {
+    let wake = !ctx.state.once.side3_taken && side3.is_some_and(|s| leaders.contains(&s));
+    if let (true, Some(s), Some(b)) = (wake, side3, ctx.state.bases.get_mut(SIDE_3)) {
+        {
             reach::fire("32.1.3");
             b.governor = Some(Side::NeoZeon);
             b.level = 3;
