@@ -10,8 +10,8 @@ use super::orders::{Orders, PhaseOrders};
 use super::policy::{PlanElse, PlanKey};
 use super::state::{Card, CardKind, CharPlace, Pending, PhaseCursor, Slot, Stage, State};
 use super::{
-    action, arming, cards, carry, character, combat, deploy, government, guard, movement, recovery,
-    specials, victory,
+    action, arming, axis, cards, carry, character, combat, deploy, government, gryps, guard,
+    movement, recovery, specials, victory,
 };
 use crate::kit::reach::fire;
 use crate::kit::seats::Seat;
@@ -316,6 +316,16 @@ pub fn resolve_phase_slot(
             specials::resolve_lvr_repair(ctx, cursor.card.side, orders);
             // 33.3: the Jupiter fleet enters on a Titans Space card, orders or not.
             specials::resolve_jupiter_entry(ctx, cursor.card.side, cursor.card.kind, orders);
+            SlotOutcome::Continue
+        }
+        // 30.4.3: the Axis attack, after the moves and before combat.
+        Slot::AxisAttack => {
+            axis::resolve_axis_attack(ctx, cursor.card.side, orders);
+            SlotOutcome::Continue
+        }
+        // 31.5.3: the laser, after all combats.
+        Slot::Laser => {
+            gryps::resolve_laser(ctx, cursor.card.side, orders);
             SlotOutcome::Continue
         }
         // 16, 34.4: recovery of the units that chose it.
