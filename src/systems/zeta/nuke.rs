@@ -1,8 +1,8 @@
 //! Titans' nuke (36): the secret base chosen in the turn-1 packet (36.2-36.3) and its public
 //! commitment (plan §12/F10), the reveal, the forced reveal (36.8) and the public exclusion of
-//! candidates. Demolition (36.4-36.7) is still a stub (zeta commit 12).
+//! candidates, and the demolition (36.4-36.7).
 
-use super::ctx::{Choice, Ctx, Moment, not_yet};
+use super::ctx::{Choice, Ctx, Moment};
 use super::data::{BaseId, Side};
 use super::labels;
 use super::state::Stage;
@@ -233,11 +233,135 @@ pub fn watch(ctx: &mut Ctx<'_>) {
     }
 }
 
-/// Whether `side` may demolish the nuke base now (36.1, 36.4). Stub: refuses (zeta commit
-/// 12).
+/// Whether `side` may demolish the nuke base now: Titans (36.1), once, not after the forced
+/// reveal (36.8) or the base's loss, on their own Ground card (36.4), the base governed
+/// by Titans when the phase starts (36.4; plan §12/F3: judged when the card is drawn, before
+/// any move, so the state now is the phase's start).
 pub fn legal_demolish(ctx: &Ctx<'_>, side: Side, at: &FieldPath) -> Result<(), Problem> {
-    let _ = (ctx, side);
-    Err(not_yet(at, "36.4", "demolition", 12))
+    let refuse =
+        |rule: &str, msg: String| Err(Problem::new(at.clone(), rule, msg, "leave `demolish` out"));
+    if side != Side::Titans {
+        return refuse("36.1", format!("{side} has no nuke to demolish with"));
+    }
+    let n = &ctx.state.nuke;
+    if n.used {
+        return refuse("36.1", "the nuke has been used already".into());
+    }
+    if n.revealed || n.lost {
+        return refuse("36.8", "the nuke is out of the game".into());
+    }
+    match ctx.state.stage {
+        Stage::Phase { card, .. }
+            if card.side == Side::Titans && card.kind == super::state::CardKind::Ground => {}
+        _ => return refuse("36.4", "demolition needs a Titans Ground card".into()),
+    }
+    let Some(base) = n.base.clone() else {
+        return refuse("36.3", "no nuke base was chosen".into());
+    };
+    let ours = ctx
+        .state
+        .bases
+        .get(&base)
+        .is_some_and(|b| !b.destroyed && b.governor == Some(Side::Titans) && b.level >= 1);
+    if !ours {
+        return refuse("36.4", format!("{base} is not governed by Titans now"));
+    }
+    Ok(())
+}
+
+/// 36.4-36.7: Titans demolish the nuke base, if still legal (else they are told why): the
+/// base is revealed with its salt (plan §12/F10), every unit in its hex, whoever owns it
+/// (36.6), is removed on a die at most the base's level (36.5), every character there rolls
+/// the same die and on a hit makes a survival check (36.5), and the base is gone for good
+/// (36.7).
+pub fn resolve_demolish(ctx: &mut Ctx<'_>, side: Side) {
+    if let Err(p) = legal_demolish(ctx, side, &FieldPath::root().at("pre").at("demolish")) {
+        ctx.log
+            .private(side, format!("demolition skipped: {}", p.message));
+        return;
+    }
+    let Some(base) = ctx.state.nuke.base.clone() else {
+        return;
+    };
+    let Stage::Phase { turn, k, .. } = ctx.state.stage else {
+        return;
+    };
+    let level = ctx.state.bases.get(&base).map_or(0, |b| b.level);
+    let place = super::carry::base_place(&ctx.state, &ctx.data, &base);
+    fire("36.4");
+    ctx.state.nuke.used = true;
+    reveal(ctx, "Titans demolish it, 36.4");
+    ctx.log
+        .public(format!("Titans demolish {base} (level {level}) (36.4)"));
+    let prefix = labels::under(&labels::phase(turn, k), &["demolition"]);
+    let mut losses = super::damage::Losses::default();
+    if let Some(place) = place {
+        fire("36.5");
+        fire("36.6");
+        let units: Vec<String> = ctx
+            .state
+            .units
+            .iter()
+            .filter(|(_, u)| u.place == place)
+            .map(|(id, _)| id.clone())
+            .collect();
+        for u in units {
+            if !ctx.state.units.contains_key(&u) {
+                continue; // 25.9: gone with its ship already.
+            }
+            let label = labels::under(&prefix, &[&u]);
+            let Some(dice) = ctx.dice.as_deref_mut() else {
+                return;
+            };
+            let die = dice.d6(&label);
+            let hit = die <= u32::from(level);
+            dice.set_result(&label, if hit { "destroyed" } else { "unharmed" });
+            if hit {
+                super::damage::remove_unit(ctx, &u, &mut losses);
+            }
+        }
+        let loc = place.loc();
+        let chars: Vec<String> = ctx
+            .state
+            .chars
+            .iter()
+            .filter(|(_, c)| match &c.place {
+                super::state::CharPlace::Solo(l) => Some(*l) == loc,
+                super::state::CharPlace::Aboard(u) => {
+                    losses.removed.contains(u)
+                        || ctx.state.units.get(u).is_some_and(|x| x.place == place)
+                }
+                _ => false,
+            })
+            .map(|(id, _)| id.clone())
+            .collect();
+        for c in chars {
+            let label = labels::under(&prefix, &[&c]);
+            let Some(dice) = ctx.dice.as_deref_mut() else {
+                return;
+            };
+            let die = dice.d6(&label);
+            let hit = die <= u32::from(level);
+            dice.set_result(&label, if hit { "survival check" } else { "unharmed" });
+            if hit {
+                let sl = labels::under(&prefix, &[&c, "survival"]);
+                super::survival::survival(ctx, &c, 0, &sl);
+            }
+            if let Some(l) = loc
+                && super::survival::stranded(ctx, &c)
+            {
+                super::survival::rehome(ctx, &c, l);
+            }
+        }
+    }
+    // 36.7: no base in that hex from now on.
+    fire("36.7");
+    if let Some(b) = ctx.state.bases.get_mut(&base) {
+        b.destroyed = true;
+        b.governor = None;
+        b.level = 0;
+    }
+    ctx.log.public(format!("{base} is gone for good (36.7)"));
 }
 
 #[cfg(test)]
@@ -437,5 +561,102 @@ mod tests {
                 "{reader:?}"
             );
         }
+    }
+
+    fn ground_phase(mut st: State, side: Side) -> State {
+        st.stage = Stage::Phase {
+            turn: 1,
+            k: 1,
+            card: crate::systems::zeta::state::Card {
+                side,
+                kind: crate::systems::zeta::state::CardKind::Ground,
+                copy: 1,
+            },
+        };
+        st
+    }
+
+    fn judge_demolish(st: &State, side: Side) -> Result<(), Problem> {
+        let ctx = Ctx::new(st.clone(), None, Moment::Check);
+        legal_demolish(&ctx, side, &FieldPath::root().at("pre").at("demolish"))
+    }
+
+    #[test]
+    fn titans_may_demolish_their_governed_nuke_base_on_a_ground_card_36_4() {
+        let (st, _, _, _) = hide(Some("odessa"));
+        assert!(judge_demolish(&ground_phase(st, Side::Titans), Side::Titans).is_ok());
+    }
+
+    #[test]
+    fn demolition_refusals_say_why_36_1_36_4_36_8() {
+        let (st, _, _, _) = hide(Some("odessa"));
+        let msg = |st: &State, side| judge_demolish(st, side).unwrap_err().message;
+        let on_ground = ground_phase(st.clone(), Side::Titans);
+        assert_eq!(
+            msg(&on_ground, Side::Aeug),
+            "aeug has no nuke to demolish with"
+        );
+        assert_eq!(
+            msg(&ground_phase(st.clone(), Side::Aeug), Side::Titans),
+            "demolition needs a Titans Ground card"
+        );
+        let mut used = on_ground.clone();
+        used.nuke.used = true;
+        assert_eq!(msg(&used, Side::Titans), "the nuke has been used already");
+        let mut out = on_ground.clone();
+        out.nuke.revealed = true;
+        assert_eq!(msg(&out, Side::Titans), "the nuke is out of the game");
+        let mut neutral = on_ground.clone();
+        if let Some(b) = neutral.bases.get_mut("odessa") {
+            b.governor = None;
+            b.level = 0;
+        }
+        assert_eq!(
+            msg(&neutral, Side::Titans),
+            "odessa is not governed by Titans now"
+        );
+    }
+
+    #[test]
+    fn demolition_reveals_rolls_for_every_unit_and_destroys_the_base_36_5_to_36_7() {
+        let (st, _, _, _) = hide(Some("odessa"));
+        let st = ground_phase(st, Side::Titans);
+        let level = st.bases["odessa"].level;
+        let place = crate::systems::zeta::carry::base_place(&st, &st.data, "odessa").unwrap();
+        let there: Vec<String> = st
+            .units
+            .iter()
+            .filter(|(_, u)| u.place == place)
+            .map(|(id, _)| id.clone())
+            .collect();
+        let (after, lines, dice) = later(st, 3, |ctx| resolve_demolish(ctx, Side::Titans));
+        assert!(after.nuke.used && after.nuke.revealed);
+        assert!(after.bases["odessa"].destroyed, "36.7");
+        assert_eq!(dice.reveals.len(), 1, "F10: the salt");
+        assert!(lines.iter().any(|l| l.contains("hidden in odessa")));
+        for u in &there {
+            let roll = dice
+                .public
+                .iter()
+                .find(|r| r.label == format!("t1/p1/demolition/{u}"))
+                .unwrap();
+            let hit = roll.values[0] <= u32::from(level);
+            assert_eq!(!after.units.contains_key(u), hit, "{u}: 36.5");
+        }
+    }
+
+    #[test]
+    fn a_refused_demolition_is_skipped_and_titans_told_36_4() {
+        let (st, _, _, _) = hide(Some("odessa"));
+        let st = ground_phase(st, Side::Aeug);
+        let mut dice = Dice::new(Hash32([4; 32]), Hash32([7; 32])).at_step(3);
+        let mut ctx = Ctx::new(st, Some(&mut dice), Moment::Resolve);
+        resolve_demolish(&mut ctx, Side::Titans);
+        assert!(!ctx.state.nuke.used && !ctx.state.bases["odessa"].destroyed);
+        assert!(
+            ctx.log.private[Side::Titans]
+                .iter()
+                .any(|l| l.contains("demolition skipped"))
+        );
     }
 }

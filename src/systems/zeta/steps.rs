@@ -310,6 +310,13 @@ pub fn resolve_phase_slot(
     orders: &PhaseOrders,
 ) -> SlotOutcome {
     match cursor.slot {
+        // 36.4-36.7: Titans' demolition before any move.
+        Slot::Demolition => {
+            if orders.pre.demolish {
+                nuke::resolve_demolish(ctx, cursor.card.side);
+            }
+            SlotOutcome::Continue
+        }
         // 12.5-12.7: each acting unit's action.
         Slot::Actions => {
             action::resolve_actions(ctx, cursor.card.side, orders);
