@@ -367,6 +367,7 @@ pub fn resolve_demolish(ctx: &mut Ctx<'_>, side: Side) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kit::seats::Seat;
     use crate::protocol::dice::{Dice, DiceTranscript, sealed_key_commit};
     use crate::systems::zeta::Zeta;
     use crate::systems::zeta::state::State;
@@ -621,14 +622,31 @@ mod tests {
     fn demolition_reveals_rolls_for_every_unit_and_destroys_the_base_36_5_to_36_7() {
         let (st, _, _, _) = hide(Some("odessa"));
         let st = ground_phase(st, Side::Titans);
+        let mut st = st;
         let level = st.bases["odessa"].level;
         let place = crate::systems::zeta::carry::base_place(&st, &st.data, "odessa").unwrap();
+        // Units of every faction in the hex (36.6: whoever owns them).
+        for side in Side::ALL {
+            let ids: Vec<String> = st
+                .units
+                .iter()
+                .filter(|(_, u)| u.side == *side)
+                .map(|(id, _)| id.clone())
+                .take(3)
+                .collect();
+            for id in ids {
+                if let Some(u) = st.units.get_mut(&id) {
+                    u.place = place;
+                }
+            }
+        }
         let there: Vec<String> = st
             .units
             .iter()
             .filter(|(_, u)| u.place == place)
             .map(|(id, _)| id.clone())
             .collect();
+        assert_eq!(there.len(), 9);
         let (after, lines, dice) = later(st, 3, |ctx| resolve_demolish(ctx, Side::Titans));
         assert!(after.nuke.used && after.nuke.revealed);
         assert!(after.bases["odessa"].destroyed, "36.7");
