@@ -205,11 +205,17 @@ fn the_skeleton_accepts_no_order_not_even_an_empty_one() {
         nuke_base: Some("odessa".into()),
         ..Default::default()
     };
+    // The nuke base is judged (36.1-36.3): from Titans it is accepted, from AEUG refused.
     let problems = Zeta.check(&st, "titans", &o);
     assert!(
-        problems.iter().any(|p| p
-            .message
-            .contains("the nuke base: not implemented yet (zeta commit 4)")),
+        !problems
+            .iter()
+            .any(|p| p.rule.as_deref().is_some_and(|r| r.starts_with("36"))),
+        "{problems:?}"
+    );
+    let problems = Zeta.check(&st, "aeug", &o);
+    assert!(
+        problems.iter().any(|p| p.rule.as_deref() == Some("36.1")),
         "{problems:?}"
     );
 }

@@ -66,11 +66,16 @@ fn list<T: Serialize>(out: &mut String, heading: &str, choices: &[Choice<T>]) {
 /// plans.
 fn packet(ctx: &Ctx<'_>, side: Side, out: &mut String) {
     if side == Side::Titans && ctx.state.turn == 1 {
-        list(
-            out,
-            "nuke_base (36.3, one of)",
-            &nuke::nuke_choices(ctx, side),
-        );
+        let choices = nuke::nuke_choices(ctx, side);
+        list(out, "nuke_base (36.3, one of)", &choices);
+        // 36.3: the turn-1 packet must name it, so the template names the first candidate
+        // (a template is accepted unedited); the player changes it to their secret choice.
+        if let Some(first) = choices.first() {
+            let item = serde_json::to_string(&first.item).unwrap_or_default();
+            out.push_str(&format!(
+                "nuke_base: {item}   # required on turn 1: put your choice here (only you see it)\n"
+            ));
+        }
     }
     list(
         out,
