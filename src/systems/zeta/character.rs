@@ -3,9 +3,10 @@
 //! so its results are known before the next packet is written. Survival is zeta commit 9.
 
 use super::ctx::Ctx;
+use super::data::Side;
 use super::data::{ArrivalCode, Recovery, Survival};
 use super::labels;
-use super::state::{CharPlace, Wound};
+use super::state::{CharPlace, Transfer, Wound};
 use crate::kit::reach;
 
 /// 4.2-4.4 for every faction, for the turn `ctx.state.turn` that is about to begin.
@@ -145,6 +146,41 @@ fn recovery_checks(ctx: &mut Ctx<'_>) {
 /// under `label`; returns the table's result after applying it. Written once, in survival.rs.
 pub fn survival(ctx: &mut Ctx<'_>, char: &str, modifier: u8, label: &str) -> Option<Survival> {
     super::survival::survival(ctx, char, modifier, label)
+}
+
+/// 29.4.1: Neo Zeon's Ple got a D on a survival check. She and Neo Zeon's black
+/// Qubeley Mk-II leave the game at once (not to the factory); AEUG's Ple (29.4.2) and Neo
+/// Zeon's Ple Two (29.5.1) now wait for the next deployment. Once only. Not yet called from
+/// the survival check (survival.rs), nor are the transfers placed (deploy.rs): see the
+/// report of zeta commit 10.
+pub fn ple_removed(ctx: &mut Ctx<'_>) {
+    if ctx.state.once.ple_transfer.is_some() {
+        return;
+    }
+    if let Some(c) = ctx.state.chars.get_mut("ple_nz") {
+        c.place = CharPlace::OutOfGame;
+    }
+    let gone: Vec<String> = ctx
+        .state
+        .units
+        .iter()
+        .filter(|(_, u)| u.side == Side::NeoZeon && u.type_id == "black_qubeley")
+        .map(|(id, _)| id.clone())
+        .collect();
+    for id in &gone {
+        ctx.state.units.remove(id);
+    }
+    ctx.state.once.ple_transfer = Some(Transfer::Waiting);
+    ctx.state.once.ple_two = Some(Transfer::Waiting);
+    reach::fire("29.4.1");
+    ctx.log.public(format!(
+        "Neo Zeon's Ple leaves the game{} (29.4.1)",
+        if gone.is_empty() {
+            String::new()
+        } else {
+            format!(", with {}", gone.join(", "))
+        }
+    ));
 }
 
 #[cfg(test)]
@@ -303,5 +339,25 @@ mod tests {
             );
             assert!(lines.iter().any(|l| l.contains("dies (4.4.4)")));
         }
+    }
+
+    #[test]
+    fn ple_and_the_black_qubeley_leave_the_game_29_4_1() {
+        let mut st = crate::systems::zeta::deploy::fixture::state();
+        crate::systems::zeta::deploy::fixture::unit(
+            &mut st,
+            "n-black_qubeley-91",
+            Side::NeoZeon,
+            "black_qubeley",
+            "space:C05",
+        );
+        let mut c = Ctx::new(st, None, crate::systems::zeta::ctx::Moment::Resolve);
+        ple_removed(&mut c);
+        assert_eq!(c.state.chars["ple_nz"].place, CharPlace::OutOfGame);
+        assert!(!c.state.units.contains_key("n-black_qubeley-91"));
+        assert_eq!(c.state.once.ple_transfer, Some(Transfer::Waiting));
+        assert_eq!(c.state.once.ple_two, Some(Transfer::Waiting));
+        let (lines, _) = c.log.into_lines();
+        assert!(lines.iter().any(|l| l.contains("(29.4.1)")), "{lines:?}");
     }
 }

@@ -14,6 +14,12 @@ pub fn deck(t: u8) -> String {
     format!("t{t}/deck")
 }
 
+/// `nuke/salt`: the salt of the nuke base's commitment, drawn sealed in Titans' turn-1 packet
+/// step (plan §12/F10).
+pub fn nuke_salt() -> String {
+    "nuke/salt".to_string()
+}
+
 /// `t1/nuke-default`: Titans' nuke base when they missed the turn-1 packet (Z-2).
 pub fn nuke_default() -> String {
     "t1/nuke-default".to_string()

@@ -387,9 +387,14 @@ pub fn resolve_movement(ctx: &mut Ctx<'_>, side: Side, orders: &PhaseOrders) {
         }
         Some(_) => {
             run_moves(ctx, side, orders, &root);
+            // 30.3: Axis moves after the units, taking those inside it along.
+            super::axis::resolve_axis_move(ctx, side, orders);
+            super::gryps::resolve_gryps_move(ctx, side, orders);
         }
         None => {}
     }
+    // 32.1.3, 32.2.1: Haman's or Mineva's arrival wakes the Zeon remnants.
+    super::zeon::after_moves(ctx, orders);
 }
 
 /// The paths `side`'s acting units may take now, each the cheapest to its end hex (ties: the

@@ -6,7 +6,7 @@
 use super::combat::{self, CombatOrder};
 use super::ctx::{Ctx, Moment};
 use super::data::{BaseId, CharId, Loc, Place, Side, TypeId, UnitId};
-use super::guard::Guard;
+use super::guard::{self, Guard};
 use super::policy::{self, JoinAnswer, Plan, PolicyPatch};
 use super::state::{CardKind, Checkpoint, Stage, State};
 use super::{action, arming, axis, cards, colony, deploy, gryps, nuke, specials, zeon};
@@ -284,6 +284,25 @@ pub struct LaserTarget {
     pub guard: Option<Guard>,
 }
 
+/// Quattro's speech (29.1.1) at a base, if its guard holds at the end of the phase (plan
+/// §12/F14).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpeechOrder {
+    pub at: BaseId,
+    #[serde(default, rename = "if", skip_serializing_if = "Option::is_none")]
+    pub guard: Option<Guard>,
+}
+
+impl From<&str> for SpeechOrder {
+    fn from(at: &str) -> SpeechOrder {
+        SpeechOrder {
+            at: at.to_string(),
+            guard: None,
+        }
+    }
+}
+
 /// The acting faction's orders for one action phase, from slot A2 on: the body of a phase
 /// step's orders, of a plan (`then`) and of a checkpoint's `continue` (plan §4.2-4.4).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -312,7 +331,7 @@ pub struct PhaseOrders {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub laser: Vec<LaserTarget>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub speech: Option<BaseId>,
+    pub speech: Option<SpeechOrder>,
     #[serde(default, skip_serializing_if = "is_default")]
     pub checkpoint: Checkpoint,
 }
@@ -361,7 +380,7 @@ pub struct Orders {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub laser: Vec<LaserTarget>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub speech: Option<BaseId>,
+    pub speech: Option<SpeechOrder>,
     #[serde(default, skip_serializing_if = "is_default")]
     pub checkpoint: Checkpoint,
 
@@ -505,6 +524,11 @@ pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
             {
                 out.push(p);
             }
+            if let Err(p) =
+                nuke::legal_nuke_missing(&ctx, side, o.nuke_base.as_ref(), &root.at("nuke_base"))
+            {
+                out.push(p);
+            }
             // 5.3: each armament item on the sheet the items before it leave, then the
             // deployment on the units they produced (A-8), on a copy of the state.
             let mut sim = Ctx::new(state.clone(), None, Moment::Check);
@@ -606,8 +630,12 @@ fn check_phase(ctx: &Ctx<'_>, side: Side, o: &PhaseOrders, root: &FieldPath) -> 
     for (i, l) in o.laser.iter().enumerate() {
         push(gryps::legal_laser(ctx, side, l, &root.at("laser").at(i)));
     }
-    if let Some(b) = &o.speech {
-        push(specials::legal_speech(ctx, side, b, &root.at("speech")));
+    if let Some(s) = &o.speech {
+        let at = root.at("speech");
+        push(specials::legal_speech(ctx, side, &s.at, &at.at("at")));
+        if let Some(g) = &s.guard {
+            push(guard::legal_guard(ctx, side, g, &at.at("if")));
+        }
     }
     out
 }
@@ -707,7 +735,7 @@ combats:
     bomb: auto
     bombard: yes
 laser: [{at: "space:C04", if: {enemy_units_at: {at: "space:C04", min: 2}}}, {at: "space:B04"}]
-speech: side_2
+speech: {at: side_2, if: {phase_min: 3}}
 checkpoint: before_combat
 "#;
 

@@ -205,11 +205,17 @@ fn the_skeleton_accepts_no_order_not_even_an_empty_one() {
         nuke_base: Some("odessa".into()),
         ..Default::default()
     };
+    // The nuke base is judged (36.1-36.3): from Titans it is accepted, from AEUG refused.
     let problems = Zeta.check(&st, "titans", &o);
     assert!(
-        problems.iter().any(|p| p
-            .message
-            .contains("the nuke base: not implemented yet (zeta commit 4)")),
+        !problems
+            .iter()
+            .any(|p| p.rule.as_deref().is_some_and(|r| r.starts_with("36"))),
+        "{problems:?}"
+    );
+    let problems = Zeta.check(&st, "aeug", &o);
+    assert!(
+        problems.iter().any(|p| p.rule.as_deref() == Some("36.1")),
         "{problems:?}"
     );
 }
@@ -292,7 +298,7 @@ fn unit_ids_count_per_side_and_type_z_8() {
 fn a_part_sent_in_the_wrong_step_is_named_with_the_step_it_belongs_to() {
     let st = start();
     let o: super::orders::Orders = crate::yaml::parse(
-        "speech: side_2\njoin: defender\ncards: [space, ground, atmosphere]\n",
+        "speech: {at: side_2}\njoin: defender\ncards: [space, ground, atmosphere]\n",
         "o",
     )
     .unwrap();
@@ -371,6 +377,7 @@ fn a_state_with_a_stopped_phase_round_trips_through_yaml_and_json() {
         own.mine
             .and_then(|m| m.pending)
             .and_then(|p| p.speech)
+            .map(|s| s.at)
             .as_deref(),
         Some("side_2"),
         "its own stopped orders are shown to the acting side"

@@ -360,6 +360,11 @@ pub struct NukeState {
     /// its base was destroyed otherwise; the demolition is lost.
     #[serde(default, skip_serializing_if = "is_false")]
     pub lost: bool,
+    /// The salt of the base's public commitment (plan §12/F10): the key of the sealed draw
+    /// `nuke/salt` of Titans' turn-1 packet step, kept for its reveal. Host only, never in a
+    /// view (view.rs copies none of it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seal: Option<SealedKey>,
 }
 
 /// Ple's transfers (29.4-29.5, A-59).

@@ -10,8 +10,8 @@ use super::orders::{Orders, PhaseOrders};
 use super::policy::{PlanElse, PlanKey};
 use super::state::{Card, CardKind, CharPlace, Pending, PhaseCursor, Slot, Stage, State};
 use super::{
-    action, arming, cards, carry, character, combat, deploy, government, guard, movement, recovery,
-    victory,
+    action, arming, axis, cards, carry, character, combat, deploy, government, gryps, guard,
+    movement, nuke, recovery, specials, victory,
 };
 use crate::kit::reach::fire;
 use crate::kit::seats::Seat;
@@ -38,6 +38,8 @@ pub fn resolve(
     let mut ctx = Ctx::new(state.clone(), Some(dice), Moment::Resolve);
     // A deck whose turn ended in the step that shuffled it is revealed now (cards.rs).
     cards::reveal_due(&mut ctx);
+    // A nuke base made public in the step that drew its salt: the salt now (plan §12/F10).
+    nuke::reveal_salt_due(&mut ctx);
     match state.stage.clone() {
         Stage::Packet { turn } => {
             for side in Side::ALL.iter().copied() {
@@ -60,6 +62,8 @@ pub fn resolve(
             }
             // 10.4.
             cards::shuffle_deck(&mut ctx, &nine);
+            // 36.3: Titans' nuke base and its commitment (turn 1 only).
+            nuke::resolve_nuke_base(&mut ctx, of(Side::Titans).nuke_base.as_ref());
             // Plans replace last turn's when the packet sends them (Z-5), else stay.
             for side in Side::ALL.iter().copied() {
                 if let Some(p) = of(side).plans {
@@ -137,6 +141,8 @@ fn chain(ctx: &mut Ctx<'_>, turn: u8) -> Result<(), String> {
     }
     cards::end_of_turn(ctx, turn);
     if let Some(ending) = victory::end_of_turn(ctx, turn) {
+        // The hidden base becomes public with the game's end (plan §1.8, §12/F10).
+        nuke::reveal(ctx, "the game is over");
         ctx.state.stage = Stage::Over(ending);
         return Ok(());
     }
@@ -304,6 +310,13 @@ pub fn resolve_phase_slot(
     orders: &PhaseOrders,
 ) -> SlotOutcome {
     match cursor.slot {
+        // 36.4-36.7: Titans' demolition before any move.
+        Slot::Demolition => {
+            if orders.pre.demolish {
+                nuke::resolve_demolish(ctx, cursor.card.side);
+            }
+            SlotOutcome::Continue
+        }
         // 12.5-12.7: each acting unit's action.
         Slot::Actions => {
             action::resolve_actions(ctx, cursor.card.side, orders);
@@ -312,6 +325,20 @@ pub fn resolve_phase_slot(
         // 13-15: the moves, or the atmospheric moves on an Atmosphere card.
         Slot::Movement => {
             movement::resolve_movement(ctx, cursor.card.side, orders);
+            // 29.2: La Vie en Rose repairs at the end of movement, before combat.
+            specials::resolve_lvr_repair(ctx, cursor.card.side, orders);
+            // 33.3: the Jupiter fleet enters on a Titans Space card, orders or not.
+            specials::resolve_jupiter_entry(ctx, cursor.card.side, cursor.card.kind, orders);
+            SlotOutcome::Continue
+        }
+        // 30.4.3: the Axis attack, after the moves and before combat.
+        Slot::AxisAttack => {
+            axis::resolve_axis_attack(ctx, cursor.card.side, orders);
+            SlotOutcome::Continue
+        }
+        // 31.5.3: the laser, after all combats.
+        Slot::Laser => {
+            gryps::resolve_laser(ctx, cursor.card.side, orders);
             SlotOutcome::Continue
         }
         // 16, 34.4: recovery of the units that chose it.
@@ -322,6 +349,8 @@ pub fn resolve_phase_slot(
         // 17: government by the units that chose it.
         Slot::Government => {
             government::resolve_government(ctx, cursor.card.side, cursor);
+            // 36.8, A-79: at once when an enemy governs a candidate.
+            nuke::watch(ctx);
             SlotOutcome::Continue
         }
         Slot::Combats => {
@@ -335,6 +364,11 @@ pub fn resolve_phase_slot(
                     return out;
                 }
             }
+            SlotOutcome::Continue
+        }
+        // 29.1: Quattro's speech at the end of the phase.
+        Slot::Speech => {
+            specials::resolve_speech(ctx, cursor.card.side, cursor, orders.speech.as_ref());
             SlotOutcome::Continue
         }
         Slot::End => {
@@ -435,7 +469,8 @@ mod tests {
             (seal.sealed.step, seal.sealed.label.as_str(), seal.size),
             (1, "t1/deck", 9)
         );
-        assert_eq!(t1.key_commits.len(), 1);
+        // The deck's and the nuke salt's (36.3, plan §12/F10).
+        assert_eq!(t1.key_commits.len(), 2);
         assert_eq!(
             t1.key_commits[0].commit,
             sealed_key_commit("t1/deck", &seal.sealed.key)

@@ -1,14 +1,221 @@
-//! The order skeleton with the legal choices as comments (plan §4.6). Stub until zeta commit
-//! 13: it says so, and offers nothing.
+//! The order skeleton for the step a seat must answer, with the legal choices as comments
+//! (plan §4.6). Every choice listed comes from a `*_choices` function, which asks the
+//! `legal_*` function of its rule: legality is written once. The skeleton itself orders
+//! nothing but `policies: {}` (keep the standing policies), so sent back unedited it is the
+//! seat's default answer, and `check` has nothing in it to refuse.
 
+use super::ctx::{Choice, Ctx, Moment};
 use super::data::Side;
 use super::orders::stage_name;
-use super::state::State;
+use super::state::{Stage, State};
+use super::{
+    action, arming, atmosphere, axis, cards, colony, combat, deploy, government, gryps, movement,
+    nuke, recovery, specials,
+};
+use serde::Serialize;
 
 /// The `orders:` block of an order skeleton for `side`.
 pub fn template(state: &State, side: Side) -> String {
-    format!(
-        "orders: {{}}\n# {side}: {}; templates are not implemented yet (zeta commit 13)\n",
-        stage_name(&state.stage)
-    )
+    let mut body = format!("# {side}: {}\n", stage_name(&state.stage));
+    let ctx = Ctx::new(state.clone(), None, Moment::Check);
+    match &state.stage {
+        Stage::Packet { .. } => packet(&ctx, side, &mut body),
+        Stage::Phase { card, .. } if card.side == side => phase(&ctx, side, &mut body),
+        Stage::Phase { card, .. } => body.push_str(&format!(
+            "# {} acts in this phase; you may only change your policies\n",
+            card.side
+        )),
+        Stage::Ask { who, .. } if *who == side => body.push_str(
+            "# join: attacker | defender | abstain   (18.9; unanswered: abstain)\n\
+             # continue: {...}   the orders of the stopped phase from its checkpoint on\n",
+        ),
+        Stage::Ask { who, .. } => body.push_str(&format!(
+            "# {who} answers this step; you may only change your policies\n"
+        )),
+        Stage::Over(_) => body.push_str("# the game is over\n"),
+    }
+    format!("orders:\n{}  policies: {{}}\n", indent(&body))
+}
+
+fn indent(text: &str) -> String {
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| format!("  {l}\n"))
+        .collect()
+}
+
+/// One commented list: its heading, then each legal item on one line (JSON, which YAML
+/// reads as a flow value) with its note.
+fn list<T: Serialize>(out: &mut String, heading: &str, choices: &[Choice<T>]) {
+    if choices.is_empty() {
+        out.push_str(&format!("# {heading}: none now\n"));
+        return;
+    }
+    out.push_str(&format!("# {heading}:\n"));
+    for c in choices {
+        let item = serde_json::to_string(&c.item).unwrap_or_else(|e| format!("({e})"));
+        if c.note.is_empty() {
+            out.push_str(&format!("#   - {item}\n"));
+        } else {
+            out.push_str(&format!("#   - {item}   # {}\n", c.note));
+        }
+    }
+}
+
+/// The packet (plan §4.1): armament, deployment, cards, the nuke's base (Titans, turn 1),
+/// plans.
+fn packet(ctx: &Ctx<'_>, side: Side, out: &mut String) {
+    if side == Side::Titans && ctx.state.turn == 1 {
+        let choices = nuke::nuke_choices(ctx, side);
+        list(out, "nuke_base (36.3, one of)", &choices);
+        // 36.3: the turn-1 packet must name it, so the template names the first candidate
+        // (a template is accepted unedited); the player changes it to their secret choice.
+        if let Some(first) = choices.first() {
+            let item = serde_json::to_string(&first.item).unwrap_or_default();
+            out.push_str(&format!(
+                "nuke_base: {item}   # required on turn 1: put your choice here (only you see it)\n"
+            ));
+        }
+    }
+    list(
+        out,
+        "armament (5-8, items in order)",
+        &arming::armament_choices(ctx, side),
+    );
+    list(
+        out,
+        "deployment: units (9)",
+        &deploy::deploy_unit_choices(ctx, side),
+    );
+    list(
+        out,
+        "deployment: characters (4.2, 9.5)",
+        &deploy::char_place_choices(ctx, side),
+    );
+    list(
+        out,
+        "cards (10.2-10.3, one set of three; unanswered: the default set)",
+        &cards::card_choices(ctx, side),
+    );
+    out.push_str(
+        "# plans: [{key: {card: space, nth: 1}, if: ..., then: {...}, else: ask}]   (replaces last turn's)\n",
+    );
+}
+
+/// A phase step of the acting faction (plan §4.2): every list of its phase.
+fn phase(ctx: &Ctx<'_>, side: Side, out: &mut String) {
+    if let Stage::Phase { card, .. } = &ctx.state.stage {
+        out.push_str(&format!(
+            "# card: {{side: {}, kind: {}}}   (echo of the drawn card, optional)\n",
+            card.side,
+            card.kind.name()
+        ));
+    }
+    list(out, "pre: colony (35)", &colony::colony_choices(ctx, side));
+    list(
+        out,
+        "units: actions (12)",
+        &action::action_choices(ctx, side),
+    );
+    list(out, "units: moves (13)", &movement::move_choices(ctx, side));
+    list(
+        out,
+        "atmospheric (14)",
+        &atmosphere::atmospheric_choices(ctx, side),
+    );
+    list(out, "axis (30)", &axis::axis_choices(ctx, side));
+    list(
+        out,
+        "recovery bases (16)",
+        &recovery::recover_choices(ctx, side),
+    );
+    list(
+        out,
+        "government bases (17)",
+        &government::govern_choices(ctx, side),
+    );
+    list(out, "combats (18)", &combat::combat_choices(ctx, side));
+    list(out, "laser (31)", &gryps::laser_choices(ctx, side));
+    list(out, "speech (29)", &specials::speech_choices(ctx, side));
+    if side == Side::Titans {
+        out.push_str("# pre: {demolish: true}   (36.4: the nuke's base, if allowed now)\n");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kit::seats::Seat;
+    use crate::protocol::dice::Dice;
+    use crate::protocol::hash::Hash32;
+    use crate::systems::DataSource;
+    use crate::systems::zeta::orders::{Orders, check};
+    use crate::systems::zeta::{setup, steps};
+
+    fn packet_state() -> State {
+        setup::initial_state(setup::GRYPS, &DataSource::default()).unwrap()
+    }
+
+    fn after_packet() -> State {
+        let mut dice = Dice::new(Hash32([4; 32]), Hash32([5; 32])).at_step(1);
+        steps::resolve(&packet_state(), &Default::default(), &mut dice)
+            .unwrap()
+            .state
+    }
+
+    /// The problems `check` gives the skeleton sent back unedited, but for the blanket one
+    /// orders.rs gives every order until zeta judges orders (zeta commits 4-14).
+    fn problems(st: &State, side: Side) -> Vec<String> {
+        let text = template(st, side);
+        let doc: BTreeMap<String, Orders> = crate::yaml::parse_order(&text, "template").unwrap();
+        let o = doc.get("orders").unwrap();
+        check(st, side.name(), o)
+            .into_iter()
+            .map(|p| p.message)
+            .filter(|m| !m.contains("does not judge orders yet"))
+            .collect()
+    }
+
+    use std::collections::BTreeMap;
+
+    /// Plan §4.6: the packet skeleton of each seat parses and `check` accepts it unedited.
+    #[test]
+    fn the_packet_template_is_accepted_unedited() {
+        let st = packet_state();
+        for side in [Side::Titans, Side::Aeug, Side::NeoZeon] {
+            assert_eq!(problems(&st, side), Vec::<String>::new(), "{side}");
+            let t = template(&st, side);
+            assert!(t.contains("# cards (10.2-10.3"), "{t}");
+            assert!(t.contains("# armament"), "{t}");
+            assert!(t.contains("# deployment: units"), "{t}");
+        }
+    }
+
+    /// Plan §4.6: after a packet, the acting faction's phase skeleton lists its phase, the
+    /// others' say who acts; each is accepted unedited.
+    #[test]
+    fn the_phase_template_is_accepted_unedited() {
+        let st = after_packet();
+        let Stage::Phase { card, .. } = &st.stage else {
+            panic!("no phase after the packet: {:?}", st.stage);
+        };
+        for side in [Side::Titans, Side::Aeug, Side::NeoZeon] {
+            assert_eq!(problems(&st, side), Vec::<String>::new(), "{side}");
+            let t = template(&st, side);
+            if side == card.side {
+                assert!(t.contains("# combats (18)"), "{t}");
+                assert!(t.contains("# card: {side: "), "{t}");
+            } else {
+                assert!(t.contains("acts in this phase"), "{t}");
+            }
+        }
+    }
+
+    /// Plan §2.3 trap 1: the template of a seat other than Titans never names the nuke base.
+    #[test]
+    fn only_titans_template_may_name_the_nuke_base() {
+        let st = packet_state();
+        let aeug = template(&st, Side::Aeug);
+        assert!(!aeug.contains("nuke_base"), "{aeug}");
+    }
 }

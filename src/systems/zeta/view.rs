@@ -240,14 +240,49 @@ fn my_cards(state: &State, side: Side) -> Vec<MyCard> {
     out
 }
 
-/// The view as text (zeta commit 13 writes the full board); from the view alone.
+/// The view as text, from the view alone (so it can hold nothing the view does not): the
+/// turn and stage, each faction's VP and cards, the bases, the units by hex and by box, the
+/// characters, the nuke as far as the reader may know it, and the reader's own secrets.
 pub fn render(v: &View) -> String {
     let mut out = format!("Zeta Gundam / Gundam ZZ, turn {}: {}\n", v.turn, v.stage);
+    render_sides(v, &mut out);
+    render_bases(v, &mut out);
+    render_units(v, &mut out);
+    render_characters(v, &mut out);
+    out.push_str(&format!(
+        "nuke: {} (possible: {})\n",
+        v.nuke.status,
+        or_none(&v.nuke.possible.join(", "))
+    ));
+    render_mine(v, &mut out);
+    if v.stand_in {
+        out.push_str("Stand-in map, counters, characters and track (games/zeta/).\n");
+    }
+    out
+}
+
+fn or_none(s: &str) -> &str {
+    if s.is_empty() { "none" } else { s }
+}
+
+/// `type xN` lists of a type -> count map, in key order.
+fn counts(m: &BTreeMap<TypeId, u8>) -> String {
+    let parts: Vec<String> = m
+        .iter()
+        .filter(|(_, n)| **n > 0)
+        .map(|(t, n)| format!("{t} x{n}"))
+        .collect();
+    or_none(&parts.join(", ")).to_string()
+}
+
+fn render_sides(v: &View, out: &mut String) {
     for (side, s) in v.sides.iter() {
         out.push_str(&format!(
-            "{side}: {} VP, {} cards in the deck\n",
-            s.vp, s.cards_in_deck
+            "{side}: {} VP, {} cards in the deck, missed {}\n",
+            s.vp, s.cards_in_deck, s.missed
         ));
+        out.push_str(&format!("  factory: {}\n", counts(&s.factory)));
+        out.push_str(&format!("  stock: {}\n", counts(&s.stock)));
     }
     if !v.drawn.is_empty() {
         let drawn: Vec<String> = v
@@ -257,34 +292,92 @@ pub fn render(v: &View) -> String {
             .collect();
         out.push_str(&format!("cards drawn this turn: {}\n", drawn.join(", ")));
     }
-    if let Some(m) = &v.mine {
-        let cards: Vec<String> = m
-            .cards
-            .iter()
-            .map(|c| {
-                let mark = match c.mark {
-                    CardMark::Hand => "in hand",
-                    CardMark::Chosen => "chosen, in the deck",
-                    CardMark::Drawn => "drawn",
-                    CardMark::Kept => "kept",
-                };
-                format!("{} ({mark})", c.kind.name())
-            })
-            .collect();
-        out.push_str(&format!("your cards: {}\n", cards.join(", ")));
-    }
-    out.push_str(&format!(
-        "{} units, {} characters; the nuke: {} (possible: {})\n",
-        v.units.len(),
-        v.characters.len(),
-        v.nuke.status,
-        v.nuke.possible.join(", ")
-    ));
-    if v.stand_in {
-        out.push_str("Stand-in map, counters, characters and track (games/zeta/).\n");
-    }
-    out
 }
+
+fn render_bases(v: &View, out: &mut String) {
+    out.push_str("bases:\n");
+    for (id, b) in &v.bases {
+        let gov = b.governor.map_or("neutral".to_string(), |s| s.to_string());
+        let mut line = format!("  {id}: {gov}, level {}", b.level);
+        if let Some(p) = &b.place {
+            line.push_str(&format!(", at {}", p.label()));
+        }
+        if b.destroyed {
+            line.push_str(", destroyed");
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+}
+
+/// Units grouped by where they are (hexes in order, then the boxes), carried ones after
+/// their carrier's id.
+fn render_units(v: &View, out: &mut String) {
+    let mut by_place: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (id, u) in &v.units {
+        let mut s = format!("{id} ({} {}", u.side, u.type_id);
+        if u.face == FaceUp::Back {
+            s.push_str(", back");
+        }
+        if let Some(c) = &u.carrier {
+            s.push_str(&format!(", on {c}"));
+        }
+        s.push(')');
+        by_place.entry(u.place.label()).or_default().push(s);
+    }
+    out.push_str("units:\n");
+    for (place, units) in &by_place {
+        out.push_str(&format!("  {place}: {}\n", units.join(", ")));
+    }
+}
+
+fn char_where(p: &CharPlace) -> String {
+    match p {
+        CharPlace::Track => "on the track".into(),
+        CharPlace::ToDeploy { .. } => "to deploy".into(),
+        CharPlace::Aboard(u) => format!("aboard {u}"),
+        CharPlace::Solo(l) => format!("alone in {}", l.label()),
+        CharPlace::Wounded(_) => "wounded".into(),
+        CharPlace::Dead => "dead".into(),
+        CharPlace::Replaced => "replaced".into(),
+        CharPlace::OutOfGame => "out of the game".into(),
+    }
+}
+
+fn render_characters(v: &View, out: &mut String) {
+    out.push_str("characters:\n");
+    for (id, c) in &v.characters {
+        out.push_str(&format!("  {id} ({}): {}\n", c.side, char_where(&c.place)));
+    }
+}
+
+fn render_mine(v: &View, out: &mut String) {
+    let Some(m) = &v.mine else {
+        return;
+    };
+    let cards: Vec<String> = m
+        .cards
+        .iter()
+        .map(|c| {
+            let mark = match c.mark {
+                CardMark::Hand => "in hand",
+                CardMark::Chosen => "chosen, in the deck",
+                CardMark::Drawn => "drawn",
+                CardMark::Kept => "kept",
+            };
+            format!("{} ({mark})", c.kind.name())
+        })
+        .collect();
+    out.push_str(&format!("your cards: {}\n", cards.join(", ")));
+    if let Some(b) = &m.nuke_base {
+        out.push_str(&format!("your nuke is in: {b}\n"));
+    }
+    out.push_str(&format!("your plans: {}\n", m.plans.len()));
+    if m.pending.is_some() {
+        out.push_str("you have orders of a stopped phase still to carry out\n");
+    }
+}
+
 #[cfg(test)]
 mod nuke_tests {
     use super::*;
@@ -358,5 +451,145 @@ mod card_tests {
         }
         assert!(render(&aeug).contains("your cards: "));
         assert!(!render(&public).contains("your cards"));
+    }
+}
+
+/// Plan §2.3: a seat's view and its text are the same whatever the other seats' secrets are.
+#[cfg(test)]
+mod leak_tests {
+    use super::*;
+    use crate::kit::deck::Hand;
+    use crate::kit::leak::first_difference;
+    use crate::protocol::dice::Dice;
+    use crate::protocol::hash::Hash32;
+    use crate::systems::DataSource;
+    use crate::systems::zeta::policy::{PlanElse, PlanKey};
+    use crate::systems::zeta::{setup, steps};
+
+    fn mid_turn() -> State {
+        let st = setup::initial_state(setup::GRYPS, &DataSource::default()).unwrap();
+        let mut dice = Dice::new(Hash32([4; 32]), Hash32([5; 32])).at_step(1);
+        steps::resolve(&st, &Default::default(), &mut dice)
+            .unwrap()
+            .state
+    }
+
+    /// Rotates `side`'s unchosen cards (hand) with its chosen ones still in the deck, in
+    /// place: which of its cards it kept is its secret (10.5), the counts stay.
+    fn rotate_hand_and_deck(st: &mut State, side: Side) {
+        let hand: Vec<Card> = st.sides[side].hand.cards().to_vec();
+        let slots: Vec<usize> = (0..st.deck.draw_pile.len())
+            .filter(|i| st.deck.draw_pile.get(*i).is_some_and(|c| c.side == side))
+            .collect();
+        let mut pool: Vec<Card> = hand.clone();
+        pool.extend(
+            slots
+                .iter()
+                .filter_map(|i| st.deck.draw_pile.get(*i).copied()),
+        );
+        if pool.is_empty() {
+            return;
+        }
+        pool.rotate_left(1);
+        let (new_hand, rest) = pool.split_at(hand.len());
+        st.sides[side].hand = Hand::new(new_hand.to_vec());
+        for (i, c) in slots.iter().zip(rest) {
+            if let Some(slot) = st.deck.draw_pile.get_mut(*i) {
+                *slot = *c;
+            }
+        }
+    }
+
+    /// Everything `reader` may not know, changed: the other seats' hands, plans, policies and
+    /// stopped orders, the deck's order, the seal's key, and (but for Titans) the nuke's base
+    /// among the candidates still possible.
+    fn permute_secrets(st: &State, reader: Option<Side>) -> State {
+        let mut st = st.clone();
+        for side in [Side::Titans, Side::Aeug, Side::NeoZeon] {
+            if Some(side) == reader {
+                continue;
+            }
+            rotate_hand_and_deck(&mut st, side);
+            st.plans[side].push(Plan {
+                key: PlanKey {
+                    card: CardKind::Space,
+                    nth: 1,
+                },
+                guard: None,
+                then: PhaseOrders::default(),
+                otherwise: PlanElse::Pass,
+            });
+            st.policies[side].protect = vec!["a-secret-unit".into()];
+        }
+        st.deck.draw_pile.reverse();
+        if let Some(seal) = st.deck_seal.as_mut() {
+            seal.sealed.key = Hash32([9; 32]);
+        }
+        if reader != Some(Side::Titans) {
+            let possible = view(&st, &Reader::Public).nuke.possible;
+            let other = possible.iter().find(|b| Some(*b) != st.nuke.base.as_ref());
+            st.nuke.base = other.cloned();
+        }
+        st
+    }
+
+    fn seen(st: &State, reader: &Reader) -> (String, String) {
+        let v = view(st, reader);
+        (crate::yaml::to_string(&v), render(&v))
+    }
+
+    /// Plan §2.3 traps: hands, unchosen cards, deck order, the seal's key, the nuke's base,
+    /// plans and policies of others leave each seat's view and text byte-identical.
+    #[test]
+    fn other_seats_secrets_do_not_change_a_seats_view_or_text() {
+        for st in [
+            setup::initial_state(setup::GRYPS, &DataSource::default()).unwrap(),
+            mid_turn(),
+        ] {
+            for (reader, me) in [
+                (Reader::Public, None),
+                (Reader::Side("titans".into()), Some(Side::Titans)),
+                (Reader::Side("aeug".into()), Some(Side::Aeug)),
+                (Reader::Side("neo_zeon".into()), Some(Side::NeoZeon)),
+            ] {
+                let other = permute_secrets(&st, me);
+                assert_ne!(other, st, "the permutation changed nothing");
+                let (yaml_a, text_a) = seen(&st, &reader);
+                let (yaml_b, text_b) = seen(&other, &reader);
+                assert_eq!(first_difference(&yaml_a, &yaml_b), None, "{reader:?} view");
+                assert_eq!(first_difference(&text_a, &text_b), None, "{reader:?} text");
+            }
+        }
+    }
+
+    /// 36.3: only Titans read the nuke's base; the others read "hidden" and the candidates.
+    #[test]
+    fn only_titans_see_the_nuke_base() {
+        let mut st = setup::initial_state(setup::GRYPS, &DataSource::default()).unwrap();
+        // The base is chosen in the turn-1 packet (36.3): put it in one candidate here.
+        let base = st.data.nuke_candidates().into_iter().next().unwrap();
+        st.nuke.base = Some(base.clone());
+        let titans = view(&st, &Reader::Side("titans".into()));
+        assert_eq!(titans.mine.unwrap().nuke_base, Some(base.clone()));
+        let aeug = view(&st, &Reader::Side("aeug".into()));
+        assert_eq!(aeug.mine.as_ref().unwrap().nuke_base, None);
+        assert_eq!(aeug.nuke.status, "hidden");
+        assert!(aeug.nuke.possible.len() > 1);
+        assert!(render(&aeug).contains("nuke: hidden"));
+        assert!(!render(&aeug).contains("your nuke"));
+    }
+
+    /// The text names the turn, each base's governor and level, and units by place.
+    #[test]
+    fn the_text_lists_bases_units_and_characters() {
+        let st = setup::initial_state(setup::GRYPS, &DataSource::default()).unwrap();
+        let text = render(&view(&st, &Reader::Public));
+        assert!(text.contains("turn 1"), "{text}");
+        assert!(text.contains("bases:\n"), "{text}");
+        assert!(text.contains(", level "), "{text}");
+        assert!(text.contains("units:\n"), "{text}");
+        assert!(text.contains("characters:\n"), "{text}");
+        let (id, u) = st.units.iter().next().unwrap();
+        assert!(text.contains(&format!("{id} ({}", u.side)), "{text}");
     }
 }
