@@ -443,6 +443,10 @@ fn check_reveals(
             ));
         }
     }
+    if st.reveals.is_empty() {
+        return;
+    }
+    let earlier = steps_before(records, i);
     let mut seen = std::collections::BTreeSet::new();
     for (k, r) in st.reveals.iter().enumerate() {
         tally.reveals += 1;
@@ -450,10 +454,7 @@ fn check_reveals(
         if !seen.insert((r.step, r.label.as_str())) {
             findings.push(format!("{what}: revealed twice"));
         }
-        let earlier = records[..i]
-            .iter()
-            .find_map(|(e, _)| e.step.as_ref().filter(|s| s.number == r.step));
-        match earlier {
+        match earlier.get(&r.step).map(|(_, s)| *s) {
             None => findings.push(format!(
                 "{what}: no earlier record resolved step {}",
                 r.step
@@ -490,6 +491,18 @@ fn check_reveals(
     }
 }
 
+/// The step records before record `i`, by step number, with their records' `seq`: one pass,
+/// however many reveals a record holds.
+fn steps_before(
+    records: &[(Record, Hash32)],
+    i: usize,
+) -> BTreeMap<u64, (u64, &crate::protocol::journal::StepRecord)> {
+    records[..i]
+        .iter()
+        .filter_map(|(e, _)| e.step.as_ref().map(|s| (s.number, (e.seq, s))))
+        .collect()
+}
+
 /// With the game key: each sealed reveal of record `i` holds the stream key the game key gives
 /// for its step and label, and the very draw that step's sealed transcript holds.
 fn check_reveal_keys(
@@ -503,14 +516,17 @@ fn check_reveal_keys(
         return;
     };
     let name = rec_name(records[i].0.seq);
+    // Each sealed file is read once however many reveals name its step (a record could name
+    // one step many times; that must not make verify parse a file per reveal).
+    if st.reveals.is_empty() {
+        return;
+    }
+    let mut files: BTreeMap<u64, Result<Vec<crate::protocol::dice::SealedDraw>, String>> =
+        BTreeMap::new();
+    let earlier = steps_before(records, i);
     for (k, r) in st.reveals.iter().enumerate() {
         let what = format!("{name}: step.reveals[{k}] ({} of step {})", r.label, r.step);
-        let Some((drawn_in, seed)) = records[..i].iter().find_map(|(e, _)| {
-            e.step
-                .as_ref()
-                .filter(|s| s.number == r.step)
-                .map(|s| (e.seq, s.seed))
-        }) else {
+        let Some((drawn_in, seed)) = earlier.get(&r.step).map(|(seq, s)| (*seq, s.seed)) else {
             // Reported by check_reveals.
             continue;
         };
@@ -520,12 +536,14 @@ fn check_reveal_keys(
             ));
         }
         let file = format!("host/sealed/{drawn_in:06}.yaml");
-        let drawn = dir::read_text(&game.dir.sealed(drawn_in))
-            .map_err(|e| e.to_string())
-            .and_then(|t| {
-                yaml::parse::<Vec<crate::protocol::dice::SealedDraw>>(&t, &file)
-                    .map_err(|r| r.to_string())
-            });
+        let drawn = files.entry(drawn_in).or_insert_with(|| {
+            dir::read_text(&game.dir.sealed(drawn_in))
+                .map_err(|e| e.to_string())
+                .and_then(|t| {
+                    yaml::parse::<Vec<crate::protocol::dice::SealedDraw>>(&t, &file)
+                        .map_err(|r| r.to_string())
+                })
+        });
         match drawn {
             Err(e) => findings.push(format!("{what}: {e}")),
             Ok(draws) => {
