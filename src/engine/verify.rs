@@ -745,22 +745,13 @@ fn check_format(records: &[(Record, Hash32)], i: usize, name: &str, findings: &m
     }
     // journal/4 adds the bot fields, journal/5 the sealed reveals; an older record cannot hold
     // them.
-    let needed = rec.format_needed();
-    let names_bot = rec
-        .genesis
-        .as_ref()
-        .is_some_and(|g| g.seats.iter().any(|s| s.bot.is_some()))
-        || rec
-            .step
-            .as_ref()
-            .is_some_and(|s| s.orders.iter().any(|o| o.bot.is_some()));
-    if format < 4 && names_bot {
+    if format < 4 && rec.names_bot() {
         findings.push(format!(
             "{name}: pbem: a {} record names a bot ({JOURNAL_FORMAT_V4} does)",
             rec.pbem
         ));
     }
-    if format < 5 && needed == JOURNAL_FORMAT_V5 {
+    if format < 5 && rec.holds_sealed_keys() {
         findings.push(format!(
             "{name}: pbem: a {} record commits to or reveals sealed keys ({JOURNAL_FORMAT_V5} does)",
             rec.pbem

@@ -265,26 +265,31 @@ impl Record {
     /// reveals a sealed draw, [`JOURNAL_FORMAT_V4`] when it names a bot (the only fields those
     /// formats add), else [`JOURNAL_FORMAT`].
     pub fn format_needed(&self) -> &'static str {
-        if self
-            .step
-            .as_ref()
-            .is_some_and(|s| !s.reveals.is_empty() || !s.key_commits.is_empty())
-        {
-            return JOURNAL_FORMAT_V5;
-        }
-        let genesis_bot = self
-            .genesis
-            .as_ref()
-            .is_some_and(|g| g.seats.iter().any(|s| s.bot.is_some()));
-        let step_bot = self
-            .step
-            .as_ref()
-            .is_some_and(|s| s.orders.iter().any(|o| o.bot.is_some()));
-        if genesis_bot || step_bot {
+        if self.holds_sealed_keys() {
+            JOURNAL_FORMAT_V5
+        } else if self.names_bot() {
             JOURNAL_FORMAT_V4
         } else {
             JOURNAL_FORMAT
         }
+    }
+
+    /// The record names a bot: a genesis seat played by a bot, or a bot's orders (journal/4).
+    pub fn names_bot(&self) -> bool {
+        self.genesis
+            .as_ref()
+            .is_some_and(|g| g.seats.iter().any(|s| s.bot.is_some()))
+            || self
+                .step
+                .as_ref()
+                .is_some_and(|s| s.orders.iter().any(|o| o.bot.is_some()))
+    }
+
+    /// The record commits to or reveals sealed stream keys (journal/5).
+    pub fn holds_sealed_keys(&self) -> bool {
+        self.step
+            .as_ref()
+            .is_some_and(|s| !s.reveals.is_empty() || !s.key_commits.is_empty())
     }
 }
 

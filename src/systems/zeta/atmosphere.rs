@@ -249,16 +249,11 @@ fn unit_move(
             to
         }
     };
-    let mut cargo = Vec::new();
-    if !is_ms {
-        carry::legal_carry_after(ctx, side, id, carry, moved, &at.at("carry"))?;
-        cargo = carry::cargo_of(st, id);
-        for c in carry {
-            if !cargo.contains(c) {
-                cargo.push(c.clone());
-            }
-        }
-    }
+    let cargo = if is_ms {
+        Vec::new()
+    } else {
+        carry::moving_cargo(ctx, side, id, carry, moved, at)?
+    };
     Ok(AtmoPlan {
         from,
         to,

@@ -153,6 +153,26 @@ pub fn legal_carry(
 
 /// [`legal_carry`] when the units of `moved` have already moved this phase (A-14: one move a
 /// unit a phase; a carried MS does not move again on its own).
+/// What a moving ship takes along (15.1-15.3): the MS aboard it and those its order names, once
+/// `legal_carry_after` accepts the named ones. Movement and atmospheric movement both use it.
+pub fn moving_cargo(
+    ctx: &Ctx<'_>,
+    side: Side,
+    ship: &UnitId,
+    named: &[UnitId],
+    moved: &BTreeSet<UnitId>,
+    at: &FieldPath,
+) -> Result<Vec<UnitId>, Problem> {
+    legal_carry_after(ctx, side, ship, named, moved, &at.at("carry"))?;
+    let mut cargo = cargo_of(&ctx.state, ship);
+    for c in named {
+        if !cargo.contains(c) {
+            cargo.push(c.clone());
+        }
+    }
+    Ok(cargo)
+}
+
 pub fn legal_carry_after(
     ctx: &Ctx<'_>,
     side: Side,

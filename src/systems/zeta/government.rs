@@ -92,8 +92,9 @@ pub fn govern_choices(ctx: &Ctx<'_>, side: Side) -> Vec<Choice<BaseId>> {
         .collect()
 }
 
-/// 17.6: the government values of these units and of the characters aboard them.
-fn total_gov(ctx: &Ctx<'_>, units: &[UnitId]) -> u32 {
+/// 17.6: the government values of these units and of the characters aboard them
+/// (also the others' total a speech subtracts, 29.1.5, A-57).
+pub fn total_gov(ctx: &Ctx<'_>, units: &[UnitId]) -> u32 {
     let mut total = 0;
     for id in units {
         if let Some(u) = ctx.state.units.get(id) {

@@ -232,16 +232,11 @@ pub fn legal_move_after(
             "a path within the unit's movement points (13.4-13.7)",
         );
     }
-    let mut cargo = Vec::new();
-    if !is_ms {
-        carry::legal_carry_after(ctx, side, id, &item.carry, moved, &at.at("carry"))?;
-        cargo = carry::cargo_of(st, id);
-        for c in &item.carry {
-            if !cargo.contains(c) {
-                cargo.push(c.clone());
-            }
-        }
-    }
+    let cargo = if is_ms {
+        Vec::new()
+    } else {
+        carry::moving_cargo(ctx, side, id, &item.carry, moved, at)?
+    };
     Ok(Planned {
         cost,
         cargo,

@@ -158,7 +158,8 @@ pub fn resolve_speech(
             format!("no other faction is there: {side} governs it at level {TOP} (29.1.4)"),
         )
     } else {
-        let gov = others_gov(ctx, &others);
+        // the other factions' units and the characters aboard them.
+        let gov = super::government::total_gov(ctx, &others);
         let label = labels::under(&labels::phase(ctx.state.turn, cursor.k), &["speech", base]);
         let Some(dice) = ctx.dice.as_deref_mut() else {
             return;
@@ -196,25 +197,6 @@ pub fn resolve_speech(
     ctx.log.public(format!(
         "Quattro speaks at {base}: {outcome}; Char replaces Quattro (29.1.6)"
     ));
-}
-
-/// the government values of the other factions' units and of the characters aboard.
-fn others_gov(ctx: &Ctx<'_>, units: &[UnitId]) -> u32 {
-    let mut total = 0;
-    for id in units {
-        if let Some(u) = ctx.state.units.get(id) {
-            total += ctx
-                .data
-                .unit_type(&u.type_id)
-                .map_or(0, |t| u32::from(t.gov));
-        }
-        for (c, ch) in &ctx.state.chars {
-            if matches!(&ch.place, CharPlace::Aboard(x) if x == id) {
-                total += ctx.data.character(c).map_or(0, |d| u32::from(d.gov));
-            }
-        }
-    }
-    total
 }
 
 /// The side's dock ship (29.2.1: La Vie en Rose) in the same hex as the first unit listed,
