@@ -35,6 +35,7 @@ pub mod policy;
 pub mod recovery;
 pub mod setup;
 pub mod specials;
+pub mod standing;
 pub mod state;
 pub mod steps;
 pub mod survival;
