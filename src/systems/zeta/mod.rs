@@ -12,6 +12,7 @@
 
 pub mod action;
 pub mod arming;
+pub mod ask;
 pub mod atmosphere;
 pub mod axis;
 pub mod cards;
