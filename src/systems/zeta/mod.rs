@@ -30,6 +30,7 @@ pub mod fire;
 pub mod government;
 pub mod gryps;
 pub mod guard;
+pub mod invariants;
 pub mod labels;
 pub mod movement;
 pub mod nuke;
@@ -196,6 +197,10 @@ impl Rules for Zeta {
     /// The bot is zeta commit 16; until then it orders nothing.
     fn bot(&self, _state: &State, _side: &str, _seed: &Hash32) -> Orders {
         Orders::default()
+    }
+
+    fn invariants(&self, before: &State, after: &State) -> Vec<String> {
+        invariants::broken(before, after)
     }
 
     fn choice_items(&self, state: &State, side: &str) -> Vec<Orders> {
