@@ -11,6 +11,7 @@
 //!   character at most (20.5, A-90); a character aboard is aboard an own unit that exists;
 //! - a base's level is 0 to 3 (2.6); the nuke's base is a candidate (36.2) and a used nuke
 //!   had one (36.4);
+//! - between phases no unit keeps what it did in one (12.5, 18.3, 32.1.5);
 //! - the turn never goes back and an ended game stays ended (37).
 
 use super::carry;
@@ -24,6 +25,7 @@ pub fn broken(before: &State, after: &State) -> Vec<String> {
     let mut out = Vec::new();
     stage_and_stop(after, &mut out);
     cards_in_one_place(after, &mut out);
+    phase_marks_cleared(after, &mut out);
     units_in_place(after, &mut out);
     characters_aboard(after, &mut out);
     bases_and_nuke(after, &mut out);
@@ -65,6 +67,21 @@ fn stage_and_stop(s: &State, out: &mut Vec<String>) {
             "action phase {k} with {} cards drawn (11.2)",
             s.drawn.len()
         ));
+    }
+}
+
+/// 12.5, 18.3, 32.1.5: what a unit did in a phase is cleared when the phase ends; between
+/// phases (a packet step, the game's end) no unit keeps it.
+fn phase_marks_cleared(s: &State, out: &mut Vec<String>) {
+    if !matches!(s.stage, Stage::Packet { .. } | Stage::Over(_)) {
+        return;
+    }
+    for (id, u) in &s.units {
+        if u.action.is_some() || u.atmo_moved || u.placed_this_phase {
+            out.push(format!(
+                "unit {id} keeps a mark of a phase that has ended (12.5)"
+            ));
+        }
     }
 }
 
@@ -347,6 +364,20 @@ mod tests {
         let b = broken(&st, &st);
         assert!(
             b.iter().any(|l| l.contains("carries 2 characters")),
+            "{b:?}"
+        );
+    }
+
+    /// 12.5: a unit's action does not outlive its phase.
+    #[test]
+    fn an_action_left_after_the_phase_is_broken() {
+        let mut st = start();
+        if let Some(u) = st.units.values_mut().next() {
+            u.action = Some(crate::systems::zeta::state::Action::Move);
+        }
+        let b = broken(&st, &st);
+        assert!(
+            b.iter().any(|l| l.contains("keeps a mark of a phase")),
             "{b:?}"
         );
     }

@@ -210,6 +210,58 @@ mod tests {
         }
     }
 
+    /// Plan §4.3, §4.6: a checkpoint's template lists the orders still to come under
+    /// `continue`, a join's the three answers; both are accepted unedited by every seat.
+    #[test]
+    fn the_ask_templates_are_accepted_unedited_and_name_the_answers() {
+        let st = after_packet();
+        let Stage::Phase { turn, k, card } = st.stage.clone() else {
+            panic!("no phase after the packet: {:?}", st.stage);
+        };
+        let mut o = BTreeMap::new();
+        o.insert(
+            card.side.name().to_string(),
+            crate::yaml::parse_order::<Orders>("checkpoint: after_pre\n", "o").unwrap(),
+        );
+        let mut dice = Dice::new(Hash32([6; 32]), Hash32([5; 32])).at_step(2);
+        let st = steps::resolve(&st, &o, &mut dice).unwrap().state;
+        assert!(matches!(st.stage, Stage::Ask { .. }), "{:?}", st.stage);
+        for side in [Side::Titans, Side::Aeug, Side::NeoZeon] {
+            assert_eq!(problems(&st, side), Vec::<String>::new(), "{side}");
+        }
+        let t = template(&st, card.side);
+        assert!(t.contains("# continue: {...}"), "{t}");
+        assert!(t.contains("# units: actions"), "{t}");
+        assert!(!t.contains("# pre: colony"), "{t}");
+        // The same stop as a join asked of another faction.
+        let who = [Side::Titans, Side::Aeug, Side::NeoZeon]
+            .into_iter()
+            .find(|s| *s != card.side)
+            .unwrap();
+        let at = crate::systems::zeta::data::Loc::parse("space:C05").unwrap();
+        let mut j = st.clone();
+        j.stage = Stage::Ask {
+            turn,
+            k,
+            who,
+            why: AskWhy::Join { at },
+        };
+        if let Some(p) = j.pending.as_mut() {
+            p.who = who;
+            p.why = AskWhy::Join { at };
+        }
+        for side in [Side::Titans, Side::Aeug, Side::NeoZeon] {
+            assert_eq!(problems(&j, side), Vec::<String>::new(), "{side}");
+        }
+        let t = template(&j, who);
+        assert!(t.contains("# join (18.9: the combat in space:C05"), "{t}");
+        assert!(
+            t.contains("\"attacker\"") && t.contains("\"abstain\""),
+            "{t}"
+        );
+        assert!(template(&j, card.side).contains("answers this step"));
+    }
+
     /// Plan §2.3 trap 1: the template of a seat other than Titans never names the nuke base.
     #[test]
     fn only_titans_template_may_name_the_nuke_base() {
