@@ -257,6 +257,65 @@ mod tests {
         }
     }
 
+    /// Random play (docs/adding-a-system.md §4): each waiting side sends one of its choice
+    /// items, picked by a fixed stream; every step resolves and holds every invariant.
+    #[test]
+    fn a_game_of_random_choice_items_holds_every_invariant() {
+        let mut asks = 0;
+        for game in 0..2u64 {
+            let mut st = start();
+            let mut pick = game.wrapping_mul(7919).wrapping_add(13);
+            for n in 1..100u64 {
+                let waiting: Vec<Side> = match &st.stage {
+                    Stage::Packet { .. } => Side::ALL.to_vec(),
+                    Stage::Phase { card, .. } => vec![card.side],
+                    Stage::Ask { who, .. } => {
+                        asks += 1;
+                        vec![*who]
+                    }
+                    Stage::Over(_) => break,
+                };
+                let mut o = std::collections::BTreeMap::new();
+                for side in waiting {
+                    let items = crate::systems::zeta::choices::choices(&st, side).orders();
+                    pick = pick
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    let mut chosen = defaults::default_orders(&st, side);
+                    if !items.is_empty() && pick % 3 != 0 {
+                        let i = usize::try_from((pick >> 33) % items.len() as u64).unwrap();
+                        let item = items[i].clone();
+                        // Titans' turn-1 packet keeps its nuke base (36.3).
+                        if item.nuke_base.is_none() {
+                            chosen = crate::systems::zeta::orders::Orders {
+                                cards: chosen.cards.clone(),
+                                ..item
+                            };
+                        }
+                        if chosen.cards.is_some() && !matches!(st.stage, Stage::Packet { .. }) {
+                            chosen.cards = None;
+                        }
+                    }
+                    o.insert(side.name().to_string(), chosen);
+                }
+                let mut dice =
+                    Dice::new(Hash32([(n % 251) as u8; 32]), Hash32([game as u8; 32])).at_step(n);
+                let next = match steps::resolve(&st, &o, &mut dice) {
+                    Ok(r) => r.state,
+                    Err(e) => panic!("game {game} step {n} at {:?}: {e}; orders {o:?}", st.stage),
+                };
+                let b = broken(&st, &next);
+                assert!(
+                    b.is_empty(),
+                    "game {game} step {n} at {:?}: {b:?}; orders {o:?}",
+                    st.stage
+                );
+                st = next;
+            }
+        }
+        assert!(asks > 0, "no ask step was reached");
+    }
+
     /// Plan §1.3: an ask step needs its stopped phase.
     #[test]
     fn an_ask_step_without_its_stop_is_broken() {
