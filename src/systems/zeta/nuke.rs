@@ -61,35 +61,6 @@ pub fn legal_nuke_base(
     Ok(())
 }
 
-/// Whether Titans' turn-1 packet names the base, as it must (36.3; plan §4.1). Only Check
-/// refuses a missing one; a missed packet gets the sealed default ([`resolve_nuke_base`]).
-pub fn legal_nuke_missing(
-    ctx: &Ctx<'_>,
-    side: Side,
-    given: Option<&BaseId>,
-    at: &FieldPath,
-) -> Result<(), Problem> {
-    if side == Side::Titans
-        && given.is_none()
-        && ctx.state.stage == (Stage::Packet { turn: 1 })
-        && ctx.state.nuke.base.is_none()
-    {
-        let listing = ctx
-            .data
-            .nuke_candidates()
-            .into_iter()
-            .collect::<Vec<_>>()
-            .join(" | ");
-        return Err(Problem::new(
-            at.clone(),
-            "36.3",
-            "Titans' turn-1 packet must name the nuke's base",
-            format!("`nuke_base:` one of {listing}"),
-        ));
-    }
-    Ok(())
-}
-
 /// The bases the nuke may be hidden in now.
 pub fn nuke_choices(ctx: &Ctx<'_>, side: Side) -> Vec<Choice<BaseId>> {
     let at = FieldPath::root().at("nuke_base");
@@ -442,15 +413,6 @@ mod tests {
             p.message,
             "the nuke's base is chosen once, in the turn-1 packet"
         );
-    }
-
-    #[test]
-    fn titans_turn_1_packet_must_name_the_base_36_3() {
-        let st = start();
-        let ctx = Ctx::new(st, None, Moment::Check);
-        let p = legal_nuke_missing(&ctx, Side::Titans, None, &at()).unwrap_err();
-        assert_eq!(p.message, "Titans' turn-1 packet must name the nuke's base");
-        assert!(legal_nuke_missing(&ctx, Side::Aeug, None, &at()).is_ok());
     }
 
     #[test]

@@ -524,11 +524,8 @@ pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
             {
                 out.push(p);
             }
-            if let Err(p) =
-                nuke::legal_nuke_missing(&ctx, side, o.nuke_base.as_ref(), &root.at("nuke_base"))
-            {
-                out.push(p);
-            }
+            // 36.3: a turn-1 packet without `nuke_base:` leaves the choice to the sealed
+            // draw among the candidates (nuke::resolve_nuke_base), as for a missed packet.
             // 5.3: each armament item on the sheet the items before it leave, then the
             // deployment on the units they produced, on a copy of the state.
             let mut sim = Ctx::new(state.clone(), None, Moment::Check);

@@ -87,12 +87,13 @@ fn list<T: Serialize>(out: &mut String, heading: &str, choices: &[Choice<T>]) {
 fn packet(state: &State, side: Side, c: &Choices, out: &mut String) {
     if side == Side::Titans && state.turn == 1 {
         list(out, "nuke_base (36.3, one of)", &c.nuke_base);
-        // 36.3: the turn-1 packet must name it, so the template names the first candidate
-        // (a template is accepted unedited); the player changes it to their secret choice.
+        // 36.3: the choice is secret. Left out (as in the unedited template), the rules draw
+        // it sealed among the candidates: an unedited template must not name a base an
+        // opponent could guess, such as the first of the list.
         if let Some(first) = c.nuke_base.first() {
             let item = serde_json::to_string(&first.item).unwrap_or_default();
             out.push_str(&format!(
-                "nuke_base: {item}   # required on turn 1: put your choice here (only you see it)\n"
+                "# nuke_base: {item}   # your secret choice (only you see it); left out, it is drawn sealed among the candidates\n"
             ));
         }
     }
@@ -268,5 +269,16 @@ mod tests {
         let st = packet_state();
         let aeug = template(&st, Side::Aeug);
         assert!(!aeug.contains("nuke_base"), "{aeug}");
+    }
+
+    /// 36.3: Titans' unedited turn-1 template names no base (an opponent could guess the
+    /// first candidate); left out, the base is drawn sealed, and the template is accepted.
+    #[test]
+    fn titans_unedited_template_leaves_the_nuke_base_to_the_sealed_draw_36_3() {
+        let st = packet_state();
+        let t = template(&st, Side::Titans);
+        assert!(t.contains("# nuke_base: "), "{t}");
+        assert!(!t.lines().any(|l| l.starts_with("nuke_base:")), "{t}");
+        assert_eq!(problems(&st, Side::Titans), Vec::<String>::new());
     }
 }
