@@ -612,11 +612,12 @@ pub(crate) mod fixture {
 mod tests {
     use super::fixture::*;
     use super::*;
-    use crate::systems::zeta::ctx::Moment;
+    use crate::systems::zeta::deploy::fixture::ctx;
     use crate::systems::zeta::state::FaceUp;
 
-    fn ctx(st: State) -> Ctx<'static> {
-        Ctx::new(st, None, Moment::Resolve)
+    /// Puts Titans' Salamis Kai `t-salamis-kai-1` (room for 2 MS) at `at`.
+    fn titans_salamis_at(st: &mut State, at: &str) {
+        put(st, "t-salamis-kai-1", Side::Titans, "salamis_kai", at);
     }
 
     #[test]
@@ -639,13 +640,7 @@ mod tests {
     fn an_uncarried_ms_boards_an_own_ship_with_room_first_a53() {
         let mut st = state();
         put(&mut st, "t-hizack-1", Side::Titans, "hizack", "space:C04");
-        put(
-            &mut st,
-            "t-salamis-kai-1",
-            Side::Titans,
-            "salamis_kai",
-            "space:C04",
-        );
+        titans_salamis_at(&mut st, "space:C04");
         let mut c = ctx(st);
         existence_check(&mut c, loc("space:C04"));
         let u = &c.state.units["t-hizack-1"];
@@ -706,13 +701,7 @@ mod tests {
     fn a_character_whose_carrier_left_boards_another_own_unit_13_10() {
         let mut st = state();
         put(&mut st, "t-hizack-1", Side::Titans, "hizack", "space:C04");
-        put(
-            &mut st,
-            "t-salamis-kai-1",
-            Side::Titans,
-            "salamis_kai",
-            "space:C04",
-        );
+        titans_salamis_at(&mut st, "space:C04");
         aboard(&mut st, "t-hizack-1", "t-salamis-kai-1");
         put(&mut st, "t-hizack-2", Side::Titans, "hizack", "space:C04");
         seat(&mut st, "jerid_1", "t-hizack-2");
@@ -762,13 +751,7 @@ mod tests {
             "space:B03",
         );
         put(&mut st, "t-hizack-1", Side::Titans, "hizack", "space:B03");
-        put(
-            &mut st,
-            "t-salamis-kai-1",
-            Side::Titans,
-            "salamis_kai",
-            "space:C04",
-        );
+        titans_salamis_at(&mut st, "space:C04");
         seat(&mut st, "bask", "t-alexandria-1");
         let items = vec![
             Board {
@@ -799,13 +782,7 @@ mod tests {
     #[test]
     fn a_ship_carries_no_more_ms_than_its_capacity_15_3() {
         let mut st = state();
-        put(
-            &mut st,
-            "t-salamis-kai-1",
-            Side::Titans,
-            "salamis_kai",
-            "space:B03",
-        );
+        titans_salamis_at(&mut st, "space:B03");
         for i in 1..=3 {
             put(
                 &mut st,
@@ -828,13 +805,7 @@ mod tests {
     #[test]
     fn a_ship_carries_only_own_ms_from_its_own_hex_15_1_a14() {
         let mut st = state();
-        put(
-            &mut st,
-            "t-salamis-kai-1",
-            Side::Titans,
-            "salamis_kai",
-            "space:B03",
-        );
+        titans_salamis_at(&mut st, "space:B03");
         put(&mut st, "a-nemo-1", Side::Aeug, "nemo", "space:B03");
         put(&mut st, "t-hizack-1", Side::Titans, "hizack", "space:C04");
         let c = ctx(st);
