@@ -4,44 +4,26 @@ use super::*;
 use crate::protocol::dice::Dice;
 use crate::protocol::hash::Hash32;
 use crate::systems::DataSource;
+use crate::systems::zeta::carry::fixture;
 use crate::systems::zeta::policy::{JoinPolicy, JoinRule};
 use crate::systems::zeta::setup;
-use crate::systems::zeta::state::{State, Unit};
+use crate::systems::zeta::state::State;
 
 /// The setup with `side`'s card of `kind` drawn as phase 1 of turn 1.
 pub(super) fn start(side: Side, kind: CardKind) -> State {
     let mut s = setup::initial_state(setup::GRYPS, &DataSource::default()).unwrap();
-    s.stage = Stage::Phase {
-        turn: 1,
-        k: 1,
-        card: Card {
-            side,
-            kind,
-            copy: 1,
-        },
-    };
+    fixture::phase(&mut s, side, kind);
     s
 }
 
-pub(super) fn loc(s: &str) -> Loc {
-    Loc::parse(s).unwrap()
-}
+pub(super) use fixture::loc;
 
 /// Puts a new unit (front face, uncarried) in `at`; `moved` marks it a mover (18.6).
 pub(super) fn put(s: &mut State, id: &str, side: Side, ty: &str, at: &str, moved: bool) {
-    s.units.insert(
-        id.to_string(),
-        Unit {
-            side,
-            type_id: ty.to_string(),
-            place: Place::Hex(loc(at)),
-            face: FaceUp::Front,
-            carrier: None,
-            action: moved.then_some(Action::Move),
-            atmo_moved: false,
-            placed_this_phase: false,
-        },
-    );
+    fixture::put(s, id, side, ty, at);
+    if let Some(u) = s.units.get_mut(id) {
+        u.action = moved.then_some(Action::Move);
+    }
 }
 
 /// Moves Titans' Green Noa stack (an Alexandria carrying four Hizacks and more, with five
@@ -199,17 +181,25 @@ fn an_atmosphere_card_fights_where_atmospheric_movers_arrived_18_3() {
     assert!(at_resolve(&s, Side::Titans, &o).is_ok());
 }
 
+/// The rule and message Titans' combat in C05 against AEUG is refused with in `s` when it
+/// carries the preparation `p`.
+fn prep_refusal(s: &State, p: PrepOrders) -> (Option<String>, String) {
+    let mut o = order("space:C05", &[Side::Aeug]);
+    o.prep = Some(p);
+    msg(check(s, Side::Titans, &o))
+}
+
 #[test]
 fn preparation_items_are_judged_20_5_20_6_20_8_20_9_20_4() {
     let s = start(Side::Titans, CardKind::Space);
-    let mut o = order("space:C05", &[Side::Aeug]);
     let mut p = PrepOrders::default();
     p.pilots.insert("t-hizack-1".into(), "bask".into());
-    o.prep = Some(p);
-    let (rule, m) = msg(check(&s, Side::Titans, &o));
     assert_eq!(
-        (rule.as_deref(), m.as_str()),
-        (Some("20.5"), "bask has no MS attack or defense")
+        prep_refusal(&s, p),
+        (
+            Some("20.5".into()),
+            "bask has no MS attack or defense".into()
+        )
     );
 
     let mut s2 = s.clone();
@@ -223,21 +213,17 @@ fn preparation_items_are_judged_20_5_20_6_20_8_20_9_20_4() {
     );
     let mut p = PrepOrders::default();
     p.pilots.insert("t-the-o-1".into(), "jerid_1".into());
-    o.prep = Some(p);
-    let (rule, m) = msg(check(&s2, Side::Titans, &o));
     assert_eq!(
-        (rule.as_deref(), m.as_str()),
+        prep_refusal(&s2, p),
         (
-            Some("20.6"),
-            "jerid_1 is not an NT and cannot pilot a qubeley"
+            Some("20.6".into()),
+            "jerid_1 is not an NT and cannot pilot a qubeley".into()
         )
     );
 
     let mut p = PrepOrders::default();
     p.captains.insert("t-alexandria-1".into(), "jerid_1".into());
-    o.prep = Some(p);
-    let (rule, _) = msg(check(&s, Side::Titans, &o));
-    assert_eq!(rule.as_deref(), Some("20.8"));
+    assert_eq!(prep_refusal(&s, p).0.as_deref(), Some("20.8"));
 
     let mut s3 = s.clone();
     put(
@@ -253,33 +239,36 @@ fn preparation_items_are_judged_20_5_20_6_20_8_20_9_20_4() {
         sortie: Some(vec!["t-garuda-9".into()]),
         ..Default::default()
     };
-    o.prep = Some(p);
-    let (rule, m) = msg(check(&s3, Side::Titans, &o));
     assert_eq!(
-        (rule.as_deref(), m.as_str()),
-        (Some("20.9"), "t-garuda-9 cannot sortie on the space map")
+        prep_refusal(&s3, p),
+        (
+            Some("20.9".into()),
+            "t-garuda-9 cannot sortie on the space map".into()
+        )
     );
 
     let p = PrepOrders {
         house: vec!["t-hizack-1".into()],
         ..Default::default()
     };
-    o.prep = Some(p);
-    let (rule, m) = msg(check(&s, Side::Titans, &o));
     assert_eq!(
-        (rule.as_deref(), m.as_str()),
-        (Some("20.4"), "no own military base in space:C05")
+        prep_refusal(&s, p),
+        (
+            Some("20.4".into()),
+            "no own military base in space:C05".into()
+        )
     );
 
     let p = PrepOrders {
         leave_out: vec!["a-argama-1".into()],
         ..Default::default()
     };
-    o.prep = Some(p);
-    let (rule, m) = msg(check(&s, Side::Titans, &o));
     assert_eq!(
-        (rule.as_deref(), m.as_str()),
-        (Some("20.2"), "a-argama-1 is not a unit of titans")
+        prep_refusal(&s, p),
+        (
+            Some("20.2".into()),
+            "a-argama-1 is not a unit of titans".into()
+        )
     );
 }
 
