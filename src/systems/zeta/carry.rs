@@ -651,14 +651,14 @@ mod tests {
     #[test]
     fn an_own_military_base_shelters_lone_ms_until_an_enemy_comes_15_6() {
         let mut st = state();
-        // Green Noa (space:B03) is Titans' military base.
-        put(&mut st, "t-hizack-1", Side::Titans, "hizack", "space:B03");
+        // Green Noa (space:C02) is Titans' military base.
+        put(&mut st, "t-hizack-1", Side::Titans, "hizack", "space:C02");
         let mut c = ctx(st.clone());
-        existence_check(&mut c, loc("space:B03"));
+        existence_check(&mut c, loc("space:C02"));
         assert!(c.state.units.contains_key("t-hizack-1"));
-        put(&mut st, "a-argama-1", Side::Aeug, "argama", "space:B03");
+        put(&mut st, "a-argama-1", Side::Aeug, "argama", "space:C02");
         let mut c = ctx(st);
-        existence_check(&mut c, loc("space:B03"));
+        existence_check(&mut c, loc("space:C02"));
         assert!(!c.state.units.contains_key("t-hizack-1"));
     }
 
@@ -666,10 +666,10 @@ mod tests {
     fn another_factions_military_base_shelters_nobody_but_a_political_base_does_a26() {
         let mut st = state();
         // Green Noa is Titans' military base; Side 2 (space:F02) is AEUG's political base.
-        put(&mut st, "a-nemo-1", Side::Aeug, "nemo", "space:B03");
+        put(&mut st, "a-nemo-1", Side::Aeug, "nemo", "space:C02");
         put(&mut st, "t-hizack-1", Side::Titans, "hizack", "space:F02");
         let mut c = ctx(st);
-        existence_check(&mut c, loc("space:B03"));
+        existence_check(&mut c, loc("space:C02"));
         existence_check(&mut c, loc("space:F02"));
         assert!(!c.state.units.contains_key("a-nemo-1"));
         assert!(c.state.units.contains_key("t-hizack-1"));

@@ -26,11 +26,14 @@ pub(super) fn put(s: &mut State, id: &str, side: Side, ty: &str, at: &str, moved
     }
 }
 
+/// Green Noa's hex (map.yaml), where Titans' main stack starts (38).
+const GREEN_NOA: &str = "space:C02";
+
 /// Moves Titans' Green Noa stack (an Alexandria carrying four Hizacks and more, with five
 /// characters) to `at`, all movers.
 fn titans_move_to(s: &mut State, at: &str) {
     for u in s.units.values_mut() {
-        if u.side == Side::Titans && u.place == Place::Hex(loc("space:B03")) {
+        if u.side == Side::Titans && u.place == Place::Hex(loc(GREEN_NOA)) {
             u.place = Place::Hex(loc(at));
             u.action = Some(Action::Move);
         }
@@ -208,7 +211,7 @@ fn preparation_items_are_judged_20_5_20_6_20_8_20_9_20_4() {
         "t-the-o-1",
         Side::Titans,
         "qubeley",
-        "space:B03",
+        GREEN_NOA,
         true,
     );
     let mut p = PrepOrders::default();
@@ -231,7 +234,7 @@ fn preparation_items_are_judged_20_5_20_6_20_8_20_9_20_4() {
         "t-garuda-9",
         Side::Titans,
         "hizack",
-        "space:B03",
+        GREEN_NOA,
         true,
     );
     s3.units.get_mut("t-garuda-9").unwrap().type_id = "dom_tropen".into();

@@ -560,10 +560,10 @@ mod tests {
     #[test]
     fn entering_another_factions_military_base_costs_one_more_but_not_a_political_one_13_6() {
         let mut st = space(Side::Aeug);
-        // Green Noa (B03) is Titans' military base; Side 2 (F02) is AEUG's, Side 5 (H02) too.
-        put(&mut st, "a-argama-1", Side::Aeug, "argama", "space:B05");
+        // Green Noa (C02) is Titans' military base; Side 2 (F02) is AEUG's, Side 5 (H02) too.
+        put(&mut st, "a-argama-1", Side::Aeug, "argama", "space:C04");
         assert_eq!(
-            cost(&st, Side::Aeug, "a-argama-1", &["space:B04", "space:B03"]),
+            cost(&st, Side::Aeug, "a-argama-1", &["space:C03", "space:C02"]),
             3
         );
         // Titans entering AEUG's political base pays nothing extra.
@@ -581,16 +581,16 @@ mod tests {
     #[test]
     fn enemy_units_in_another_factions_base_cost_one_extra_only_13_7() {
         let mut st = space(Side::Aeug);
-        put(&mut st, "a-argama-1", Side::Aeug, "argama", "space:B05");
+        put(&mut st, "a-argama-1", Side::Aeug, "argama", "space:C04");
         put(
             &mut st,
             "t-salamis-kai-1",
             Side::Titans,
             "salamis_kai",
-            "space:B03",
+            "space:C02",
         );
         assert_eq!(
-            cost(&st, Side::Aeug, "a-argama-1", &["space:B04", "space:B03"]),
+            cost(&st, Side::Aeug, "a-argama-1", &["space:C03", "space:C02"]),
             3
         );
     }
