@@ -275,8 +275,8 @@ fn preparation_items_are_judged_20_5_20_6_20_8_20_9_20_4() {
     );
 }
 
-#[test]
-fn choices_list_each_present_faction_and_both_18_8() {
+/// Titans' Green Noa stack moved into C05, where AEUG's Fleet is, and a Neo Zeon Gwadan there.
+fn titans_meet_gwadan_in_c05() -> State {
     let mut s = start(Side::Titans, CardKind::Space);
     titans_move_to(&mut s, "space:C05");
     put(
@@ -287,6 +287,12 @@ fn choices_list_each_present_faction_and_both_18_8() {
         "space:C05",
         false,
     );
+    s
+}
+
+#[test]
+fn choices_list_each_present_faction_and_both_18_8() {
+    let s = titans_meet_gwadan_in_c05();
     let mut ctx = Ctx::new(s, None, Moment::Resolve);
     ctx.moment = Moment::Resolve;
     let got: Vec<Vec<Side>> = combat_choices(&ctx, Side::Titans)
@@ -307,16 +313,7 @@ fn choices_list_each_present_faction_and_both_18_8() {
 // --- camps and the join (18.8-18.10) ------------------------------------------------------
 
 fn three_in_c05() -> State {
-    let mut s = start(Side::Titans, CardKind::Space);
-    titans_move_to(&mut s, "space:C05");
-    put(
-        &mut s,
-        "n-gwadan-9",
-        Side::NeoZeon,
-        "gwadan",
-        "space:C05",
-        false,
-    );
+    let mut s = titans_meet_gwadan_in_c05();
     for g in ["n-gaza-c-8", "n-gaza-c-9"] {
         put(&mut s, g, Side::NeoZeon, "gaza_c", "space:C05", false);
         s.units.get_mut(g).unwrap().carrier = Some("n-gwadan-9".into());

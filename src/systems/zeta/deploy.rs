@@ -956,6 +956,13 @@ mod tests {
         );
     }
 
+    /// Titans governing Green Noa at `level`, having produced `n` of type `t` under `label`.
+    fn titans_produced(level: u8, t: &str, n: u8, label: &str) -> Ctx<'static> {
+        let mut c = ctx(with_base(Side::Titans, "green_noa", level));
+        produce(&mut c, Side::Titans, t, n, label);
+        c
+    }
+
     fn at_base(label: &str, base: &str) -> DeployUnit {
         DeployUnit {
             label: label.into(),
@@ -1007,8 +1014,7 @@ mod tests {
 
     #[test]
     fn produced_units_deploy_at_an_own_base_within_its_points_9_2_9_4() {
-        let mut c = ctx(with_base(Side::Titans, "green_noa", 2));
-        produce(&mut c, Side::Titans, "hizack", 2, "hz");
+        let mut c = titans_produced(2, "hizack", 2, "hz");
         let d = Deployment {
             units: vec![at_base("hz", "green_noa")],
             ..Deployment::default()
@@ -1033,8 +1039,7 @@ mod tests {
 
     #[test]
     fn a_base_refuses_more_than_its_deployment_points_9_3() {
-        let mut c = ctx(with_base(Side::Titans, "green_noa", 1));
-        produce(&mut c, Side::Titans, "hizack", 2, "hz");
+        let c = titans_produced(1, "hizack", 2, "hz");
         let e = unit_refusal(&c, Side::Titans, &at_base("hz", "green_noa"));
         assert_eq!(e.rule.as_deref(), Some("9.3"));
         assert!(e.message.contains("these need 2"), "{}", e.message);
@@ -1042,16 +1047,14 @@ mod tests {
 
     #[test]
     fn a_ship_takes_two_deployment_points_9_4() {
-        let mut c = ctx(with_base(Side::Titans, "green_noa", 1));
-        produce(&mut c, Side::Titans, "alexandria", 1, "al");
+        let c = titans_produced(1, "alexandria", 1, "al");
         let e = unit_refusal(&c, Side::Titans, &at_base("al", "green_noa"));
         assert!(e.message.contains("these need 2"));
     }
 
     #[test]
     fn a_base_not_governed_by_the_side_is_refused_9_2() {
-        let mut c = ctx(with_base(Side::Titans, "green_noa", 2));
-        produce(&mut c, Side::Titans, "hizack", 1, "hz");
+        let c = titans_produced(2, "hizack", 1, "hz");
         let e = legal_deploy_unit(
             &c,
             Side::Titans,
@@ -1076,8 +1079,7 @@ mod tests {
 
     #[test]
     fn naming_both_base_and_ship_is_refused_9_2() {
-        let mut c = ctx(with_base(Side::Titans, "green_noa", 2));
-        produce(&mut c, Side::Titans, "hizack", 1, "hz");
+        let c = titans_produced(2, "hizack", 1, "hz");
         let mut item = at_base("hz", "green_noa");
         item.onto = Some("t-x".into());
         let e = unit_refusal(&c, Side::Titans, &item);
@@ -1118,8 +1120,7 @@ mod tests {
 
     #[test]
     fn an_undeployed_unit_returns_to_the_factory_box_a_8() {
-        let mut c = ctx(with_base(Side::Titans, "green_noa", 2));
-        produce(&mut c, Side::Titans, "hizack", 1, "hz");
+        let mut c = titans_produced(2, "hizack", 1, "hz");
         resolve_deployment(&mut c, Side::Titans, &Deployment::default());
         assert_eq!(
             c.state.sides[Side::Titans].factory.get("hizack").copied(),
@@ -1401,8 +1402,7 @@ mod tests {
 
     #[test]
     fn choices_list_the_legal_bases_for_a_label() {
-        let mut c = ctx(with_base(Side::Titans, "green_noa", 2));
-        produce(&mut c, Side::Titans, "hizack", 1, "hz");
+        let c = titans_produced(2, "hizack", 1, "hz");
         let ch = deploy_unit_choices(&c, Side::Titans);
         assert!(
             ch.iter()
@@ -1499,8 +1499,7 @@ mod tests {
 
     #[test]
     fn more_units_than_the_label_holds_are_refused_9_1() {
-        let mut c = ctx(with_base(Side::Titans, "green_noa", 2));
-        produce(&mut c, Side::Titans, "hizack", 1, "hz");
+        let c = titans_produced(2, "hizack", 1, "hz");
         let mut item = at_base("hz", "green_noa");
         item.count = Some(2);
         let e = unit_refusal(&c, Side::Titans, &item);
