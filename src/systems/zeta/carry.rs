@@ -564,6 +564,12 @@ pub(crate) mod fixture {
         Loc::parse(s).expect("a test hex")
     }
 
+    /// Asserts that the refusal `p` cites `rule` and says `text`.
+    pub fn assert_refused(p: &crate::systems::Problem, rule: &str, text: &str) {
+        assert_eq!(p.rule.as_deref(), Some(rule), "{}", p.message);
+        assert!(p.message.contains(text), "{text:?} not in: {}", p.message);
+    }
+
     /// Opens action phase 1 of turn 1 on `side`'s card of `kind`.
     pub fn phase(st: &mut State, side: Side, kind: CardKind) {
         st.stage = Stage::Phase {
@@ -798,8 +804,7 @@ mod tests {
         assert!(legal_carry(&c, Side::Titans, &"t-salamis-kai-1".into(), &two, &at).is_ok());
         let three: Vec<UnitId> = (1..=3).map(|i| format!("t-hizack-{i}")).collect();
         let p = legal_carry(&c, Side::Titans, &"t-salamis-kai-1".into(), &three, &at).unwrap_err();
-        assert_eq!(p.rule.as_deref(), Some("15.3"));
-        assert!(p.message.contains("carries at most 2 MS"), "{}", p.message);
+        assert_refused(&p, "15.3", "carries at most 2 MS");
     }
 
     #[test]

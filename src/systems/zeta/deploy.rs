@@ -922,6 +922,7 @@ mod tests {
     use super::fixture::{ctx, state, unit};
     use super::*;
     use crate::systems::zeta::arming;
+    use crate::systems::zeta::carry::fixture::assert_refused;
     use crate::systems::zeta::guard::Produced;
     use crate::systems::zeta::orders::{ArmItem, GuardedDeployment, Produce};
 
@@ -996,6 +997,11 @@ mod tests {
         }
     }
 
+    /// `char` waits for deployment with its track code (9.5).
+    fn waiting(st: &mut State, char: &str, code: ArrivalCode) {
+        place_char(st, char, CharPlace::ToDeploy { code });
+    }
+
     fn place_char(st: &mut State, char: &str, place: CharPlace) {
         if let Some(ch) = st.chars.get_mut(char) {
             ch.place = place;
@@ -1041,8 +1047,7 @@ mod tests {
     fn a_base_refuses_more_than_its_deployment_points_9_3() {
         let c = titans_produced(1, "hizack", 2, "hz");
         let e = unit_refusal(&c, Side::Titans, &at_base("hz", "green_noa"));
-        assert_eq!(e.rule.as_deref(), Some("9.3"));
-        assert!(e.message.contains("these need 2"), "{}", e.message);
+        assert_refused(&e, "9.3", "these need 2");
     }
 
     #[test]
@@ -1064,8 +1069,7 @@ mod tests {
         let governed = c.state.bases.get("granada").and_then(|b| b.governor) == Some(Side::Titans);
         if !governed {
             let e = e.unwrap_err();
-            assert_eq!(e.rule.as_deref(), Some("9.2"));
-            assert!(e.message.contains("not governed by titans"));
+            assert_refused(&e, "9.2", "not governed by titans");
         }
     }
 
@@ -1073,8 +1077,7 @@ mod tests {
     fn an_unknown_label_is_refused_9_1() {
         let c = ctx(with_base(Side::Titans, "green_noa", 2));
         let e = unit_refusal(&c, Side::Titans, &at_base("x", "green_noa"));
-        assert_eq!(e.rule.as_deref(), Some("9.1"));
-        assert!(e.message.contains("no unit produced under the label"));
+        assert_refused(&e, "9.1", "no unit produced under the label");
     }
 
     #[test]
@@ -1097,8 +1100,7 @@ mod tests {
         assert!(legal_deploy_unit(&c, Side::Titans, &onto, &FieldPath::root()).is_ok());
         apply_deploy_unit(&mut c, Side::Titans, &onto);
         let e = unit_refusal(&c, Side::Titans, &onto);
-        assert_eq!(e.rule.as_deref(), Some("29.2.6"));
-        assert!(e.message.contains("already took its MS"));
+        assert_refused(&e, "29.2.6", "already took its MS");
         let two = DeployUnit {
             count: None,
             ..onto.clone()
@@ -1206,13 +1208,7 @@ mod tests {
         unit(&mut st, "a-argama-1", Side::Aeug, "argama", "space:C05");
         unit(&mut st, "a-garuda-1", Side::Aeug, "garuda", "ground:E05");
         let id = "judau".to_string();
-        place_char(
-            &mut st,
-            &id,
-            CharPlace::ToDeploy {
-                code: ArrivalCode::Space,
-            },
-        );
+        waiting(&mut st, &id, ArrivalCode::Space);
         let c = ctx(st);
         let item = |u: &str| DeployChar {
             char: id.clone(),
@@ -1221,8 +1217,7 @@ mod tests {
         };
         assert!(legal_char_place(&c, Side::Aeug, &item("a-argama-1"), &FieldPath::root()).is_ok());
         let e = char_refusal(&c, Side::Aeug, &item("a-garuda-1"));
-        assert_eq!(e.rule.as_deref(), Some("9.5"));
-        assert!(e.message.contains("the space map"));
+        assert_refused(&e, "9.5", "the space map");
     }
 
     #[test]
@@ -1242,13 +1237,7 @@ mod tests {
     fn with_x_is_anywhere_when_x_is_off_the_map_9_6() {
         let mut st = state();
         unit(&mut st, "n-gwadan-1", Side::NeoZeon, "gwadan", "space:C05");
-        place_char(
-            &mut st,
-            "glemy",
-            CharPlace::ToDeploy {
-                code: ArrivalCode::With("haman".into()),
-            },
-        );
+        waiting(&mut st, "glemy", ArrivalCode::With("haman".into()));
         place_char(&mut st, "haman", CharPlace::Dead);
         let mut c = ctx(st);
         resolve_deployment(
@@ -1269,13 +1258,7 @@ mod tests {
     fn a_second_rider_on_an_ms_is_refused_a_90() {
         let mut st = state();
         unit(&mut st, "a-nemo-1", Side::Aeug, "nemo", "ground:E05");
-        place_char(
-            &mut st,
-            "judau",
-            CharPlace::ToDeploy {
-                code: ArrivalCode::Any,
-            },
-        );
+        waiting(&mut st, "judau", ArrivalCode::Any);
         let other = st
             .chars
             .iter()
@@ -1292,13 +1275,7 @@ mod tests {
     #[test]
     fn a_character_alone_needs_own_units_and_a_base_hex_9_5_15_6() {
         let mut st = state();
-        place_char(
-            &mut st,
-            "judau",
-            CharPlace::ToDeploy {
-                code: ArrivalCode::Any,
-            },
-        );
+        waiting(&mut st, "judau", ArrivalCode::Any);
         let loc = data_loc("space:C05");
         st.units.retain(|_, u| u.place != Place::Hex(loc));
         let c = ctx(st.clone());
@@ -1325,13 +1302,7 @@ mod tests {
     fn an_unplaced_character_takes_its_first_legal_place_4_2() {
         let mut st = state();
         unit(&mut st, "a-argama-1", Side::Aeug, "argama", "space:C05");
-        place_char(
-            &mut st,
-            "judau",
-            CharPlace::ToDeploy {
-                code: ArrivalCode::Space,
-            },
-        );
+        waiting(&mut st, "judau", ArrivalCode::Space);
         let mut c = ctx(st);
         resolve_deployment(&mut c, Side::Aeug, &Deployment::default());
         assert!(matches!(
@@ -1484,8 +1455,7 @@ mod tests {
         let mut c = ctx(st);
         produce(&mut c, Side::Titans, "gaza_c", 1, "g");
         let e = unit_refusal(&c, Side::Titans, &at_base("g", "jaburo"));
-        assert_eq!(e.rule.as_deref(), Some("2.4"));
-        assert!(e.message.contains("cannot be used on the ground map"));
+        assert_refused(&e, "2.4", "cannot be used on the ground map");
     }
 
     #[test]
@@ -1493,8 +1463,7 @@ mod tests {
         let mut c = ctx(with_base(Side::Titans, "side_1", 1));
         produce(&mut c, Side::Titans, "hizack", 1, "hz");
         let e = unit_refusal(&c, Side::Titans, &at_base("hz", "side_1"));
-        assert_eq!(e.rule.as_deref(), Some("9.3"));
-        assert!(e.message.contains("no deployment points"));
+        assert_refused(&e, "9.3", "no deployment points");
     }
 
     #[test]
@@ -1527,13 +1496,7 @@ mod tests {
     #[test]
     fn a_character_needs_exactly_one_of_aboard_and_at_9_5() {
         let mut st = state();
-        place_char(
-            &mut st,
-            "judau",
-            CharPlace::ToDeploy {
-                code: ArrivalCode::Any,
-            },
-        );
+        waiting(&mut st, "judau", ArrivalCode::Any);
         let c = ctx(st);
         let item = DeployChar {
             char: "judau".into(),

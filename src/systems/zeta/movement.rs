@@ -504,8 +504,7 @@ mod tests {
             &["space:C06", "space:C07", "space:C08", "space:C09"],
         );
         let p = judge(&st, Side::Aeug, &four).unwrap_err();
-        assert_eq!(p.rule.as_deref(), Some("13.2"));
-        assert!(p.message.contains("costs 4 MP"), "{}", p.message);
+        assert_refused(&p, "13.2", "costs 4 MP");
         let mut st = ground(Side::Aeug);
         put(&mut st, "a-gm2-1", Side::Aeug, "gm2", "ground:I02");
         assert!(
@@ -530,8 +529,7 @@ mod tests {
         let mut st = space(Side::Aeug);
         put(&mut st, "a-argama-1", Side::Aeug, "argama", "space:C05");
         let p = refusal(&st, Side::Aeug, "a-argama-1", &["space:C07"]);
-        assert_eq!(p.rule.as_deref(), Some("13.4"));
-        assert!(p.message.contains("not next to space:C05"), "{}", p.message);
+        assert_refused(&p, "13.4", "not next to space:C05");
     }
 
     #[test]
@@ -600,8 +598,7 @@ mod tests {
         let mut st = space(Side::Titans);
         put(&mut st, "t-hizack-1", Side::Titans, "hizack", "space:B03");
         let p = refusal(&st, Side::Titans, "t-hizack-1", &["space:B04"]);
-        assert_eq!(p.rule.as_deref(), Some("13.8"));
-        assert!(p.message.contains("only aboard a ship"), "{}", p.message);
+        assert_refused(&p, "13.8", "only aboard a ship");
     }
 
     #[test]
@@ -615,8 +612,7 @@ mod tests {
             &mv("a-gm2-1", &["ground:B02", "ground:A02"]),
         );
         let p = p.unwrap_err();
-        assert_eq!(p.rule.as_deref(), Some("13.9"));
-        assert!(p.message.contains("ground:A02 is ocean"), "{}", p.message);
+        assert_refused(&p, "13.9", "ground:A02 is ocean");
         put(&mut st, "a-garuda-1", Side::Aeug, "garuda", "ground:C02");
         assert_eq!(
             cost(&st, Side::Aeug, "a-garuda-1", &["ground:B02", "ground:A02"]),
@@ -678,8 +674,7 @@ mod tests {
         let mut st = ground(Side::NeoZeon);
         put(&mut st, "n-gaza-d-1", Side::NeoZeon, "gaza_d", "ground:J03");
         let p = refusal(&st, Side::NeoZeon, "n-gaza-d-1", &["ground:J04"]);
-        assert_eq!(p.rule.as_deref(), Some("30.3.4"));
-        assert!(p.message.contains("while Axis is in the asteroid belt"));
+        assert_refused(&p, "30.3.4", "while Axis is in the asteroid belt");
     }
 
     #[test]
@@ -903,8 +898,7 @@ mod tests {
         let mut st = space(Side::NeoZeon);
         put(&mut st, "n-gwadan-1", Side::NeoZeon, "gwadan", "belt");
         let p = refusal(&st, Side::NeoZeon, "n-gwadan-1", &["space:N04"]);
-        assert_eq!(p.rule.as_deref(), Some("30.3.4"));
-        assert!(p.message.contains("only Axis leaves it"), "{}", p.message);
+        assert_refused(&p, "30.3.4", "only Axis leaves it");
     }
 
     #[test]
