@@ -480,12 +480,7 @@ pub fn legal_board(ctx: &Ctx<'_>, side: Side, item: &Board, at: &FieldPath) -> R
     if c.side != side {
         return refuse(format!("{ch} belongs to {}", c.side));
     }
-    let here = match &c.place {
-        CharPlace::Aboard(u) => st.units.get(u).map(|u| u.place),
-        CharPlace::Solo(l) => Some(Place::Hex(*l)),
-        _ => None,
-    };
-    let Some(here) = here else {
+    let Some(here) = super::deploy::char_place(st, ch) else {
         return refuse(format!("{ch} is not on the map"));
     };
     let Some(u) = st.units.get(to) else {

@@ -45,10 +45,6 @@ pub fn ms_may_stand(state: &State, side: Side, place: Place) -> bool {
     place.loc().is_some() && carry::may_stand_alone(state, &state.data, side, place)
 }
 
-fn class_of(state: &State, u: &Unit) -> Option<Class> {
-    state.data.unit_type(&u.type_id).map(|t| t.class)
-}
-
 /// The first own ship at `place` (id order) with room for one more MS (15.3), not one of
 /// `except`. Id order, not carry's most-room-first: production and scrapping fill
 /// ships in a fixed order the player can foresee.
@@ -90,7 +86,7 @@ pub fn may_board(state: &State, side: Side, char: &str, u: &str) -> bool {
     if unit.side != side {
         return false;
     }
-    match class_of(state, unit) {
+    match carry::class_of(state, u) {
         Some(Class::Ship) => true,
         Some(Class::Ms) => may_pilot(state, char) && !has_rider(state, u),
         _ => false,
@@ -103,7 +99,7 @@ pub fn unit_to_board(state: &State, side: Side, char: &str, place: Place) -> Opt
         state
             .units
             .iter()
-            .filter(|(_, u)| u.place == place && class_of(state, u) == Some(class))
+            .filter(|(id, u)| u.place == place && carry::class_of(state, id) == Some(class))
             .map(|(id, _)| id.clone())
             .find(|id| may_board(state, side, char, id))
     };
@@ -543,8 +539,8 @@ pub fn char_place_choices(ctx: &Ctx<'_>, side: Side) -> Vec<Choice<DeployChar>> 
         // Ships first: they take any number of characters (15.3).
         let mut ships = Vec::new();
         let mut others = Vec::new();
-        for (id, u) in ctx.state.units.iter().filter(|(_, u)| u.side == side) {
-            if class_of(&ctx.state, u) == Some(Class::Ship) {
+        for (id, _) in ctx.state.units.iter().filter(|(_, u)| u.side == side) {
+            if carry::class_of(&ctx.state, id) == Some(Class::Ship) {
                 ships.push(id.clone());
             } else {
                 others.push(id.clone());
