@@ -397,12 +397,7 @@ pub fn resolve_atmospheric(
                 u.action = Some(Action::Move);
             }
             if down
-                && ctx
-                    .state
-                    .units
-                    .get(c)
-                    .and_then(|u| ctx.data.unit_type(&u.type_id))
-                    .is_some_and(|t| t.aptitude == Some(Aptitude::S))
+                && carry::type_of(&ctx.state, c).is_some_and(|t| t.aptitude == Some(Aptitude::S))
             {
                 reach::fire("14.8");
             }

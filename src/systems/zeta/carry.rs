@@ -6,7 +6,7 @@
 //! (15.4-15.6). `existence_check` applies 15.7 to one place.
 
 use super::ctx::Ctx;
-use super::data::{BaseKind, Class, Loc, MapId, Place, Side, Terrain, UnitId, ZetaData};
+use super::data::{BaseKind, Class, Loc, MapId, Place, Side, Terrain, UnitId, UnitType, ZetaData};
 use super::labels;
 use super::orders::Board;
 use super::policy::Recarry;
@@ -66,10 +66,7 @@ pub fn own_base_at(state: &State, data: &ZetaData, side: Side, place: Place) -> 
 
 /// How many MS a unit may carry (15.3): its type's capacity, 0 for an MS or an unknown type.
 pub fn capacity(state: &State, id: &str) -> usize {
-    state
-        .units
-        .get(id)
-        .and_then(|u| state.data.unit_type(&u.type_id))
+    type_of(state, id)
         .filter(|t| t.class == Class::Ship)
         .map_or(0, |t| usize::from(t.carry))
 }
@@ -89,10 +86,15 @@ pub fn spare(state: &State, ship: &str) -> usize {
     capacity(state, ship).saturating_sub(cargo_of(state, ship).len())
 }
 
+/// The type of unit `id`, if it and its type exist.
+pub fn type_of<'a>(state: &'a State, id: &str) -> Option<&'a UnitType> {
+    let u = state.units.get(id)?;
+    state.data.unit_type(&u.type_id)
+}
+
 /// The class of unit `id`, if it and its type exist.
 pub fn class_of(state: &State, id: &str) -> Option<Class> {
-    let u = state.units.get(id)?;
-    state.data.unit_type(&u.type_id).map(|t| t.class)
+    type_of(state, id).map(|t| t.class)
 }
 
 /// `side`'s ships in `place` with room for one more MS, the largest room first,

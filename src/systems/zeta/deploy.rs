@@ -373,12 +373,7 @@ fn apply_deploy_unit(ctx: &mut Ctx<'_>, side: Side, item: &DeployUnit) {
             (p, None, "9.2", b.clone())
         }
         (None, Some(ship)) => {
-            let dock = ctx
-                .state
-                .units
-                .get(ship)
-                .and_then(|u| ctx.data.unit_type(&u.type_id))
-                .is_some_and(|t| t.dock);
+            let dock = carry::type_of(&ctx.state, ship).is_some_and(|t| t.dock);
             let rule = if dock { "29.2.6" } else { "29.3.1" };
             (placed(ctx, ship), Some(ship.clone()), rule, ship.clone())
         }
