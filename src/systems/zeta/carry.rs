@@ -48,6 +48,16 @@ pub fn others_at(state: &State, side: Side, place: Place) -> bool {
         .any(|u| u.place == place && u.side != side)
 }
 
+/// The map hexes holding a unit of `side`, in hex order.
+pub fn own_hexes(state: &State, side: Side) -> BTreeSet<Loc> {
+    state
+        .units
+        .values()
+        .filter(|u| u.side == side)
+        .filter_map(|u| u.place.loc())
+        .collect()
+}
+
 /// Whether `place` holds a military base governed by a faction other than `side` (13.6).
 pub fn foreign_military_base_at(state: &State, data: &ZetaData, side: Side, place: Place) -> bool {
     bases_at(state, data, place).iter().any(|id| {

@@ -548,16 +548,7 @@ pub fn char_place_choices(ctx: &Ctx<'_>, side: Side) -> Vec<Choice<DeployChar>> 
                 at: None,
             });
         }
-        let mut hexes: Vec<_> = ctx
-            .state
-            .units
-            .values()
-            .filter(|u| u.side == side)
-            .filter_map(|u| u.place.loc())
-            .collect();
-        hexes.sort();
-        hexes.dedup();
-        for h in hexes {
+        for h in carry::own_hexes(&ctx.state, side) {
             items.push(DeployChar {
                 char: char.clone(),
                 aboard: None,
