@@ -552,6 +552,7 @@ pub fn simulate_armament(
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::systems::zeta::carry::fixture::assert_refused;
     use crate::systems::zeta::deploy::fixture::{ctx, state, unit};
 
     fn titans_sheet(st: &mut crate::systems::zeta::state::State) {
@@ -628,8 +629,7 @@ pub(crate) mod tests {
             &at,
         )
         .unwrap_err();
-        assert_eq!(e.rule.as_deref(), Some("7.3"));
-        assert!(e.message.contains("not permitted"));
+        assert_refused(&e, "7.3", "not permitted");
         let e = legal_armament_item(
             &c,
             Side::Titans,
@@ -640,8 +640,7 @@ pub(crate) mod tests {
             &at,
         )
         .unwrap_err();
-        assert_eq!(e.rule.as_deref(), Some("7.4"));
-        assert!(e.message.contains("only 2 gm2"));
+        assert_refused(&e, "7.4", "only 2 gm2");
     }
 
     #[test]
@@ -670,8 +669,7 @@ pub(crate) mod tests {
             })
         };
         let e = legal_armament_item(&c, Side::Titans, &refit("gm2", "hizack"), &at).unwrap_err();
-        assert_eq!(e.rule.as_deref(), Some("8.2"));
-        assert!(e.message.contains("no gm2 in the factory box"));
+        assert_refused(&e, "8.2", "no gm2 in the factory box");
         let e = legal_armament_item(&c, Side::Titans, &refit("hizack", "the_o"), &at).unwrap_err();
         assert_eq!(e.rule.as_deref(), Some("8.4"));
         let e =
@@ -747,8 +745,7 @@ pub(crate) mod tests {
             &FieldPath::root(),
         )
         .unwrap_err();
-        assert_eq!(e.rule.as_deref(), Some("6.1"));
-        assert!(e.message.contains("only 2 hizack"));
+        assert_refused(&e, "6.1", "only 2 hizack");
     }
 
     #[test]
@@ -782,8 +779,7 @@ pub(crate) mod tests {
             &FieldPath::root(),
         )
         .unwrap_err();
-        assert_eq!(e.rule.as_deref(), Some("5.6"));
-        assert!(e.message.contains("not a unit of titans"));
+        assert_refused(&e, "5.6", "not a unit of titans");
         let e = legal_armament_item(
             &c,
             Side::Titans,

@@ -397,12 +397,7 @@ pub fn resolve_atmospheric(
                 u.action = Some(Action::Move);
             }
             if down
-                && ctx
-                    .state
-                    .units
-                    .get(c)
-                    .and_then(|u| ctx.data.unit_type(&u.type_id))
-                    .is_some_and(|t| t.aptitude == Some(Aptitude::S))
+                && carry::type_of(&ctx.state, c).is_some_and(|t| t.aptitude == Some(Aptitude::S))
             {
                 reach::fire("14.8");
             }
@@ -539,6 +534,18 @@ mod tests {
         legal_atmospheric_after(&ctx, Side::Aeug, item, &BTreeSet::new(), &FieldPath::root())
     }
 
+    /// The problem AEUG's `item` gets, which must be refused.
+    fn refusal(st: &State, item: &AtmoOrder) -> Problem {
+        judge(st, item).unwrap_err()
+    }
+
+    /// The test state with one AEUG unit `id` of type `t` at `at`, on AEUG's Atmosphere card.
+    fn aeug_atmo_with(id: &str, t: &str, at: &str) -> State {
+        let mut st = state();
+        put(&mut st, id, Side::Aeug, t, at);
+        atmo(&st)
+    }
+
     #[test]
     fn a_ship_descends_from_a_drop_point_into_the_linked_area_with_its_ms_14_5_15_2() {
         let mut st = state();
@@ -576,16 +583,11 @@ mod tests {
 
     #[test]
     fn descent_goes_only_to_the_linked_area_and_from_a_drop_point_14_4_14_5() {
-        let mut st = state();
-        put(&mut st, "a-argama-1", Side::Aeug, "argama", "space:D05");
-        let st = atmo(&st);
-        let p = judge(&st, &down("a-argama-1", "ground:C03")).unwrap_err();
-        assert_eq!(p.rule.as_deref(), Some("14.4"));
-        assert!(p.message.contains("not in ground area C"), "{}", p.message);
-        let mut st2 = state();
-        put(&mut st2, "a-argama-1", Side::Aeug, "argama", "space:C05");
-        let st2 = atmo(&st2);
-        let p = judge(&st2, &down("a-argama-1", "ground:M03")).unwrap_err();
+        let st = aeug_atmo_with("a-argama-1", "argama", "space:D05");
+        let p = refusal(&st, &down("a-argama-1", "ground:C03"));
+        assert_refused(&p, "14.4", "not in ground area C");
+        let st2 = aeug_atmo_with("a-argama-1", "argama", "space:C05");
+        let p = refusal(&st2, &down("a-argama-1", "ground:M03"));
         assert_eq!(p.rule.as_deref(), Some("14.1"));
     }
 
@@ -595,7 +597,7 @@ mod tests {
         // Drop point A is E04 (area A: columns A-F); ground:A01 is ocean.
         put(&mut st, "a-gm2-1", Side::Aeug, "gm2", "space:E04");
         let st1 = atmo(&st);
-        let p = judge(&st1, &down("a-gm2-1", "ground:A01")).unwrap_err();
+        let p = refusal(&st1, &down("a-gm2-1", "ground:A01"));
         assert_eq!(p.rule.as_deref(), Some("14.6"));
         put(&mut st, "a-garuda-1", Side::Aeug, "garuda", "ground:A01");
         let st2 = atmo(&st);
@@ -622,7 +624,7 @@ mod tests {
         );
         let st = atmo(&st);
         for unit in ["a-rick-dias-1", "a-salamis-kai-1"] {
-            let p = judge(&st, &down(unit, "ground:C03")).unwrap_err();
+            let p = refusal(&st, &down(unit, "ground:C03"));
             assert_eq!(p.rule.as_deref(), Some("14.8"), "{unit}");
         }
     }
@@ -652,10 +654,8 @@ mod tests {
 
     #[test]
     fn a_ground_only_ship_never_launches_a17() {
-        let mut st = state();
-        put(&mut st, "a-garuda-1", Side::Aeug, "garuda", "ground:C02");
-        let st = atmo(&st);
-        let p = judge(&st, &up("a-garuda-1")).unwrap_err();
+        let st = aeug_atmo_with("a-garuda-1", "garuda", "ground:C02");
+        let p = refusal(&st, &up("a-garuda-1"));
         assert_eq!(p.rule.as_deref(), Some("A-17"));
     }
 
@@ -664,9 +664,8 @@ mod tests {
         let mut st = state();
         put(&mut st, "a-gm2-1", Side::Aeug, "gm2", "ground:C02");
         let st1 = atmo(&st);
-        let p = judge(&st1, &up("a-gm2-1")).unwrap_err();
-        assert_eq!(p.rule.as_deref(), Some("14.11"));
-        assert!(p.message.contains("drop point space:E04"), "{}", p.message);
+        let p = refusal(&st1, &up("a-gm2-1"));
+        assert_refused(&p, "14.11", "drop point space:E04");
         put(
             &mut st,
             "a-salamis-kai-1",
@@ -717,15 +716,13 @@ mod tests {
         let mut st = state();
         put(&mut st, "a-argama-1", Side::Aeug, "argama", "space:D05");
         phase(&mut st, Side::Aeug, CardKind::Space);
-        let p = judge(&st, &down("a-argama-1", "ground:M03")).unwrap_err();
+        let p = refusal(&st, &down("a-argama-1", "ground:M03"));
         assert_eq!(p.rule.as_deref(), Some("14.1"));
     }
 
     #[test]
     fn a_skipped_atmospheric_move_is_told_privately() {
-        let mut st = state();
-        put(&mut st, "a-argama-1", Side::Aeug, "argama", "space:D05");
-        let st = atmo(&st);
+        let st = aeug_atmo_with("a-argama-1", "argama", "space:D05");
         let orders = PhaseOrders {
             atmospheric: vec![
                 down("a-argama-1", "ground:M03"),

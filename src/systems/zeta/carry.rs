@@ -6,7 +6,7 @@
 //! (15.4-15.6). `existence_check` applies 15.7 to one place.
 
 use super::ctx::Ctx;
-use super::data::{BaseKind, Class, Loc, MapId, Place, Side, Terrain, UnitId, ZetaData};
+use super::data::{BaseKind, Class, Loc, MapId, Place, Side, Terrain, UnitId, UnitType, ZetaData};
 use super::labels;
 use super::orders::Board;
 use super::policy::Recarry;
@@ -48,6 +48,16 @@ pub fn others_at(state: &State, side: Side, place: Place) -> bool {
         .any(|u| u.place == place && u.side != side)
 }
 
+/// The map hexes holding a unit of `side`, in hex order.
+pub fn own_hexes(state: &State, side: Side) -> BTreeSet<Loc> {
+    state
+        .units
+        .values()
+        .filter(|u| u.side == side)
+        .filter_map(|u| u.place.loc())
+        .collect()
+}
+
 /// Whether `place` holds a military base governed by a faction other than `side` (13.6).
 pub fn foreign_military_base_at(state: &State, data: &ZetaData, side: Side, place: Place) -> bool {
     bases_at(state, data, place).iter().any(|id| {
@@ -66,10 +76,7 @@ pub fn own_base_at(state: &State, data: &ZetaData, side: Side, place: Place) -> 
 
 /// How many MS a unit may carry (15.3): its type's capacity, 0 for an MS or an unknown type.
 pub fn capacity(state: &State, id: &str) -> usize {
-    state
-        .units
-        .get(id)
-        .and_then(|u| state.data.unit_type(&u.type_id))
+    type_of(state, id)
         .filter(|t| t.class == Class::Ship)
         .map_or(0, |t| usize::from(t.carry))
 }
@@ -89,10 +96,15 @@ pub fn spare(state: &State, ship: &str) -> usize {
     capacity(state, ship).saturating_sub(cargo_of(state, ship).len())
 }
 
+/// The type of unit `id`, if it and its type exist.
+pub fn type_of<'a>(state: &'a State, id: &str) -> Option<&'a UnitType> {
+    let u = state.units.get(id)?;
+    state.data.unit_type(&u.type_id)
+}
+
 /// The class of unit `id`, if it and its type exist.
 pub fn class_of(state: &State, id: &str) -> Option<Class> {
-    let u = state.units.get(id)?;
-    state.data.unit_type(&u.type_id).map(|t| t.class)
+    type_of(state, id).map(|t| t.class)
 }
 
 /// `side`'s ships in `place` with room for one more MS, the largest room first,
@@ -480,12 +492,7 @@ pub fn legal_board(ctx: &Ctx<'_>, side: Side, item: &Board, at: &FieldPath) -> R
     if c.side != side {
         return refuse(format!("{ch} belongs to {}", c.side));
     }
-    let here = match &c.place {
-        CharPlace::Aboard(u) => st.units.get(u).map(|u| u.place),
-        CharPlace::Solo(l) => Some(Place::Hex(*l)),
-        _ => None,
-    };
-    let Some(here) = here else {
+    let Some(here) = super::deploy::char_place(st, ch) else {
         return refuse(format!("{ch} is not on the map"));
     };
     let Some(u) = st.units.get(to) else {
@@ -564,6 +571,12 @@ pub(crate) mod fixture {
         Loc::parse(s).expect("a test hex")
     }
 
+    /// Asserts that the refusal `p` cites `rule` and says `text`.
+    pub fn assert_refused(p: &crate::systems::Problem, rule: &str, text: &str) {
+        assert_eq!(p.rule.as_deref(), Some(rule), "{}", p.message);
+        assert!(p.message.contains(text), "{text:?} not in: {}", p.message);
+    }
+
     /// Opens action phase 1 of turn 1 on `side`'s card of `kind`.
     pub fn phase(st: &mut State, side: Side, kind: CardKind) {
         st.stage = Stage::Phase {
@@ -612,11 +625,12 @@ pub(crate) mod fixture {
 mod tests {
     use super::fixture::*;
     use super::*;
-    use crate::systems::zeta::ctx::Moment;
+    use crate::systems::zeta::deploy::fixture::ctx;
     use crate::systems::zeta::state::FaceUp;
 
-    fn ctx(st: State) -> Ctx<'static> {
-        Ctx::new(st, None, Moment::Resolve)
+    /// Puts Titans' Salamis Kai `t-salamis-kai-1` (room for 2 MS) at `at`.
+    fn titans_salamis_at(st: &mut State, at: &str) {
+        put(st, "t-salamis-kai-1", Side::Titans, "salamis_kai", at);
     }
 
     #[test]
@@ -639,13 +653,7 @@ mod tests {
     fn an_uncarried_ms_boards_an_own_ship_with_room_first_a53() {
         let mut st = state();
         put(&mut st, "t-hizack-1", Side::Titans, "hizack", "space:C04");
-        put(
-            &mut st,
-            "t-salamis-kai-1",
-            Side::Titans,
-            "salamis_kai",
-            "space:C04",
-        );
+        titans_salamis_at(&mut st, "space:C04");
         let mut c = ctx(st);
         existence_check(&mut c, loc("space:C04"));
         let u = &c.state.units["t-hizack-1"];
@@ -656,14 +664,14 @@ mod tests {
     #[test]
     fn an_own_military_base_shelters_lone_ms_until_an_enemy_comes_15_6() {
         let mut st = state();
-        // Green Noa (space:B03) is Titans' military base.
-        put(&mut st, "t-hizack-1", Side::Titans, "hizack", "space:B03");
+        // Green Noa (space:C02) is Titans' military base.
+        put(&mut st, "t-hizack-1", Side::Titans, "hizack", "space:C02");
         let mut c = ctx(st.clone());
-        existence_check(&mut c, loc("space:B03"));
+        existence_check(&mut c, loc("space:C02"));
         assert!(c.state.units.contains_key("t-hizack-1"));
-        put(&mut st, "a-argama-1", Side::Aeug, "argama", "space:B03");
+        put(&mut st, "a-argama-1", Side::Aeug, "argama", "space:C02");
         let mut c = ctx(st);
-        existence_check(&mut c, loc("space:B03"));
+        existence_check(&mut c, loc("space:C02"));
         assert!(!c.state.units.contains_key("t-hizack-1"));
     }
 
@@ -671,10 +679,10 @@ mod tests {
     fn another_factions_military_base_shelters_nobody_but_a_political_base_does_a26() {
         let mut st = state();
         // Green Noa is Titans' military base; Side 2 (space:F02) is AEUG's political base.
-        put(&mut st, "a-nemo-1", Side::Aeug, "nemo", "space:B03");
+        put(&mut st, "a-nemo-1", Side::Aeug, "nemo", "space:C02");
         put(&mut st, "t-hizack-1", Side::Titans, "hizack", "space:F02");
         let mut c = ctx(st);
-        existence_check(&mut c, loc("space:B03"));
+        existence_check(&mut c, loc("space:C02"));
         existence_check(&mut c, loc("space:F02"));
         assert!(!c.state.units.contains_key("a-nemo-1"));
         assert!(c.state.units.contains_key("t-hizack-1"));
@@ -706,13 +714,7 @@ mod tests {
     fn a_character_whose_carrier_left_boards_another_own_unit_13_10() {
         let mut st = state();
         put(&mut st, "t-hizack-1", Side::Titans, "hizack", "space:C04");
-        put(
-            &mut st,
-            "t-salamis-kai-1",
-            Side::Titans,
-            "salamis_kai",
-            "space:C04",
-        );
+        titans_salamis_at(&mut st, "space:C04");
         aboard(&mut st, "t-hizack-1", "t-salamis-kai-1");
         put(&mut st, "t-hizack-2", Side::Titans, "hizack", "space:C04");
         seat(&mut st, "jerid_1", "t-hizack-2");
@@ -762,13 +764,7 @@ mod tests {
             "space:B03",
         );
         put(&mut st, "t-hizack-1", Side::Titans, "hizack", "space:B03");
-        put(
-            &mut st,
-            "t-salamis-kai-1",
-            Side::Titans,
-            "salamis_kai",
-            "space:C04",
-        );
+        titans_salamis_at(&mut st, "space:C04");
         seat(&mut st, "bask", "t-alexandria-1");
         let items = vec![
             Board {
@@ -799,13 +795,7 @@ mod tests {
     #[test]
     fn a_ship_carries_no_more_ms_than_its_capacity_15_3() {
         let mut st = state();
-        put(
-            &mut st,
-            "t-salamis-kai-1",
-            Side::Titans,
-            "salamis_kai",
-            "space:B03",
-        );
+        titans_salamis_at(&mut st, "space:B03");
         for i in 1..=3 {
             put(
                 &mut st,
@@ -821,20 +811,13 @@ mod tests {
         assert!(legal_carry(&c, Side::Titans, &"t-salamis-kai-1".into(), &two, &at).is_ok());
         let three: Vec<UnitId> = (1..=3).map(|i| format!("t-hizack-{i}")).collect();
         let p = legal_carry(&c, Side::Titans, &"t-salamis-kai-1".into(), &three, &at).unwrap_err();
-        assert_eq!(p.rule.as_deref(), Some("15.3"));
-        assert!(p.message.contains("carries at most 2 MS"), "{}", p.message);
+        assert_refused(&p, "15.3", "carries at most 2 MS");
     }
 
     #[test]
     fn a_ship_carries_only_own_ms_from_its_own_hex_15_1_a14() {
         let mut st = state();
-        put(
-            &mut st,
-            "t-salamis-kai-1",
-            Side::Titans,
-            "salamis_kai",
-            "space:B03",
-        );
+        titans_salamis_at(&mut st, "space:B03");
         put(&mut st, "a-nemo-1", Side::Aeug, "nemo", "space:B03");
         put(&mut st, "t-hizack-1", Side::Titans, "hizack", "space:C04");
         let c = ctx(st);

@@ -4,51 +4,36 @@ use super::*;
 use crate::protocol::dice::Dice;
 use crate::protocol::hash::Hash32;
 use crate::systems::DataSource;
+use crate::systems::zeta::carry::fixture;
 use crate::systems::zeta::policy::{JoinPolicy, JoinRule};
 use crate::systems::zeta::setup;
-use crate::systems::zeta::state::{State, Unit};
+use crate::systems::zeta::state::State;
 
 /// The setup with `side`'s card of `kind` drawn as phase 1 of turn 1.
 pub(super) fn start(side: Side, kind: CardKind) -> State {
     let mut s = setup::initial_state(setup::GRYPS, &DataSource::default()).unwrap();
-    s.stage = Stage::Phase {
-        turn: 1,
-        k: 1,
-        card: Card {
-            side,
-            kind,
-            copy: 1,
-        },
-    };
+    fixture::phase(&mut s, side, kind);
     s
 }
 
-pub(super) fn loc(s: &str) -> Loc {
-    Loc::parse(s).unwrap()
-}
+pub(super) use fixture::loc;
 
 /// Puts a new unit (front face, uncarried) in `at`; `moved` marks it a mover (18.6).
 pub(super) fn put(s: &mut State, id: &str, side: Side, ty: &str, at: &str, moved: bool) {
-    s.units.insert(
-        id.to_string(),
-        Unit {
-            side,
-            type_id: ty.to_string(),
-            place: Place::Hex(loc(at)),
-            face: FaceUp::Front,
-            carrier: None,
-            action: moved.then_some(Action::Move),
-            atmo_moved: false,
-            placed_this_phase: false,
-        },
-    );
+    fixture::put(s, id, side, ty, at);
+    if let Some(u) = s.units.get_mut(id) {
+        u.action = moved.then_some(Action::Move);
+    }
 }
+
+/// Green Noa's hex (map.yaml), where Titans' main stack starts (38).
+const GREEN_NOA: &str = "space:C02";
 
 /// Moves Titans' Green Noa stack (an Alexandria carrying four Hizacks and more, with five
 /// characters) to `at`, all movers.
 fn titans_move_to(s: &mut State, at: &str) {
     for u in s.units.values_mut() {
-        if u.side == Side::Titans && u.place == Place::Hex(loc("space:B03")) {
+        if u.side == Side::Titans && u.place == Place::Hex(loc(GREEN_NOA)) {
             u.place = Place::Hex(loc(at));
             u.action = Some(Action::Move);
         }
@@ -199,17 +184,25 @@ fn an_atmosphere_card_fights_where_atmospheric_movers_arrived_18_3() {
     assert!(at_resolve(&s, Side::Titans, &o).is_ok());
 }
 
+/// The rule and message Titans' combat in C05 against AEUG is refused with in `s` when it
+/// carries the preparation `p`.
+fn prep_refusal(s: &State, p: PrepOrders) -> (Option<String>, String) {
+    let mut o = order("space:C05", &[Side::Aeug]);
+    o.prep = Some(p);
+    msg(check(s, Side::Titans, &o))
+}
+
 #[test]
 fn preparation_items_are_judged_20_5_20_6_20_8_20_9_20_4() {
     let s = start(Side::Titans, CardKind::Space);
-    let mut o = order("space:C05", &[Side::Aeug]);
     let mut p = PrepOrders::default();
     p.pilots.insert("t-hizack-1".into(), "bask".into());
-    o.prep = Some(p);
-    let (rule, m) = msg(check(&s, Side::Titans, &o));
     assert_eq!(
-        (rule.as_deref(), m.as_str()),
-        (Some("20.5"), "bask has no MS attack or defense")
+        prep_refusal(&s, p),
+        (
+            Some("20.5".into()),
+            "bask has no MS attack or defense".into()
+        )
     );
 
     let mut s2 = s.clone();
@@ -218,26 +211,22 @@ fn preparation_items_are_judged_20_5_20_6_20_8_20_9_20_4() {
         "t-the-o-1",
         Side::Titans,
         "qubeley",
-        "space:B03",
+        GREEN_NOA,
         true,
     );
     let mut p = PrepOrders::default();
     p.pilots.insert("t-the-o-1".into(), "jerid_1".into());
-    o.prep = Some(p);
-    let (rule, m) = msg(check(&s2, Side::Titans, &o));
     assert_eq!(
-        (rule.as_deref(), m.as_str()),
+        prep_refusal(&s2, p),
         (
-            Some("20.6"),
-            "jerid_1 is not an NT and cannot pilot a qubeley"
+            Some("20.6".into()),
+            "jerid_1 is not an NT and cannot pilot a qubeley".into()
         )
     );
 
     let mut p = PrepOrders::default();
     p.captains.insert("t-alexandria-1".into(), "jerid_1".into());
-    o.prep = Some(p);
-    let (rule, _) = msg(check(&s, Side::Titans, &o));
-    assert_eq!(rule.as_deref(), Some("20.8"));
+    assert_eq!(prep_refusal(&s, p).0.as_deref(), Some("20.8"));
 
     let mut s3 = s.clone();
     put(
@@ -245,7 +234,7 @@ fn preparation_items_are_judged_20_5_20_6_20_8_20_9_20_4() {
         "t-garuda-9",
         Side::Titans,
         "hizack",
-        "space:B03",
+        GREEN_NOA,
         true,
     );
     s3.units.get_mut("t-garuda-9").unwrap().type_id = "dom_tropen".into();
@@ -253,38 +242,41 @@ fn preparation_items_are_judged_20_5_20_6_20_8_20_9_20_4() {
         sortie: Some(vec!["t-garuda-9".into()]),
         ..Default::default()
     };
-    o.prep = Some(p);
-    let (rule, m) = msg(check(&s3, Side::Titans, &o));
     assert_eq!(
-        (rule.as_deref(), m.as_str()),
-        (Some("20.9"), "t-garuda-9 cannot sortie on the space map")
+        prep_refusal(&s3, p),
+        (
+            Some("20.9".into()),
+            "t-garuda-9 cannot sortie on the space map".into()
+        )
     );
 
     let p = PrepOrders {
         house: vec!["t-hizack-1".into()],
         ..Default::default()
     };
-    o.prep = Some(p);
-    let (rule, m) = msg(check(&s, Side::Titans, &o));
     assert_eq!(
-        (rule.as_deref(), m.as_str()),
-        (Some("20.4"), "no own military base in space:C05")
+        prep_refusal(&s, p),
+        (
+            Some("20.4".into()),
+            "no own military base in space:C05".into()
+        )
     );
 
     let p = PrepOrders {
         leave_out: vec!["a-argama-1".into()],
         ..Default::default()
     };
-    o.prep = Some(p);
-    let (rule, m) = msg(check(&s, Side::Titans, &o));
     assert_eq!(
-        (rule.as_deref(), m.as_str()),
-        (Some("20.2"), "a-argama-1 is not a unit of titans")
+        prep_refusal(&s, p),
+        (
+            Some("20.2".into()),
+            "a-argama-1 is not a unit of titans".into()
+        )
     );
 }
 
-#[test]
-fn choices_list_each_present_faction_and_both_18_8() {
+/// Titans' Green Noa stack moved into C05, where AEUG's Fleet is, and a Neo Zeon Gwadan there.
+fn titans_meet_gwadan_in_c05() -> State {
     let mut s = start(Side::Titans, CardKind::Space);
     titans_move_to(&mut s, "space:C05");
     put(
@@ -295,6 +287,12 @@ fn choices_list_each_present_faction_and_both_18_8() {
         "space:C05",
         false,
     );
+    s
+}
+
+#[test]
+fn choices_list_each_present_faction_and_both_18_8() {
+    let s = titans_meet_gwadan_in_c05();
     let mut ctx = Ctx::new(s, None, Moment::Resolve);
     ctx.moment = Moment::Resolve;
     let got: Vec<Vec<Side>> = combat_choices(&ctx, Side::Titans)
@@ -315,16 +313,7 @@ fn choices_list_each_present_faction_and_both_18_8() {
 // --- camps and the join (18.8-18.10) ------------------------------------------------------
 
 fn three_in_c05() -> State {
-    let mut s = start(Side::Titans, CardKind::Space);
-    titans_move_to(&mut s, "space:C05");
-    put(
-        &mut s,
-        "n-gwadan-9",
-        Side::NeoZeon,
-        "gwadan",
-        "space:C05",
-        false,
-    );
+    let mut s = titans_meet_gwadan_in_c05();
     for g in ["n-gaza-c-8", "n-gaza-c-9"] {
         put(&mut s, g, Side::NeoZeon, "gaza_c", "space:C05", false);
         s.units.get_mut(g).unwrap().carrier = Some("n-gwadan-9".into());

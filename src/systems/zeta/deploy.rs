@@ -6,8 +6,9 @@
 //! Also the small facts of where things may stand (15.4-15.6, A-90) that armament, recovery
 //! and government share.
 
+use super::carry;
 use super::ctx::{Choice, Ctx, Moment, reason};
-use super::data::{ArrivalCode, BaseId, BaseKind, Class, MapId, Place, Side, TrackEvent, UnitId};
+use super::data::{ArrivalCode, BaseId, Class, MapId, Place, Side, TrackEvent, UnitId};
 use super::guard::{self, Guard};
 use super::orders::{DeployChar, DeployUnit, Deployment};
 use super::state::{CharPlace, FaceUp, State, Unit};
@@ -18,78 +19,35 @@ use crate::yaml::FieldPath;
 /// 31.1: the base Gryps 2 appears in.
 const GREEN_NOA: &str = "green_noa";
 
-/// Where base `id` is now: its fixed hex, or a mobile base's place; nothing once destroyed.
+/// Where base `id` is now (carry's answer, for callers holding only the state).
 pub fn base_place(state: &State, id: &str) -> Option<Place> {
-    let b = state.bases.get(id)?;
-    if b.destroyed {
-        return None;
-    }
-    state.data.base_hex(id).map(Place::Hex).or(b.place)
+    carry::base_place(state, &state.data, id)
 }
 
-/// The bases in play at `place` (17.5: a hex may hold several), in id order.
+/// The bases in play at `place` (17.5), in id order (carry's answer).
 pub fn bases_at(state: &State, place: Place) -> Vec<BaseId> {
-    state
-        .bases
-        .keys()
-        .filter(|id| base_place(state, id) == Some(place))
-        .cloned()
-        .collect()
+    carry::bases_at(state, &state.data, place)
 }
 
 /// Whether units of a faction other than `side` are at `place` (13.5, 16.3).
 pub fn enemies_at(state: &State, side: Side, place: Place) -> bool {
-    state
-        .units
-        .values()
-        .any(|u| u.place == place && u.side != side)
+    carry::others_at(state, side, place)
 }
 
-/// 15.6: an uncarried MS or a lone character of `side` may stand at `place`: a hex with an
-/// own or neutral military base, or any political base, and no other faction's units.
+/// 15.6: an uncarried MS or a lone character of `side` may be placed at `place`: carry's
+/// shelter, on a map hex only (a unit is never placed or armed into the belt box here).
 pub fn solo_allowed(state: &State, side: Side, place: Place) -> bool {
-    if place.loc().is_none() || enemies_at(state, side, place) {
-        return false;
-    }
-    bases_at(state, place).iter().any(|id| {
-        let gov = state.bases.get(id).and_then(|b| b.governor);
-        match state.data.base(id).map(|d| d.kind) {
-            Some(BaseKind::Political) => true,
-            Some(BaseKind::Military) => gov.is_none() || gov == Some(side),
-            None => false,
-        }
-    })
+    place.loc().is_some() && carry::shelter(state, &state.data, side, place)
 }
 
-/// 13.9, 15.4-15.6: an MS of `side` may stand uncarried at `place`.
+/// 13.9, 15.4-15.6: an MS of `side` may stand uncarried at `place` (a map hex).
 pub fn ms_may_stand(state: &State, side: Side, place: Place) -> bool {
-    let land = place.loc().is_some_and(|l| {
-        l.map == MapId::Ground
-            && state
-                .data
-                .map
-                .ground
-                .terrain(l.at)
-                .is_some_and(|t| t.solid())
-    });
-    land || solo_allowed(state, side, place)
-}
-
-/// The MS a ship carries (15.1).
-pub fn carried(state: &State, ship: &str) -> usize {
-    state
-        .units
-        .values()
-        .filter(|u| u.carrier.as_deref() == Some(ship))
-        .count()
-}
-
-fn class_of(state: &State, u: &Unit) -> Option<Class> {
-    state.data.unit_type(&u.type_id).map(|t| t.class)
+    place.loc().is_some() && carry::may_stand_alone(state, &state.data, side, place)
 }
 
 /// The first own ship at `place` (id order) with room for one more MS (15.3), not one of
-/// `except`.
+/// `except`. Id order, not carry's most-room-first: production and scrapping fill
+/// ships in a fixed order the player can foresee.
 pub fn ship_with_room(
     state: &State,
     side: Side,
@@ -100,10 +58,7 @@ pub fn ship_with_room(
         .units
         .iter()
         .filter(|(id, u)| u.side == side && u.place == place && !except.contains(id))
-        .find(|(id, u)| {
-            let cap = state.data.unit_type(&u.type_id).map_or(0, |t| t.carry);
-            class_of(state, u) == Some(Class::Ship) && carried(state, id) < usize::from(cap)
-        })
+        .find(|(id, _)| carry::spare(state, id) > 0)
         .map(|(id, _)| id.clone())
 }
 
@@ -131,7 +86,7 @@ pub fn may_board(state: &State, side: Side, char: &str, u: &str) -> bool {
     if unit.side != side {
         return false;
     }
-    match class_of(state, unit) {
+    match carry::class_of(state, u) {
         Some(Class::Ship) => true,
         Some(Class::Ms) => may_pilot(state, char) && !has_rider(state, u),
         _ => false,
@@ -144,7 +99,7 @@ pub fn unit_to_board(state: &State, side: Side, char: &str, place: Place) -> Opt
         state
             .units
             .iter()
-            .filter(|(_, u)| u.place == place && class_of(state, u) == Some(class))
+            .filter(|(id, u)| u.place == place && carry::class_of(state, id) == Some(class))
             .map(|(id, _)| id.clone())
             .find(|id| may_board(state, side, char, id))
     };
@@ -345,7 +300,7 @@ fn legal_onto(
             "one MS per ship",
         ));
     }
-    if !has_room(&ctx.state, ship) {
+    if carry::spare(&ctx.state, ship) == 0 {
         return Err(problem(
             at,
             "29.2.6",
@@ -358,15 +313,6 @@ fn legal_onto(
 
 fn placed(ctx: &Ctx<'_>, u: &str) -> Place {
     ctx.state.units.get(u).map_or(Place::Jupiter, |u| u.place)
-}
-
-fn has_room(state: &State, ship: &str) -> bool {
-    let cap = state
-        .units
-        .get(ship)
-        .and_then(|u| state.data.unit_type(&u.type_id))
-        .map_or(0, |t| t.carry);
-    carried(state, ship) < usize::from(cap)
 }
 
 /// Where `side`'s produced units may be placed: every waiting label, all of it, at every
@@ -427,12 +373,7 @@ fn apply_deploy_unit(ctx: &mut Ctx<'_>, side: Side, item: &DeployUnit) {
             (p, None, "9.2", b.clone())
         }
         (None, Some(ship)) => {
-            let dock = ctx
-                .state
-                .units
-                .get(ship)
-                .and_then(|u| ctx.data.unit_type(&u.type_id))
-                .is_some_and(|t| t.dock);
+            let dock = carry::type_of(&ctx.state, ship).is_some_and(|t| t.dock);
             let rule = if dock { "29.2.6" } else { "29.3.1" };
             (placed(ctx, ship), Some(ship.clone()), rule, ship.clone())
         }
@@ -593,8 +534,8 @@ pub fn char_place_choices(ctx: &Ctx<'_>, side: Side) -> Vec<Choice<DeployChar>> 
         // Ships first: they take any number of characters (15.3).
         let mut ships = Vec::new();
         let mut others = Vec::new();
-        for (id, u) in ctx.state.units.iter().filter(|(_, u)| u.side == side) {
-            if class_of(&ctx.state, u) == Some(Class::Ship) {
+        for (id, _) in ctx.state.units.iter().filter(|(_, u)| u.side == side) {
+            if carry::class_of(&ctx.state, id) == Some(Class::Ship) {
                 ships.push(id.clone());
             } else {
                 others.push(id.clone());
@@ -607,16 +548,7 @@ pub fn char_place_choices(ctx: &Ctx<'_>, side: Side) -> Vec<Choice<DeployChar>> 
                 at: None,
             });
         }
-        let mut hexes: Vec<_> = ctx
-            .state
-            .units
-            .values()
-            .filter(|u| u.side == side)
-            .filter_map(|u| u.place.loc())
-            .collect();
-        hexes.sort();
-        hexes.dedup();
-        for h in hexes {
+        for h in carry::own_hexes(&ctx.state, side) {
             items.push(DeployChar {
                 char: char.clone(),
                 aboard: None,
@@ -944,76 +876,17 @@ pub fn simulate_deployment(
     out
 }
 
-/// Test states for the packet's modules: the real setup (38) when it is there, else the
-/// data's bases at their scenario start and nothing on the map.
+/// Test states for the packet's modules: the real setup (38).
 #[cfg(test)]
 pub(crate) mod fixture {
-    use crate::kit::shared::Shared;
     use crate::systems::DataSource;
     use crate::systems::zeta::ctx::{Ctx, Moment};
-    use crate::systems::zeta::data::{self, Loc, Place, Side, TypeId};
-    use crate::systems::zeta::setup;
-    use crate::systems::zeta::state::{
-        BaseState, CharPlace, Character, FaceUp, Stage, State, Unit,
-    };
+    use crate::systems::zeta::data::Side;
+    use crate::systems::zeta::state::State;
+    use crate::systems::zeta::{carry, setup};
 
     pub fn state() -> State {
-        let ds = DataSource::default();
-        if let Ok(s) = setup::initial_state(setup::GRYPS, &ds) {
-            return s;
-        }
-        let d = data::read(&ds).expect("the built-in data reads");
-        let scen = d.scenarios.scenarios.get(setup::GRYPS).cloned();
-        let bases = d
-            .bases
-            .bases
-            .keys()
-            .map(|id| {
-                let sb = scen.as_ref().and_then(|s| s.bases.get(id));
-                let b = BaseState {
-                    governor: sb.and_then(|s| s.governor),
-                    level: sb.map_or(0, |s| s.level),
-                    place: sb.and_then(|s| s.at),
-                    ..BaseState::default()
-                };
-                (id.clone(), b)
-            })
-            .collect();
-        let chars = d
-            .characters
-            .characters
-            .iter()
-            .map(|(id, c)| {
-                (
-                    id.clone(),
-                    Character {
-                        side: c.side,
-                        place: CharPlace::Track,
-                    },
-                )
-            })
-            .collect();
-        State {
-            data: Shared::new(d),
-            scenario: setup::GRYPS.into(),
-            turn: 1,
-            stage: Stage::Packet { turn: 1 },
-            units: Default::default(),
-            chars,
-            bases,
-            sides: Default::default(),
-            deck: Default::default(),
-            drawn: Vec::new(),
-            colony: Default::default(),
-            nuke: Default::default(),
-            once: Default::default(),
-            policies: Default::default(),
-            plans: Default::default(),
-            pending: None,
-            next_number: Default::default(),
-            vp_history: Vec::new(),
-            deck_seal: None,
-        }
+        setup::initial_state(setup::GRYPS, &DataSource::default()).expect("the gryps setup")
     }
 
     pub fn ctx(state: State) -> Ctx<'static> {
@@ -1022,20 +895,7 @@ pub(crate) mod fixture {
 
     /// Puts a front-up unit of `side` at `at` (`space:C05`).
     pub fn unit(st: &mut State, id: &str, side: Side, t: &str, at: &str) {
-        let loc = Loc::parse(at).expect("a test hex");
-        st.units.insert(
-            id.to_string(),
-            Unit {
-                side,
-                type_id: TypeId::from(t),
-                place: Place::Hex(loc),
-                face: FaceUp::Front,
-                carrier: None,
-                action: None,
-                atmo_moved: false,
-                placed_this_phase: false,
-            },
-        );
+        carry::fixture::put(st, id, side, t, at);
     }
 }
 
@@ -1044,6 +904,7 @@ mod tests {
     use super::fixture::{ctx, state, unit};
     use super::*;
     use crate::systems::zeta::arming;
+    use crate::systems::zeta::carry::fixture::assert_refused;
     use crate::systems::zeta::guard::Produced;
     use crate::systems::zeta::orders::{ArmItem, GuardedDeployment, Produce};
 
@@ -1078,6 +939,13 @@ mod tests {
         );
     }
 
+    /// Titans governing Green Noa at `level`, having produced `n` of type `t` under `label`.
+    fn titans_produced(level: u8, t: &str, n: u8, label: &str) -> Ctx<'static> {
+        let mut c = ctx(with_base(Side::Titans, "green_noa", level));
+        produce(&mut c, Side::Titans, t, n, label);
+        c
+    }
+
     fn at_base(label: &str, base: &str) -> DeployUnit {
         DeployUnit {
             label: label.into(),
@@ -1087,10 +955,54 @@ mod tests {
         }
     }
 
+    /// Titans governing Green Noa at level 2 with an own ship `id` of type `t` in space A01.
+    fn titans_with_ship(t: &str, id: &str) -> State {
+        let mut st = with_base(Side::Titans, "green_noa", 2);
+        unit(&mut st, id, Side::Titans, t, "space:A01");
+        st
+    }
+
+    fn onto_ship(label: &str, ship: &str) -> DeployUnit {
+        DeployUnit {
+            label: label.into(),
+            count: None,
+            base: None,
+            onto: Some(ship.into()),
+        }
+    }
+
+    fn char_aboard(char: &str, unit: &str) -> DeployChar {
+        DeployChar {
+            char: char.into(),
+            aboard: Some(unit.into()),
+            at: None,
+        }
+    }
+
+    /// `char` waits for deployment with its track code (9.5).
+    fn waiting(st: &mut State, char: &str, code: ArrivalCode) {
+        place_char(st, char, CharPlace::ToDeploy { code });
+    }
+
+    fn place_char(st: &mut State, char: &str, place: CharPlace) {
+        if let Some(ch) = st.chars.get_mut(char) {
+            ch.place = place;
+        }
+    }
+
+    /// The problem `legal_deploy_unit` gives for `item`, which must be refused.
+    fn unit_refusal(c: &Ctx<'_>, side: Side, item: &DeployUnit) -> Problem {
+        legal_deploy_unit(c, side, item, &FieldPath::root()).unwrap_err()
+    }
+
+    /// The problem `legal_char_place` gives for `item`, which must be refused.
+    fn char_refusal(c: &Ctx<'_>, side: Side, item: &DeployChar) -> Problem {
+        legal_char_place(c, side, item, &FieldPath::root()).unwrap_err()
+    }
+
     #[test]
     fn produced_units_deploy_at_an_own_base_within_its_points_9_2_9_4() {
-        let mut c = ctx(with_base(Side::Titans, "green_noa", 2));
-        produce(&mut c, Side::Titans, "hizack", 2, "hz");
+        let mut c = titans_produced(2, "hizack", 2, "hz");
         let d = Deployment {
             units: vec![at_base("hz", "green_noa")],
             ..Deployment::default()
@@ -1115,37 +1027,21 @@ mod tests {
 
     #[test]
     fn a_base_refuses_more_than_its_deployment_points_9_3() {
-        let mut c = ctx(with_base(Side::Titans, "green_noa", 1));
-        produce(&mut c, Side::Titans, "hizack", 2, "hz");
-        let e = legal_deploy_unit(
-            &c,
-            Side::Titans,
-            &at_base("hz", "green_noa"),
-            &FieldPath::root(),
-        )
-        .unwrap_err();
-        assert_eq!(e.rule.as_deref(), Some("9.3"));
-        assert!(e.message.contains("these need 2"), "{}", e.message);
+        let c = titans_produced(1, "hizack", 2, "hz");
+        let e = unit_refusal(&c, Side::Titans, &at_base("hz", "green_noa"));
+        assert_refused(&e, "9.3", "these need 2");
     }
 
     #[test]
     fn a_ship_takes_two_deployment_points_9_4() {
-        let mut c = ctx(with_base(Side::Titans, "green_noa", 1));
-        produce(&mut c, Side::Titans, "alexandria", 1, "al");
-        let e = legal_deploy_unit(
-            &c,
-            Side::Titans,
-            &at_base("al", "green_noa"),
-            &FieldPath::root(),
-        )
-        .unwrap_err();
+        let c = titans_produced(1, "alexandria", 1, "al");
+        let e = unit_refusal(&c, Side::Titans, &at_base("al", "green_noa"));
         assert!(e.message.contains("these need 2"));
     }
 
     #[test]
     fn a_base_not_governed_by_the_side_is_refused_9_2() {
-        let mut c = ctx(with_base(Side::Titans, "green_noa", 2));
-        produce(&mut c, Side::Titans, "hizack", 1, "hz");
+        let c = titans_produced(2, "hizack", 1, "hz");
         let e = legal_deploy_unit(
             &c,
             Side::Titans,
@@ -1155,101 +1051,60 @@ mod tests {
         let governed = c.state.bases.get("granada").and_then(|b| b.governor) == Some(Side::Titans);
         if !governed {
             let e = e.unwrap_err();
-            assert_eq!(e.rule.as_deref(), Some("9.2"));
-            assert!(e.message.contains("not governed by titans"));
+            assert_refused(&e, "9.2", "not governed by titans");
         }
     }
 
     #[test]
     fn an_unknown_label_is_refused_9_1() {
         let c = ctx(with_base(Side::Titans, "green_noa", 2));
-        let e = legal_deploy_unit(
-            &c,
-            Side::Titans,
-            &at_base("x", "green_noa"),
-            &FieldPath::root(),
-        )
-        .unwrap_err();
-        assert_eq!(e.rule.as_deref(), Some("9.1"));
-        assert!(e.message.contains("no unit produced under the label"));
+        let e = unit_refusal(&c, Side::Titans, &at_base("x", "green_noa"));
+        assert_refused(&e, "9.1", "no unit produced under the label");
     }
 
     #[test]
     fn naming_both_base_and_ship_is_refused_9_2() {
-        let mut c = ctx(with_base(Side::Titans, "green_noa", 2));
-        produce(&mut c, Side::Titans, "hizack", 1, "hz");
+        let c = titans_produced(2, "hizack", 1, "hz");
         let mut item = at_base("hz", "green_noa");
         item.onto = Some("t-x".into());
-        let e = legal_deploy_unit(&c, Side::Titans, &item, &FieldPath::root()).unwrap_err();
+        let e = unit_refusal(&c, Side::Titans, &item);
         assert!(e.message.contains("either a base or a ship"));
     }
 
     #[test]
     fn one_ms_may_deploy_onto_an_own_jupitris_once_29_3_1() {
-        let mut st = with_base(Side::Titans, "green_noa", 2);
-        unit(
-            &mut st,
-            "t-jupitris-9",
-            Side::Titans,
-            "jupitris",
-            "space:A01",
-        );
-        let mut c = ctx(st);
+        let mut c = ctx(titans_with_ship("jupitris", "t-jupitris-9"));
         produce(&mut c, Side::Titans, "hizack", 2, "hz");
         let onto = DeployUnit {
-            label: "hz".into(),
             count: Some(1),
-            base: None,
-            onto: Some("t-jupitris-9".into()),
+            ..onto_ship("hz", "t-jupitris-9")
         };
         assert!(legal_deploy_unit(&c, Side::Titans, &onto, &FieldPath::root()).is_ok());
         apply_deploy_unit(&mut c, Side::Titans, &onto);
-        let e = legal_deploy_unit(&c, Side::Titans, &onto, &FieldPath::root()).unwrap_err();
-        assert_eq!(e.rule.as_deref(), Some("29.2.6"));
-        assert!(e.message.contains("already took its MS"));
+        let e = unit_refusal(&c, Side::Titans, &onto);
+        assert_refused(&e, "29.2.6", "already took its MS");
         let two = DeployUnit {
             count: None,
             ..onto.clone()
         };
-        let mut c2 = ctx(with_base(Side::Titans, "green_noa", 2));
-        unit(
-            &mut c2.state,
-            "t-jupitris-9",
-            Side::Titans,
-            "jupitris",
-            "space:A01",
-        );
+        let mut c2 = ctx(titans_with_ship("jupitris", "t-jupitris-9"));
         produce(&mut c2, Side::Titans, "hizack", 2, "hz");
-        let e = legal_deploy_unit(&c2, Side::Titans, &two, &FieldPath::root()).unwrap_err();
+        let e = unit_refusal(&c2, Side::Titans, &two);
         assert!(e.message.contains("one MS at a deployment"));
     }
 
     #[test]
     fn onto_a_ship_without_a_deployment_slot_is_refused_29_2_6() {
-        let mut st = with_base(Side::Titans, "green_noa", 2);
-        unit(
-            &mut st,
-            "t-alexandria-9",
-            Side::Titans,
-            "alexandria",
-            "space:A01",
-        );
-        let mut c = ctx(st);
+        let mut c = ctx(titans_with_ship("alexandria", "t-alexandria-9"));
         produce(&mut c, Side::Titans, "hizack", 1, "hz");
-        let onto = DeployUnit {
-            label: "hz".into(),
-            count: None,
-            base: None,
-            onto: Some("t-alexandria-9".into()),
-        };
-        let e = legal_deploy_unit(&c, Side::Titans, &onto, &FieldPath::root()).unwrap_err();
+        let onto = onto_ship("hz", "t-alexandria-9");
+        let e = unit_refusal(&c, Side::Titans, &onto);
         assert!(e.message.contains("not an own La Vie en Rose or Jupitris"));
     }
 
     #[test]
     fn an_undeployed_unit_returns_to_the_factory_box_a_8() {
-        let mut c = ctx(with_base(Side::Titans, "green_noa", 2));
-        produce(&mut c, Side::Titans, "hizack", 1, "hz");
+        let mut c = titans_produced(2, "hizack", 1, "hz");
         resolve_deployment(&mut c, Side::Titans, &Deployment::default());
         assert_eq!(
             c.state.sides[Side::Titans].factory.get("hizack").copied(),
@@ -1335,11 +1190,7 @@ mod tests {
         unit(&mut st, "a-argama-1", Side::Aeug, "argama", "space:C05");
         unit(&mut st, "a-garuda-1", Side::Aeug, "garuda", "ground:E05");
         let id = "judau".to_string();
-        if let Some(ch) = st.chars.get_mut(&id) {
-            ch.place = CharPlace::ToDeploy {
-                code: ArrivalCode::Space,
-            };
-        }
+        waiting(&mut st, &id, ArrivalCode::Space);
         let c = ctx(st);
         let item = |u: &str| DeployChar {
             char: id.clone(),
@@ -1347,28 +1198,20 @@ mod tests {
             at: None,
         };
         assert!(legal_char_place(&c, Side::Aeug, &item("a-argama-1"), &FieldPath::root()).is_ok());
-        let e =
-            legal_char_place(&c, Side::Aeug, &item("a-garuda-1"), &FieldPath::root()).unwrap_err();
-        assert_eq!(e.rule.as_deref(), Some("9.5"));
-        assert!(e.message.contains("the space map"));
+        let e = char_refusal(&c, Side::Aeug, &item("a-garuda-1"));
+        assert_refused(&e, "9.5", "the space map");
     }
 
     #[test]
     fn a_character_not_waiting_is_refused_9_5() {
         let mut st = state();
         unit(&mut st, "a-argama-1", Side::Aeug, "argama", "space:C05");
-        if let Some(ch) = st.chars.get_mut("judau") {
-            ch.place = CharPlace::Track;
-        }
+        place_char(&mut st, "judau", CharPlace::Track);
         let c = ctx(st);
-        let item = DeployChar {
-            char: "judau".into(),
-            aboard: Some("a-argama-1".into()),
-            at: None,
-        };
-        let e = legal_char_place(&c, Side::Aeug, &item, &FieldPath::root()).unwrap_err();
+        let item = char_aboard("judau", "a-argama-1");
+        let e = char_refusal(&c, Side::Aeug, &item);
         assert!(e.message.contains("not waiting for deployment"));
-        let e = legal_char_place(&c, Side::Titans, &item, &FieldPath::root()).unwrap_err();
+        let e = char_refusal(&c, Side::Titans, &item);
         assert!(e.message.contains("not a character of titans"));
     }
 
@@ -1376,24 +1219,14 @@ mod tests {
     fn with_x_is_anywhere_when_x_is_off_the_map_9_6() {
         let mut st = state();
         unit(&mut st, "n-gwadan-1", Side::NeoZeon, "gwadan", "space:C05");
-        if let Some(ch) = st.chars.get_mut("glemy") {
-            ch.place = CharPlace::ToDeploy {
-                code: ArrivalCode::With("haman".into()),
-            };
-        }
-        if let Some(ch) = st.chars.get_mut("haman") {
-            ch.place = CharPlace::Dead;
-        }
+        waiting(&mut st, "glemy", ArrivalCode::With("haman".into()));
+        place_char(&mut st, "haman", CharPlace::Dead);
         let mut c = ctx(st);
         resolve_deployment(
             &mut c,
             Side::NeoZeon,
             &Deployment {
-                characters: vec![DeployChar {
-                    char: "glemy".into(),
-                    aboard: Some("n-gwadan-1".into()),
-                    at: None,
-                }],
+                characters: vec![char_aboard("glemy", "n-gwadan-1")],
                 ..Deployment::default()
             },
         );
@@ -1407,38 +1240,24 @@ mod tests {
     fn a_second_rider_on_an_ms_is_refused_a_90() {
         let mut st = state();
         unit(&mut st, "a-nemo-1", Side::Aeug, "nemo", "ground:E05");
-        if let Some(ch) = st.chars.get_mut("judau") {
-            ch.place = CharPlace::ToDeploy {
-                code: ArrivalCode::Any,
-            };
-        }
+        waiting(&mut st, "judau", ArrivalCode::Any);
         let other = st
             .chars
             .iter()
             .find(|(id, c)| c.side == Side::Aeug && id.as_str() != "judau")
             .map(|(id, _)| id.clone())
             .unwrap();
-        if let Some(ch) = st.chars.get_mut(&other) {
-            ch.place = CharPlace::Aboard("a-nemo-1".into());
-        }
+        place_char(&mut st, &other, CharPlace::Aboard("a-nemo-1".into()));
         let c = ctx(st);
-        let item = DeployChar {
-            char: "judau".into(),
-            aboard: Some("a-nemo-1".into()),
-            at: None,
-        };
-        let e = legal_char_place(&c, Side::Aeug, &item, &FieldPath::root()).unwrap_err();
+        let item = char_aboard("judau", "a-nemo-1");
+        let e = char_refusal(&c, Side::Aeug, &item);
         assert_eq!(e.rule.as_deref(), Some("13.10"));
     }
 
     #[test]
     fn a_character_alone_needs_own_units_and_a_base_hex_9_5_15_6() {
         let mut st = state();
-        if let Some(ch) = st.chars.get_mut("judau") {
-            ch.place = CharPlace::ToDeploy {
-                code: ArrivalCode::Any,
-            };
-        }
+        waiting(&mut st, "judau", ArrivalCode::Any);
         let loc = data_loc("space:C05");
         st.units.retain(|_, u| u.place != Place::Hex(loc));
         let c = ctx(st.clone());
@@ -1447,12 +1266,12 @@ mod tests {
             aboard: None,
             at: Some(loc),
         };
-        let e = legal_char_place(&c, Side::Aeug, &item, &FieldPath::root()).unwrap_err();
+        let e = char_refusal(&c, Side::Aeug, &item);
         assert!(e.message.contains("no unit of aeug"));
         unit(&mut st, "a-argama-1", Side::Aeug, "argama", "space:C05");
         let c = ctx(st);
         if bases_at(&c.state, Place::Hex(loc)).is_empty() {
-            let e = legal_char_place(&c, Side::Aeug, &item, &FieldPath::root()).unwrap_err();
+            let e = char_refusal(&c, Side::Aeug, &item);
             assert_eq!(e.rule.as_deref(), Some("15.6"));
         }
     }
@@ -1465,11 +1284,7 @@ mod tests {
     fn an_unplaced_character_takes_its_first_legal_place_4_2() {
         let mut st = state();
         unit(&mut st, "a-argama-1", Side::Aeug, "argama", "space:C05");
-        if let Some(ch) = st.chars.get_mut("judau") {
-            ch.place = CharPlace::ToDeploy {
-                code: ArrivalCode::Space,
-            };
-        }
+        waiting(&mut st, "judau", ArrivalCode::Space);
         let mut c = ctx(st);
         resolve_deployment(&mut c, Side::Aeug, &Deployment::default());
         assert!(matches!(
@@ -1540,8 +1355,7 @@ mod tests {
 
     #[test]
     fn choices_list_the_legal_bases_for_a_label() {
-        let mut c = ctx(with_base(Side::Titans, "green_noa", 2));
-        produce(&mut c, Side::Titans, "hizack", 1, "hz");
+        let c = titans_produced(2, "hizack", 1, "hz");
         let ch = deploy_unit_choices(&c, Side::Titans);
         assert!(
             ch.iter()
@@ -1622,52 +1436,30 @@ mod tests {
         st.sides[Side::Titans].factory.insert("gaza_c".into(), 1);
         let mut c = ctx(st);
         produce(&mut c, Side::Titans, "gaza_c", 1, "g");
-        let e = legal_deploy_unit(
-            &c,
-            Side::Titans,
-            &at_base("g", "jaburo"),
-            &FieldPath::root(),
-        )
-        .unwrap_err();
-        assert_eq!(e.rule.as_deref(), Some("2.4"));
-        assert!(e.message.contains("cannot be used on the ground map"));
+        let e = unit_refusal(&c, Side::Titans, &at_base("g", "jaburo"));
+        assert_refused(&e, "2.4", "cannot be used on the ground map");
     }
 
     #[test]
     fn a_base_without_deployment_points_is_refused_9_3() {
         let mut c = ctx(with_base(Side::Titans, "side_1", 1));
         produce(&mut c, Side::Titans, "hizack", 1, "hz");
-        let e = legal_deploy_unit(
-            &c,
-            Side::Titans,
-            &at_base("hz", "side_1"),
-            &FieldPath::root(),
-        )
-        .unwrap_err();
-        assert_eq!(e.rule.as_deref(), Some("9.3"));
-        assert!(e.message.contains("no deployment points"));
+        let e = unit_refusal(&c, Side::Titans, &at_base("hz", "side_1"));
+        assert_refused(&e, "9.3", "no deployment points");
     }
 
     #[test]
     fn more_units_than_the_label_holds_are_refused_9_1() {
-        let mut c = ctx(with_base(Side::Titans, "green_noa", 2));
-        produce(&mut c, Side::Titans, "hizack", 1, "hz");
+        let c = titans_produced(2, "hizack", 1, "hz");
         let mut item = at_base("hz", "green_noa");
         item.count = Some(2);
-        let e = legal_deploy_unit(&c, Side::Titans, &item, &FieldPath::root()).unwrap_err();
+        let e = unit_refusal(&c, Side::Titans, &item);
         assert!(e.message.contains("2 unit(s) asked, 1 wait"));
     }
 
     #[test]
     fn a_full_jupitris_takes_no_ms_a_87() {
-        let mut st = with_base(Side::Titans, "green_noa", 2);
-        unit(
-            &mut st,
-            "t-jupitris-9",
-            Side::Titans,
-            "jupitris",
-            "space:A01",
-        );
+        let mut st = titans_with_ship("jupitris", "t-jupitris-9");
         let cap = st.data.unit_type("jupitris").map_or(0, |t| t.carry);
         for i in 0..cap {
             let id = format!("t-hizack-9{i}");
@@ -1678,31 +1470,22 @@ mod tests {
         }
         let mut c = ctx(st);
         produce(&mut c, Side::Titans, "hizack", 1, "hz");
-        let onto = DeployUnit {
-            label: "hz".into(),
-            count: None,
-            base: None,
-            onto: Some("t-jupitris-9".into()),
-        };
-        let e = legal_deploy_unit(&c, Side::Titans, &onto, &FieldPath::root()).unwrap_err();
+        let onto = onto_ship("hz", "t-jupitris-9");
+        let e = unit_refusal(&c, Side::Titans, &onto);
         assert!(e.message.contains("no room for another MS"));
     }
 
     #[test]
     fn a_character_needs_exactly_one_of_aboard_and_at_9_5() {
         let mut st = state();
-        if let Some(ch) = st.chars.get_mut("judau") {
-            ch.place = CharPlace::ToDeploy {
-                code: ArrivalCode::Any,
-            };
-        }
+        waiting(&mut st, "judau", ArrivalCode::Any);
         let c = ctx(st);
         let item = DeployChar {
             char: "judau".into(),
             aboard: None,
             at: None,
         };
-        let e = legal_char_place(&c, Side::Aeug, &item, &FieldPath::root()).unwrap_err();
+        let e = char_refusal(&c, Side::Aeug, &item);
         assert!(e.message.contains("either a unit (aboard) or a hex (at)"));
     }
 

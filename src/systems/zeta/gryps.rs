@@ -380,7 +380,7 @@ mod tests {
     fn placed() -> State {
         let mut st = crate::systems::zeta::carry::fixture::state();
         let g = st.bases.get_mut(GRYPS_2).unwrap();
-        g.place = Some(Place::Hex(loc("space:B03")));
+        g.place = Some(Place::Hex(loc("space:C02")));
         g.governor = Some(Side::Titans);
         g.level = 2;
         phase(&mut st, Side::Titans, CardKind::Space);
@@ -403,9 +403,9 @@ mod tests {
     fn the_laser_reaches_its_own_hex_and_the_six_next_31_5_4() {
         let ctx = Ctx::new(placed(), None, Moment::Check);
         let ch = laser_choices(&ctx, Side::Titans);
-        let n = 1 + ctx.data.neighbours(loc("space:B03")).len();
+        let n = 1 + ctx.data.neighbours(loc("space:C02")).len();
         assert_eq!(ch.len(), n);
-        assert!(ch.iter().any(|c| c.item.at == loc("space:B03")));
+        assert!(ch.iter().any(|c| c.item.at == loc("space:C02")));
     }
 
     #[test]
@@ -423,11 +423,11 @@ mod tests {
     fn only_in_the_governors_space_phase_31_5_1() {
         let mut st = placed();
         phase(&mut st, Side::Titans, CardKind::Ground);
-        let p = refusal(&st, Side::Titans, &target("space:B03"));
+        let p = refusal(&st, Side::Titans, &target("space:C02"));
         assert!(p.message.contains("own Space card"), "{}", p.message);
         let mut st = placed();
         phase(&mut st, Side::Aeug, CardKind::Space);
-        let p = refusal(&st, Side::Aeug, &target("space:B03"));
+        let p = refusal(&st, Side::Aeug, &target("space:C02"));
         assert!(
             p.message.contains("does not govern Gryps 2"),
             "{}",
@@ -439,7 +439,7 @@ mod tests {
     fn level_1_does_not_fire_31_5_2() {
         let mut st = placed();
         st.bases.get_mut(GRYPS_2).unwrap().level = 1;
-        let p = refusal(&st, Side::Titans, &target("space:B03"));
+        let p = refusal(&st, Side::Titans, &target("space:C02"));
         assert_eq!(p.rule.as_deref(), Some("31.5.2"));
     }
 
@@ -447,7 +447,7 @@ mod tests {
     fn before_its_placement_there_is_no_laser_31_1() {
         let mut st = placed();
         st.bases.get_mut(GRYPS_2).unwrap().place = None;
-        let p = refusal(&st, Side::Titans, &target("space:B03"));
+        let p = refusal(&st, Side::Titans, &target("space:C02"));
         assert!(p.message.contains("not on the map"), "{}", p.message);
     }
 
@@ -467,7 +467,7 @@ mod tests {
         let earth = ctx.data.map.space.earth;
         let n = ctx
             .data
-            .neighbours(loc("space:B03"))
+            .neighbours(loc("space:C02"))
             .into_iter()
             .find(|l| l.at != earth)
             .unwrap();
@@ -491,8 +491,8 @@ mod tests {
     fn governors_ride_with_gryps_others_stay_31_3() {
         use crate::systems::zeta::state::Action;
         let mut st = placed();
-        put(&mut st, "t-gov", Side::Titans, "hizack", "space:B03");
-        put(&mut st, "t-idle", Side::Titans, "hizack", "space:B03");
+        put(&mut st, "t-gov", Side::Titans, "hizack", "space:C02");
+        put(&mut st, "t-idle", Side::Titans, "hizack", "space:C02");
         st.units.get_mut("t-gov").unwrap().action = Some(Action::Govern {
             base: GRYPS_2.into(),
         });
@@ -500,7 +500,7 @@ mod tests {
         let earth = ctx0.data.map.space.earth;
         let n = ctx0
             .data
-            .neighbours(loc("space:B03"))
+            .neighbours(loc("space:C02"))
             .into_iter()
             .find(|l| l.at != earth)
             .unwrap();
@@ -514,7 +514,7 @@ mod tests {
         assert_eq!(ctx.state.units["t-gov"].place, Place::Hex(n));
         assert_eq!(
             ctx.state.units["t-idle"].place,
-            Place::Hex(loc("space:B03"))
+            Place::Hex(loc("space:C02"))
         );
     }
 
@@ -534,12 +534,12 @@ mod tests {
     fn the_laser_hits_green_noa_not_itself_and_every_unit_31_5_11() {
         let mut st = placed();
         st.bases.get_mut("green_noa").unwrap().governor = Some(Side::Aeug);
-        put(&mut st, "a-gm2-1", Side::Aeug, "gm2", "space:B03");
-        put(&mut st, "t-hizack-1", Side::Titans, "hizack", "space:B03");
+        put(&mut st, "a-gm2-1", Side::Aeug, "gm2", "space:C02");
+        put(&mut st, "t-hizack-1", Side::Titans, "hizack", "space:C02");
         let mut dice = Dice::new(Hash32([5; 32]), Hash32([7; 32])).at_step(9);
         let mut ctx = Ctx::new(st, Some(&mut dice), Moment::Resolve);
         let orders = PhaseOrders {
-            laser: vec![target("space:J04"), target("space:B03")],
+            laser: vec![target("space:J04"), target("space:C02")],
             ..Default::default()
         };
         resolve_laser(&mut ctx, Side::Titans, &orders);

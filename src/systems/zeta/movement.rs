@@ -471,6 +471,16 @@ mod tests {
         legal_move_after(&ctx, side, item, &BTreeSet::new(), &FieldPath::root())
     }
 
+    /// The MP `unit` spends on `path`, which must be legal.
+    fn cost(st: &State, side: Side, unit: &str, path: &[&str]) -> u32 {
+        judge(st, side, &mv(unit, path)).unwrap().cost
+    }
+
+    /// The problem a move of `unit` along `path` gets, which must be refused.
+    fn refusal(st: &State, side: Side, unit: &str, path: &[&str]) -> Problem {
+        judge(st, side, &mv(unit, path)).unwrap_err()
+    }
+
     fn ground(side: Side) -> State {
         let mut st = state();
         phase(&mut st, side, CardKind::Ground);
@@ -494,8 +504,7 @@ mod tests {
             &["space:C06", "space:C07", "space:C08", "space:C09"],
         );
         let p = judge(&st, Side::Aeug, &four).unwrap_err();
-        assert_eq!(p.rule.as_deref(), Some("13.2"));
-        assert!(p.message.contains("costs 4 MP"), "{}", p.message);
+        assert_refused(&p, "13.2", "costs 4 MP");
         let mut st = ground(Side::Aeug);
         put(&mut st, "a-gm2-1", Side::Aeug, "gm2", "ground:I02");
         assert!(
@@ -506,12 +515,12 @@ mod tests {
             )
             .is_ok()
         );
-        let p = judge(
+        let p = refusal(
             &st,
             Side::Aeug,
-            &mv("a-gm2-1", &["ground:I03", "ground:I04", "ground:I05"]),
-        )
-        .unwrap_err();
+            "a-gm2-1",
+            &["ground:I03", "ground:I04", "ground:I05"],
+        );
         assert!(p.message.contains("an MS has 2"), "{}", p.message);
     }
 
@@ -519,9 +528,8 @@ mod tests {
     fn a_step_must_go_to_an_adjacent_hex_13_4() {
         let mut st = space(Side::Aeug);
         put(&mut st, "a-argama-1", Side::Aeug, "argama", "space:C05");
-        let p = judge(&st, Side::Aeug, &mv("a-argama-1", &["space:C07"])).unwrap_err();
-        assert_eq!(p.rule.as_deref(), Some("13.4"));
-        assert!(p.message.contains("not next to space:C05"), "{}", p.message);
+        let p = refusal(&st, Side::Aeug, "a-argama-1", &["space:C07"]);
+        assert_refused(&p, "13.4", "not next to space:C05");
     }
 
     #[test]
@@ -535,32 +543,27 @@ mod tests {
             "salamis_kai",
             "space:C06",
         );
-        let plan = judge(
-            &st,
-            Side::Aeug,
-            &mv("a-argama-1", &["space:C06", "space:C07"]),
+        assert_eq!(
+            cost(&st, Side::Aeug, "a-argama-1", &["space:C06", "space:C07"]),
+            3
         );
-        assert_eq!(plan.unwrap().cost, 3);
         put(&mut st, "colony", Side::NeoZeon, "colony", "space:C07");
-        let p = judge(
-            &st,
-            Side::Aeug,
-            &mv("a-argama-1", &["space:C06", "space:C07"]),
+        assert!(
+            refusal(&st, Side::Aeug, "a-argama-1", &["space:C06", "space:C07"])
+                .message
+                .contains("costs 4 MP")
         );
-        assert!(p.unwrap_err().message.contains("costs 4 MP"));
     }
 
     #[test]
     fn entering_another_factions_military_base_costs_one_more_but_not_a_political_one_13_6() {
         let mut st = space(Side::Aeug);
-        // Green Noa (B03) is Titans' military base; Side 2 (F02) is AEUG's, Side 5 (H02) too.
-        put(&mut st, "a-argama-1", Side::Aeug, "argama", "space:B05");
-        let plan = judge(
-            &st,
-            Side::Aeug,
-            &mv("a-argama-1", &["space:B04", "space:B03"]),
+        // Green Noa (C02) is Titans' military base; Side 2 (F02) is AEUG's, Side 5 (H02) too.
+        put(&mut st, "a-argama-1", Side::Aeug, "argama", "space:C04");
+        assert_eq!(
+            cost(&st, Side::Aeug, "a-argama-1", &["space:C03", "space:C02"]),
+            3
         );
-        assert_eq!(plan.unwrap().cost, 3);
         // Titans entering AEUG's political base pays nothing extra.
         put(
             &mut st,
@@ -570,36 +573,32 @@ mod tests {
             "space:F03",
         );
         phase(&mut st, Side::Titans, CardKind::Space);
-        let plan = judge(&st, Side::Titans, &mv("t-alexandria-1", &["space:F02"]));
-        assert_eq!(plan.unwrap().cost, 1);
+        assert_eq!(cost(&st, Side::Titans, "t-alexandria-1", &["space:F02"]), 1);
     }
 
     #[test]
     fn enemy_units_in_another_factions_base_cost_one_extra_only_13_7() {
         let mut st = space(Side::Aeug);
-        put(&mut st, "a-argama-1", Side::Aeug, "argama", "space:B05");
+        put(&mut st, "a-argama-1", Side::Aeug, "argama", "space:C04");
         put(
             &mut st,
             "t-salamis-kai-1",
             Side::Titans,
             "salamis_kai",
-            "space:B03",
+            "space:C02",
         );
-        let plan = judge(
-            &st,
-            Side::Aeug,
-            &mv("a-argama-1", &["space:B04", "space:B03"]),
+        assert_eq!(
+            cost(&st, Side::Aeug, "a-argama-1", &["space:C03", "space:C02"]),
+            3
         );
-        assert_eq!(plan.unwrap().cost, 3);
     }
 
     #[test]
     fn an_ms_in_space_moves_only_aboard_a_ship_13_8() {
         let mut st = space(Side::Titans);
         put(&mut st, "t-hizack-1", Side::Titans, "hizack", "space:B03");
-        let p = judge(&st, Side::Titans, &mv("t-hizack-1", &["space:B04"])).unwrap_err();
-        assert_eq!(p.rule.as_deref(), Some("13.8"));
-        assert!(p.message.contains("only aboard a ship"), "{}", p.message);
+        let p = refusal(&st, Side::Titans, "t-hizack-1", &["space:B04"]);
+        assert_refused(&p, "13.8", "only aboard a ship");
     }
 
     #[test]
@@ -613,15 +612,12 @@ mod tests {
             &mv("a-gm2-1", &["ground:B02", "ground:A02"]),
         );
         let p = p.unwrap_err();
-        assert_eq!(p.rule.as_deref(), Some("13.9"));
-        assert!(p.message.contains("ground:A02 is ocean"), "{}", p.message);
+        assert_refused(&p, "13.9", "ground:A02 is ocean");
         put(&mut st, "a-garuda-1", Side::Aeug, "garuda", "ground:C02");
-        let plan = judge(
-            &st,
-            Side::Aeug,
-            &mv("a-garuda-1", &["ground:B02", "ground:A02"]),
+        assert_eq!(
+            cost(&st, Side::Aeug, "a-garuda-1", &["ground:B02", "ground:A02"]),
+            2
         );
-        assert_eq!(plan.unwrap().cost, 2);
     }
 
     #[test]
@@ -649,7 +645,7 @@ mod tests {
     fn earth_is_never_entered_a19() {
         let mut st = space(Side::Aeug);
         put(&mut st, "a-argama-1", Side::Aeug, "argama", "space:D05");
-        let p = judge(&st, Side::Aeug, &mv("a-argama-1", &["space:E05"])).unwrap_err();
+        let p = refusal(&st, Side::Aeug, "a-argama-1", &["space:E05"]);
         assert_eq!(p.rule.as_deref(), Some("A-19"));
     }
 
@@ -677,9 +673,8 @@ mod tests {
     fn neo_zeon_does_not_move_while_axis_is_in_the_belt_30_3_4() {
         let mut st = ground(Side::NeoZeon);
         put(&mut st, "n-gaza-d-1", Side::NeoZeon, "gaza_d", "ground:J03");
-        let p = judge(&st, Side::NeoZeon, &mv("n-gaza-d-1", &["ground:J04"])).unwrap_err();
-        assert_eq!(p.rule.as_deref(), Some("30.3.4"));
-        assert!(p.message.contains("while Axis is in the asteroid belt"));
+        let p = refusal(&st, Side::NeoZeon, "n-gaza-d-1", &["ground:J04"]);
+        assert_refused(&p, "30.3.4", "while Axis is in the asteroid belt");
     }
 
     #[test]
@@ -902,9 +897,8 @@ mod tests {
         }
         let mut st = space(Side::NeoZeon);
         put(&mut st, "n-gwadan-1", Side::NeoZeon, "gwadan", "belt");
-        let p = judge(&st, Side::NeoZeon, &mv("n-gwadan-1", &["space:N04"])).unwrap_err();
-        assert_eq!(p.rule.as_deref(), Some("30.3.4"));
-        assert!(p.message.contains("only Axis leaves it"), "{}", p.message);
+        let p = refusal(&st, Side::NeoZeon, "n-gwadan-1", &["space:N04"]);
+        assert_refused(&p, "30.3.4", "only Axis leaves it");
     }
 
     #[test]

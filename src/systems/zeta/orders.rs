@@ -303,123 +303,117 @@ impl From<&str> for SpeechOrder {
     }
 }
 
-/// The acting faction's orders for one action phase, from slot A2 on: the body of a phase
-/// step's orders, of a plan (`then`) and of a checkpoint's `continue` (plan §4.2-4.4).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PhaseOrders {
-    #[serde(default, skip_serializing_if = "is_default")]
-    pub pre: Pre,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub units: Vec<UnitOrder>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub board: Vec<Board>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub atmospheric: Vec<AtmoOrder>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub colony_move: Option<Loc>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub lvr_repair: Vec<UnitId>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub axis: Option<AxisOrder>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub gryps: Option<GrypsOrder>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub africa_hex: Option<Loc>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub combats: Vec<CombatOrder>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub laser: Vec<LaserTarget>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub speech: Option<SpeechOrder>,
-    #[serde(default, skip_serializing_if = "is_default")]
-    pub checkpoint: Checkpoint,
+/// Declares `PhaseOrders` and `Orders` from one list of the phase parts (plan §4.2), with
+/// `Orders::phase_orders` copying them: the phase parts are written once, in their order.
+/// (Not a flattened inner struct: serde's `flatten` does not work with
+/// `deny_unknown_fields`, and every order must refuse an unknown key.)
+macro_rules! orders_with_phase_parts {
+    (
+        phase { $( $(#[$pm:meta])* $pf:ident : $pt:ty, )* }
+        $(#[$om:meta])*
+        pub struct Orders {
+            before { $( $(#[$bm:meta])* $bf:ident : $bt:ty, )* }
+            after { $( $(#[$am:meta])* $af:ident : $at:ty, )* }
+        }
+    ) => {
+        /// The acting faction's orders for one action phase, from slot A2 on: the body of a
+        /// phase step's orders, of a plan (`then`) and of a checkpoint's `continue` (plan
+        /// §4.2-4.4).
+        #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct PhaseOrders {
+            $( $(#[$pm])* pub $pf: $pt, )*
+        }
+
+        $(#[$om])*
+        #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct Orders {
+            $( $(#[$bm])* pub $bf: $bt, )*
+            $( $(#[$pm])* pub $pf: $pt, )*
+            $( $(#[$am])* pub $af: $at, )*
+        }
+
+        impl Orders {
+            /// The phase part of these orders (`card`, the packet and the ask parts left out).
+            pub fn phase_orders(&self) -> PhaseOrders {
+                PhaseOrders {
+                    $( $pf: self.$pf.clone(), )*
+                }
+            }
+        }
+    };
 }
 
-/// Everything a zeta order may hold; which parts fit depends on the step (plan §4).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Orders {
-    // The packet step (plan §4.1).
-    /// 36.3: turn 1, Titans only.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub nuke_base: Option<BaseId>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub armament: Vec<ArmItem>,
-    #[serde(default, skip_serializing_if = "is_default")]
-    pub deployment: Deployment,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cards: Option<CardChoice>,
-    /// Replaces last turn's plans.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub plans: Option<Vec<Plan>>,
+orders_with_phase_parts! {
+    phase {
+        #[serde(default, skip_serializing_if = "is_default")]
+        pre: Pre,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        units: Vec<UnitOrder>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        board: Vec<Board>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        atmospheric: Vec<AtmoOrder>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        colony_move: Option<Loc>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        lvr_repair: Vec<UnitId>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        axis: Option<AxisOrder>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        gryps: Option<GrypsOrder>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        africa_hex: Option<Loc>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        combats: Vec<CombatOrder>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        laser: Vec<LaserTarget>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        speech: Option<SpeechOrder>,
+        #[serde(default, skip_serializing_if = "is_default")]
+        checkpoint: Checkpoint,
+    }
 
-    // A phase step (plan §4.2): the drawn card, echoed, and the phase's orders.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub card: Option<CardEcho>,
-    #[serde(default, skip_serializing_if = "is_default")]
-    pub pre: Pre,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub units: Vec<UnitOrder>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub board: Vec<Board>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub atmospheric: Vec<AtmoOrder>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub colony_move: Option<Loc>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub lvr_repair: Vec<UnitId>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub axis: Option<AxisOrder>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub gryps: Option<GrypsOrder>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub africa_hex: Option<Loc>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub combats: Vec<CombatOrder>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub laser: Vec<LaserTarget>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub speech: Option<SpeechOrder>,
-    #[serde(default, skip_serializing_if = "is_default")]
-    pub checkpoint: Checkpoint,
-
-    // Ask steps (plan §4.3).
-    /// 18.9: attacker, defender or abstain (`ask` is a policy answer only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub join: Option<JoinAnswer>,
-    /// Preparation overrides of a joining faction (20).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub prep: Option<combat::PrepOrders>,
-    /// A checkpoint's orders from its slot on.
-    #[serde(default, rename = "continue", skip_serializing_if = "Option::is_none")]
-    pub resume: Option<PhaseOrders>,
-
-    /// Standing policies to replace, part by part (any step).
-    #[serde(default, skip_serializing_if = "policies::is_empty")]
-    pub policies: PolicyPatch,
+    /// Everything a zeta order may hold; which parts fit depends on the step (plan §4).
+    pub struct Orders {
+        before {
+            // The packet step (plan §4.1).
+            /// 36.3: turn 1, Titans only.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            nuke_base: Option<BaseId>,
+            #[serde(default, skip_serializing_if = "Vec::is_empty")]
+            armament: Vec<ArmItem>,
+            #[serde(default, skip_serializing_if = "is_default")]
+            deployment: Deployment,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            cards: Option<CardChoice>,
+            /// Replaces last turn's plans.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            plans: Option<Vec<Plan>>,
+            // A phase step (plan §4.2): the drawn card, echoed, then the phase parts above.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            card: Option<CardEcho>,
+        }
+        after {
+            // Ask steps (plan §4.3).
+            /// 18.9: attacker, defender or abstain (`ask` is a policy answer only).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            join: Option<JoinAnswer>,
+            /// Preparation overrides of a joining faction (20).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            prep: Option<combat::PrepOrders>,
+            /// A checkpoint's orders from its slot on.
+            #[serde(default, rename = "continue", skip_serializing_if = "Option::is_none")]
+            resume: Option<PhaseOrders>,
+            /// Standing policies to replace, part by part (any step).
+            #[serde(default, skip_serializing_if = "policies::is_empty")]
+            policies: PolicyPatch,
+        }
+    }
 }
 
 impl Orders {
-    /// The phase part of these orders (`card`, the packet and the ask parts left out).
-    pub fn phase_orders(&self) -> PhaseOrders {
-        PhaseOrders {
-            pre: self.pre.clone(),
-            units: self.units.clone(),
-            board: self.board.clone(),
-            atmospheric: self.atmospheric.clone(),
-            colony_move: self.colony_move,
-            lvr_repair: self.lvr_repair.clone(),
-            axis: self.axis.clone(),
-            gryps: self.gryps.clone(),
-            africa_hex: self.africa_hex,
-            combats: self.combats.clone(),
-            laser: self.laser.clone(),
-            speech: self.speech.clone(),
-            checkpoint: self.checkpoint,
-        }
-    }
-
     /// The top-level parts these orders hold (the keys they are written with), each with the
     /// kind of step it belongs to; `policies` belongs to every step and is left out.
     pub fn parts(&self) -> Vec<(String, StepKind)> {

@@ -2,7 +2,7 @@
 //! chosen in Titans' turn-1 packet, Z-1), so the first step's seed, which mixes all three
 //! seats' entropy, comes before any randomness (plan §1.1).
 
-use super::data::{CharId, Class, Loc, MapId, PerSide, Place, Side, StartStack, UnitId, ZetaData};
+use super::data::{CharId, Class, Loc, MapId, PerSide, Side, StartStack, UnitId, ZetaData};
 use super::state::{BaseState, Card, CharPlace, Character, SideState, Stage, State, Unit};
 use crate::kit::deck::Hand;
 use crate::kit::seats::Seat;
@@ -156,7 +156,7 @@ fn place_stack(st: &mut State, stack: &StartStack) -> Result<(), String> {
     }
     // Most capacity first, then id order.
     ships.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
-    let own_base = own_base_at(st, stack.at, side);
+    let own_base = super::carry::own_base_at(st, &st.data, side, stack.at);
     if stack.at.map() == MapId::Space && !own_base {
         let mut room: Vec<(UnitId, u8)> = ships.iter().map(|(c, id)| (id.clone(), *c)).collect();
         for m in &ms {
@@ -207,27 +207,6 @@ fn set_char(st: &mut State, ch: &CharId, place: CharPlace) -> Result<(), String>
         .ok_or_else(|| format!("scenario: unknown character {ch:?}"))?;
     c.place = place;
     Ok(())
-}
-
-/// Whether `at` holds a base `side` governs (15.6); the belt box holds Axis.
-fn own_base_at(st: &State, at: Place, side: Side) -> bool {
-    let gov = |b: &str| st.bases.get(b).is_some_and(|x| x.governor == Some(side));
-    match at {
-        Place::Hex(l) => st.data.bases_at(l).into_iter().any(gov),
-        Place::Belt => st
-            .bases
-            .iter()
-            .any(|(id, b)| b.place == Some(Place::Belt) && gov(id)),
-        Place::Jupiter => false,
-    }
-}
-
-/// The hex of a base on the map, fixed or mobile.
-pub fn base_place(st: &State, id: &str) -> Option<Place> {
-    st.data
-        .base_hex(id)
-        .map(Place::Hex)
-        .or_else(|| st.bases.get(id).and_then(|b| b.place))
 }
 
 /// Every hex of `map` holding a unit, for tests and checks.

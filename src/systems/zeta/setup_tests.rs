@@ -53,7 +53,7 @@ fn setup_places_the_units_of_rule_38_on_the_stand_in_hexes() {
         ),
         (
             t,
-            "space:B03",
+            "space:C02",
             vec![("hizack", 6), ("alexandria", 1), ("salamis_kai", 1)],
         ),
         (t, "space:D08", vec![("galbaldy_b", 1)]),
@@ -141,7 +141,7 @@ fn the_first_fleet_rides_the_argama_with_its_seven_characters_38() {
 fn setup_gives_the_bases_vp_income_sheets_and_hands_of_rule_38() {
     let st = start();
     let vp: Vec<i32> = Side::ALL.iter().map(|s| st.sides[*s].vp).collect();
-    assert_eq!(vp, [22, 18, 4], "titans, aeug, neo_zeon (plan §5.3)");
+    assert_eq!(vp, [21, 18, 8], "titans, aeug, neo_zeon (plan §12/F2)");
     let axis = &st.bases["axis"];
     assert_eq!(
         (axis.governor, axis.level, axis.place),

@@ -276,7 +276,7 @@ mod tests {
     fn a_survivor_with_nobody_left_goes_to_the_nearest_own_hex_27_5() {
         let mut s = start();
         s.chars.get_mut("jerid_1").unwrap().place = CharPlace::Aboard("t-gone-1".into());
-        // Nothing of Titans at C05: the nearest own hex is Green Noa (B03) on the space map.
+        // Nothing of Titans at C05: the nearest own hex is Green Noa (C02) on the space map.
         let at = Loc::parse("space:C05").unwrap();
         let mut ctx = Ctx::new(s, None, Moment::Resolve);
         rehome(&mut ctx, "jerid_1", at);

@@ -50,6 +50,9 @@ pub const NUKE_CANDIDATES: [&str; 4] = ["hawaii", "jaburo", "odessa", "torringto
 /// The hex AEUG's 1st Fleet starts in, which the book names (38).
 pub const FLEET_HEX: &str = "C05";
 
+/// Plan §12/F9: the fewest hexes between Green Noa and the Fleet's hex.
+pub const MIN_GREEN_NOA_TO_FLEET: u32 = 3;
+
 /// Unit types the rules name (15.3, 29.2-29.6, 33.2, 35, 38).
 pub const NAMED_TYPES: [&str; 12] = [
     "gm2",
@@ -132,6 +135,17 @@ fn map(m: &MapFile, d: &ZetaData) -> Errs {
                 e.push((
                     root().at("bases").at(b.as_str()),
                     format!("space hex {FLEET_HEX} is open space where AEUG's 1st Fleet starts (38); put {b} elsewhere"),
+                ));
+            }
+            // Plan §12/F9: from Green Noa a Titans ship (3 MP, 13.2) must not reach the Fleet on
+            // the first card: entering its hex costs one more (13.5), so 3 hexes cost 4 MP.
+            if let Some(gn) = m.bases.get("green_noa")
+                && gn.map == MapId::Space
+                && s.grid.distance(c05, gn.at) < MIN_GREEN_NOA_TO_FLEET
+            {
+                e.push((
+                    root().at("bases").at("green_noa"),
+                    format!("Green Noa is {} hexes from {FLEET_HEX}, where AEUG's 1st Fleet starts: at least {MIN_GREEN_NOA_TO_FLEET}, so that Titans cannot reach the Fleet on their first card (13.2, 13.5; plan §12/F9)", s.grid.distance(c05, gn.at)),
                 ));
             }
         }

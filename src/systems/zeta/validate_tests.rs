@@ -43,6 +43,65 @@ fn the_shipped_stand_in_data_loads_and_validates() {
     );
 }
 
+/// Plan §12/F2 and F8: the review's stand-in values, as shipped.
+#[test]
+fn the_stand_in_carries_the_reviews_values_f2_f8() {
+    use data::{Aptitude, Class, Side, Survival};
+    let d = load(&DataSource::default()).unwrap();
+    let vp = |b: &str| -> Vec<u8> {
+        d.base(b)
+            .map(|x| x.levels.iter().map(|l| l.vp).collect())
+            .unwrap_or_default()
+    };
+    assert_eq!(vp("axis"), [4, 6, 8]);
+    assert_eq!(vp("jaburo"), [2, 3, 5]);
+    assert_eq!(vp("gryps_2"), [0, 1, 2]);
+    // Government values: tier-1 MS (one PP, the weakest air values) 1, other MS 0; ships 1,
+    // Argama, Gwadan and Jupitris 2.
+    for (id, t) in &d.counters.types {
+        let want = match t.class {
+            Class::Ms if t.pp == 1 && t.front.air.first() == Some(&3) => 1,
+            Class::Ms => 0,
+            Class::Ship if ["argama", "gwadan", "jupitris"].contains(&id.as_str()) => 2,
+            Class::Ship => 1,
+            Class::Colony => 0,
+        };
+        assert_eq!(t.gov, want, "{id}");
+    }
+    assert_eq!(
+        d.unit_type("endra").and_then(|t| t.aptitude),
+        Some(Aptitude::SG)
+    );
+    let arrives = |c: &str| {
+        d.track
+            .turns
+            .iter()
+            .find(|t| t.arrivals.iter().any(|a| a.char == c))
+            .map(|t| t.turn)
+    };
+    assert_eq!(arrives("judau"), Some(5));
+    assert_eq!(arrives("glemy"), Some(5));
+    assert_eq!(arrives("ple_nz"), Some(6));
+    let permitted = |side: Side, ty: &str| {
+        d.track
+            .turns
+            .iter()
+            .find(|t| {
+                t.reinforcements
+                    .get(&side)
+                    .is_some_and(|v| v.iter().any(|x| x == ty))
+            })
+            .map(|t| t.turn)
+    };
+    assert_eq!(permitted(Side::NeoZeon, "black_qubeley"), Some(6));
+    assert_eq!(permitted(Side::NeoZeon, "mp_qubeley"), Some(7));
+    use Survival::*;
+    assert_eq!(
+        d.character("ple_nz").map(|c| c.survival.clone()),
+        Some(vec![Ok, L, M, H, D, D])
+    );
+}
+
 #[test]
 fn every_data_file_says_it_is_a_stand_in_in_its_header() {
     for f in data::FILES {
@@ -57,14 +116,17 @@ fn the_stand_in_maps_have_the_plans_geometry_5_1_5_2() {
     let l = |s: &str| Loc::parse(s).unwrap();
     let dist = |a: &str, b: &str| d.distance(l(a), l(b)).unwrap();
     let at = |b: &str| d.base_hex(b).unwrap().label();
-    assert_eq!(dist("space:C05", &at("green_noa")), 2);
+    // Plan §12/F9: Green Noa 3 hexes from the Fleet, 3-4 from drop C, Side 2 within 3.
+    assert_eq!(dist("space:C05", &at("green_noa")), 3);
+    assert!((3..=4).contains(&dist(&at("green_noa"), "space:D05")));
+    assert!(dist(&at("green_noa"), &at("side_2")) <= 3);
     assert_eq!(dist("space:C05", "space:D05"), 1, "1 hex from drop C");
     assert_eq!(dist("space:N03", &at("zedan")), 1);
     assert_eq!(dist("space:N05", &at("side_3")), 2);
     assert_eq!(dist(&at("side_2"), "space:E04"), 2, "Side 2 to drop A");
     assert_eq!(dist(&at("luna_ii"), &at("side_1")), 2);
     // Plan §5.1's key distances and §5.10's reach.
-    assert_eq!(dist(&at("green_noa"), &at("granada")), 8);
+    assert_eq!(dist(&at("green_noa"), &at("granada")), 7);
     assert_eq!(
         dist("space:N05", &at("granada")),
         4,
@@ -150,9 +212,16 @@ fn map_checks_5_9() {
     );
     refused(
         &MAP,
-        "  green_noa: space:B03",
+        "  green_noa: space:C02",
         "  green_noa: space:C05",
         &["bases.green_noa", "C05", "38"],
+    );
+    // Plan §12/F9: 2 hexes from the Fleet (the old B03) lets Titans strike on their first card.
+    refused(
+        &MAP,
+        "  green_noa: space:C02",
+        "  green_noa: space:B03",
+        &["bases.green_noa", "2 hexes from C05", "at least 3", "F9"],
     );
     refused(
         &MAP,
@@ -286,15 +355,15 @@ fn counter_checks_5_9() {
     );
     refused(
         &COUNTERS,
-        "    short: JPT\n    class: ship\n    aptitude: S\n    pp: 2\n    gov: 3\n    carry: 4",
-        "    short: JPT\n    class: ship\n    aptitude: S\n    pp: 2\n    gov: 3\n    carry: 1",
+        "    short: JPT\n    class: ship\n    aptitude: S\n    pp: 2\n    gov: 2\n    carry: 4",
+        "    short: JPT\n    class: ship\n    aptitude: S\n    pp: 2\n    gov: 2\n    carry: 1",
         &["types.jupitris", "29.3.1"],
     );
     refused(&COUNTERS, "    dock: true", "", &["types.lvr", "29.2"]);
     refused(
         &COUNTERS,
-        "    short: QBL\n    class: ms\n    aptitude: S\n    pp: 2\n    gov: 1\n    nt_only: true",
-        "    short: QBL\n    class: ms\n    aptitude: S\n    pp: 2\n    gov: 1",
+        "    short: QBL\n    class: ms\n    aptitude: S\n    pp: 2\n    gov: 0\n    nt_only: true",
+        "    short: QBL\n    class: ms\n    aptitude: S\n    pp: 2\n    gov: 0",
         &["types.qubeley", "20.6"],
     );
     refused(
@@ -442,7 +511,7 @@ fn track_checks_5_9() {
         &TRACK,
         "{char: judau, code: space}",
         "{char: judau, code: {with: kamille_9}}",
-        &["turns[5].arrivals[0].code", "kamille_9"],
+        &["turns[4].arrivals[0].code", "kamille_9"],
     );
 }
 
