@@ -220,7 +220,8 @@ mod tests {
     #[test]
     fn the_tracks_arrivals_wait_for_deployment_4_2() {
         let mut st = state();
-        st.turn = 6;
+        // Judau arrives on turn 5 (plan §12, F8).
+        st.turn = 5;
         if let Some(c) = st.chars.get_mut("judau") {
             c.place = CharPlace::Track;
         }
