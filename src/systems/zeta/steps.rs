@@ -10,8 +10,8 @@ use super::orders::{Orders, PhaseOrders};
 use super::policy::{PlanElse, PlanKey};
 use super::state::{Card, CardKind, CharPlace, Pending, PhaseCursor, Slot, Stage, State};
 use super::{
-    action, arming, axis, cards, carry, character, combat, deploy, government, gryps, guard,
-    movement, nuke, recovery, specials, victory,
+    action, arming, axis, cards, carry, character, colony, combat, deploy, government, gryps,
+    guard, movement, nuke, recovery, specials, victory,
 };
 use crate::kit::reach::fire;
 use crate::kit::seats::Seat;
@@ -310,6 +310,12 @@ pub fn resolve_phase_slot(
     orders: &PhaseOrders,
 ) -> SlotOutcome {
     match cursor.slot {
+        // 35.5: the colony's placement at the phase's start (its landing was rolled when the
+        // card was drawn, plan §12/F3).
+        Slot::Colony => {
+            colony::resolve_colony(ctx, cursor.card.side, &orders.pre);
+            SlotOutcome::Continue
+        }
         // 36.4-36.7: Titans' demolition before any move.
         Slot::Demolition => {
             if orders.pre.demolish {
@@ -325,6 +331,8 @@ pub fn resolve_phase_slot(
         // 13-15: the moves, or the atmospheric moves on an Atmosphere card.
         Slot::Movement => {
             movement::resolve_movement(ctx, cursor.card.side, orders);
+            // 35.6: the colony's compulsory two-hex move in its user's Space phase.
+            colony::resolve_colony_move(ctx, cursor.card.side, orders.colony_move.as_ref());
             // 29.2: La Vie en Rose repairs at the end of movement, before combat.
             specials::resolve_lvr_repair(ctx, cursor.card.side, orders);
             // 33.3: the Jupiter fleet enters on a Titans Space card, orders or not.
