@@ -326,6 +326,8 @@ pub fn resolve_phase_slot(
         // 12.5-12.7: each acting unit's action.
         Slot::Actions => {
             action::resolve_actions(ctx, cursor.card.side, orders);
+            // 29.1.2: Quattro only moves in a phase with a speech.
+            specials::restrain_quattro(ctx, cursor.card.side, orders);
             SlotOutcome::Continue
         }
         // 13-15: the moves, or the atmospheric moves on an Atmosphere card.
