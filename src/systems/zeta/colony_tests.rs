@@ -606,3 +606,43 @@ fn the_nuke_base_destroyed_by_a_colony_loses_the_demolition_a_78() {
     assert!(!public.iter().any(|l| l.contains("nuke")), "{public:?}");
     assert!(private.iter().any(|l| l.contains("(A-78)")), "{private:?}");
 }
+
+#[test]
+fn a_phase_places_then_moves_the_colony_through_the_slots_35_5_35_6() {
+    use crate::systems::zeta::orders::PhaseOrders;
+    use crate::systems::zeta::state::{PhaseCursor, Slot};
+    use crate::systems::zeta::steps::{SlotOutcome, resolve_phase_slot};
+    let orders = PhaseOrders {
+        pre: place_at("side_2"),
+        colony_move: Some(loc("space:H02")),
+        ..PhaseOrders::default()
+    };
+    let (st, public, _) = run(nz_at_side_2(), 1, |c| {
+        let mut cursor = PhaseCursor {
+            k: 1,
+            card: nz_card(),
+            slot: Slot::Snapshot,
+            snapshot: Default::default(),
+            combats_done: Vec::new(),
+        };
+        for slot in [Slot::Colony, Slot::Actions, Slot::Movement, Slot::End] {
+            cursor.slot = slot;
+            assert_eq!(
+                resolve_phase_slot(c, &mut cursor, &orders),
+                SlotOutcome::Continue
+            );
+        }
+    });
+    assert_eq!(
+        st.units.get(COLONY).map(|u| u.place),
+        Some(Place::Hex(loc("space:H02")))
+    );
+    assert!(
+        public.iter().any(|l| l.contains("places the colony")),
+        "{public:?}"
+    );
+    assert!(
+        public.iter().any(|l| l.contains("colony moves")),
+        "{public:?}"
+    );
+}
