@@ -281,6 +281,28 @@ pub fn restrain_quattro(ctx: &mut Ctx<'_>, side: Side, orders: &PhaseOrders) {
     }
 }
 
+/// 29.6.2: a character without NT ability may not ride a mass-production Qubeley (an MS
+/// that sorties with no pilot, 29.6.1). For every place a character boards a unit: a board
+/// order, a deployment (9.5), a rehoming (27.5).
+pub fn legal_rider(ctx: &Ctx<'_>, char: &str, unit: &str, at: &FieldPath) -> Result<(), Problem> {
+    let pilotless = ctx
+        .state
+        .units
+        .get(unit)
+        .and_then(|u| ctx.data.unit_type(&u.type_id))
+        .is_some_and(|t| t.pilotless);
+    let nt = ctx.data.character(char).is_some_and(|c| c.nt);
+    if pilotless && !nt {
+        return Err(problem(
+            at,
+            "29.6.2",
+            format!("{char} is not a Newtype and may not board {unit}"),
+            "a Newtype, or another unit",
+        ));
+    }
+    Ok(())
+}
+
 /// The side's dock ship (29.2.1: La Vie en Rose) in the same hex as the first unit listed,
 /// or its only dock ship.
 fn dock_ship(ctx: &Ctx<'_>, side: Side, item: &[UnitId]) -> Option<UnitId> {
@@ -1071,5 +1093,25 @@ mod tests {
         let mut c = Ctx::new(st, None, Moment::Resolve);
         restrain_quattro(&mut c, Side::Aeug, &orders);
         assert_eq!(c.state.units["a-argama-91"].action, Some(Action::Recover));
+    }
+
+    #[test]
+    fn only_a_newtype_boards_a_mass_production_qubeley_29_6_2() {
+        let mut st = state();
+        unit(
+            &mut st,
+            "n-mp-qubeley-91",
+            Side::NeoZeon,
+            "mp_qubeley",
+            "space:M03",
+        );
+        unit(&mut st, "n-gaza-c-91", Side::NeoZeon, "gaza_c", "space:M03");
+        let c = Ctx::new(st, None, Moment::Check);
+        let at = FieldPath::root().at("board");
+        let p = legal_rider(&c, "mineva", "n-mp-qubeley-91", &at).unwrap_err();
+        assert_eq!(p.rule.as_deref(), Some("29.6.2"));
+        assert!(p.message.contains("not a Newtype"), "{}", p.message);
+        assert!(legal_rider(&c, "haman", "n-mp-qubeley-91", &at).is_ok());
+        assert!(legal_rider(&c, "mineva", "n-gaza-c-91", &at).is_ok());
     }
 }
