@@ -145,6 +145,33 @@ fn a_changed_host_state_is_caught_by_the_replay() {
     assert_caught(&t, &[], &["host/state/000001.yaml"]);
 }
 
+/// `verify` replays runs of records on several threads, each run from the stored state before
+/// it: whichever record a run starts at, a changed stored state is caught by the replay of the
+/// record that must leave it.
+#[test]
+fn a_changed_host_state_is_caught_whichever_record_it_follows() {
+    let t = Table::kummen();
+    for _ in 0..5 {
+        t.play_step(&[]);
+    }
+    let records = std::fs::read_dir(t.game.join("journal")).unwrap().count() as u64;
+    for seq in 1..records {
+        let state = t.game.join(format!("host/state/{seq:06}.yaml"));
+        let text = std::fs::read_to_string(&state).unwrap();
+        std::fs::write(&state, format!("{text}# edited\n")).unwrap();
+        assert_caught(
+            &t,
+            &[],
+            &[&format!(
+                "host/state/{seq:06}.yaml: differs from the replay"
+            )],
+        );
+        std::fs::write(&state, text).unwrap();
+    }
+    let (code, out, err) = run(&["verify", t.dir()]);
+    assert_eq!(code, 0, "the restored game verifies:\n{out}{err}");
+}
+
 #[test]
 fn a_changed_view_is_caught() {
     let t = played();

@@ -453,8 +453,36 @@ pub fn journal_strays(dir: &GameDir) -> Result<Vec<(String, String)>, Error> {
 
 /// Reads journal/000000.yaml, 000001.yaml, … until the first missing number. Any other file in
 /// journal/ (see [`journal_strays`]) is an error: the journal is exactly its chain.
+/// The files are read in order and parsed on several threads (`verify` reads every record).
 pub fn read_journal(dir: &GameDir, game_id: &str) -> Result<Vec<(Record, Hash32)>, Error> {
-    read_journal_from(dir, game_id, Vec::new())
+    let mut files = Vec::new();
+    for seq in 0u64.. {
+        let path = dir.record(seq);
+        if !path.exists() {
+            break;
+        }
+        files.push((seq, dir::read(&path)?));
+    }
+    let parsed = super::par::map(&files, |(seq, bytes)| {
+        parse_record(dir, game_id, *seq, bytes)
+    });
+    let mut records = Vec::with_capacity(files.len());
+    for (record, (seq, _)) in parsed.into_iter().zip(&files) {
+        match record {
+            Some(record) => records.push(record?),
+            None => {
+                return Err(Error::Fail(format!(
+                    "{}: internal error (panic) while reading it",
+                    dir.record(*seq).display()
+                )));
+            }
+        }
+    }
+    if records.is_empty() {
+        return Err(no_genesis(dir));
+    }
+    check_strays(dir)?;
+    Ok(records)
 }
 
 /// What the host keeps of its journal, parsed (`host/cache/journal.jsonl`): reading every record
@@ -626,13 +654,24 @@ fn read_record(dir: &GameDir, game_id: &str, seq: u64) -> Result<Option<(Record,
         return Ok(None);
     }
     let bytes = dir::read(&path)?;
-    let hash = journal::record_hash(&bytes);
+    parse_record(dir, game_id, seq, &bytes).map(Some)
+}
+
+/// Record `seq` from the bytes of its file, and their hash.
+fn parse_record(
+    dir: &GameDir,
+    game_id: &str,
+    seq: u64,
+    bytes: &[u8],
+) -> Result<(Record, Hash32), Error> {
+    let path = dir.record(seq);
+    let hash = journal::record_hash(bytes);
     let record = match parsed_record(&hash) {
         Some(record) => record,
         None => {
-            let text = String::from_utf8(bytes)
+            let text = std::str::from_utf8(bytes)
                 .map_err(|_| Error::Fail(format!("{}: not UTF-8 text", path.display())))?;
-            let record: Record = yaml::parse(&text, &path.display().to_string())
+            let record: Record = yaml::parse(text, &path.display().to_string())
                 .map_err(|r| Error::Fail(r.to_string()))?;
             remember_record(hash, &record);
             record
@@ -646,7 +685,7 @@ fn read_record(dir: &GameDir, game_id: &str, seq: u64) -> Result<Option<(Record,
             record.game
         )));
     }
-    Ok(Some((record, hash)))
+    Ok((record, hash))
 }
 
 /// The journal summary of the game in `dir` (engine::summary), through the host's stored copy:

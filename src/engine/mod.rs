@@ -17,6 +17,7 @@ pub mod new;
 pub mod odds;
 pub mod ops;
 pub mod order;
+pub mod par;
 pub mod picture;
 pub mod process;
 pub mod schedule;

@@ -15,6 +15,7 @@
 use super::dir;
 use super::game::{Game, Secrets};
 use super::order;
+use super::par;
 use super::process::read_events;
 use super::{Error, views};
 use crate::protocol::dice::{bot_seed, replay_public, sealed_key_commit, step_seed};
@@ -52,6 +53,24 @@ pub struct Tally {
     /// What could not be checked with this pbem and why (records resolved by other rules than
     /// this pbem's): not a failure, said so the reader knows what was left out.
     pub notes: Vec<String>,
+}
+
+impl Tally {
+    /// Adds what another part of the check counted (its notes after this one's).
+    fn absorb(&mut self, other: Tally) {
+        self.records += other.records;
+        self.dice += other.dice;
+        self.orders += other.orders;
+        self.receipts += other.receipts;
+        self.replayed_steps += other.replayed_steps;
+        self.sealed_draws += other.sealed_draws;
+        self.reveals += other.reveals;
+        self.player_files += other.player_files;
+        self.views += other.views;
+        self.reports += other.reports;
+        self.report_boards += other.report_boards;
+        self.notes.extend(other.notes);
+    }
 }
 
 pub struct Options {
@@ -1241,59 +1260,97 @@ fn pending(game: &Game, hash: &Hash32) -> bool {
     })
 }
 
-/// The host-level checks on two threads: this one replays the records ([`check_host`]); the
-/// other checks each record's views and report board ([`Derived`]) just behind it, while the
-/// state the replay gave is still parsed (the system keeps the last few, shared between
-/// threads; the channel holds one record, so the other thread is never far behind), then the
-/// receipts. Findings come in a fixed order: the replay's, then the other thread's.
+/// The host-level checks, on several threads ([`par::map_chunks`]): the records are split in
+/// contiguous runs; each run replays its records ([`replay_record`]) from the host's stored
+/// state before its first record, and checks each record's views and report board
+/// ([`Derived`]) right after replaying it, while the state the replay gave is still parsed.
+/// Every stored state is compared with the replay that must leave it, so the runs together
+/// check the same chain as one replay from the start. Findings come in a fixed order,
+/// whatever the number of threads: the replay's, record by record, then the views' and
+/// reports', then the receipts'.
 fn replay_and_derived(
     game: &Game,
     records: &[(Record, Hash32)],
     findings: &mut Vec<String>,
     tally: &mut Tally,
 ) {
-    let (theirs, their_tally) = std::thread::scope(|scope| {
-        let (replayed, next) = std::sync::mpsc::sync_channel::<usize>(1);
-        let worker = scope.spawn(move || {
-            let mut derived = Derived::new(game, records);
+    let Some((secrets, data)) = replay_start(game, records, findings, tally) else {
+        return;
+    };
+    let derived = Derived::new(game, records);
+    let mut checked = Vec::new();
+    derived.record(0, &mut checked, tally);
+    let indices: Vec<usize> = (1..records.len()).collect();
+    let (runs, receipts) = std::thread::scope(|scope| {
+        let receipts = scope.spawn(|| {
             let (mut findings, mut tally) = (Vec::new(), Tally::default());
-            for i in next {
-                derived.upto(i, &mut findings, &mut tally);
-            }
-            derived.finish(&mut findings, &mut tally);
             check_receipts(game, records, &mut findings, &mut tally);
             (findings, tally)
         });
-        check_host(game, records, findings, tally, &|i| {
-            let _ = replayed.send(i);
+        let runs = par::map_chunks(&indices, |_, run| {
+            let Some(&first) = run.first() else {
+                return Vec::new();
+            };
+            let mut state = state_before(game, records, first);
+            run.iter()
+                .map(|&i| {
+                    let (mut replay, mut derived_findings) = (Vec::new(), Vec::new());
+                    let mut tally = Tally::default();
+                    replay_record(
+                        game,
+                        records,
+                        i,
+                        &secrets,
+                        data,
+                        &mut state,
+                        &mut replay,
+                        &mut tally,
+                    );
+                    derived.record(i, &mut derived_findings, &mut tally);
+                    (replay, derived_findings, tally)
+                })
+                .collect()
         });
-        drop(replayed);
-        worker.join().unwrap_or_else(|_| {
-            (
-                vec!["internal error (panic) while checking views and reports".into()],
-                Tally::default(),
-            )
-        })
+        (runs, receipts.join())
     });
-    findings.extend(theirs);
-    tally.views += their_tally.views;
-    tally.report_boards += their_tally.report_boards;
-    tally.receipts += their_tally.receipts;
+    for (k, run) in runs.into_iter().enumerate() {
+        match run {
+            Ok(run) => {
+                for (replay, derived_findings, run_tally) in run {
+                    findings.extend(replay);
+                    checked.extend(derived_findings);
+                    tally.absorb(run_tally);
+                }
+            }
+            Err(_) => findings.push(format!(
+                "internal error (panic) while replaying the records of run {}",
+                k + 1
+            )),
+        }
+    }
+    findings.extend(checked);
+    match receipts {
+        Ok((theirs, their_tally)) => {
+            findings.extend(theirs);
+            tally.absorb(their_tally);
+        }
+        Err(_) => findings.push("internal error (panic) while checking receipts".into()),
+    }
 }
 
-/// Replays every record from the host's files; `replayed(i)` is told when record `i` is done.
-fn check_host(
-    game: &Game,
+/// What every replay needs, checked once: the host's secrets (matching genesis), the
+/// component data, the starting state's public view. None when the replay cannot start.
+fn replay_start<'g>(
+    game: &'g Game,
     records: &[(Record, Hash32)],
     findings: &mut Vec<String>,
     tally: &mut Tally,
-    replayed: &dyn Fn(usize),
-) {
+) -> Option<(Secrets, Option<&'g crate::systems::GameData>)> {
     let secrets: Secrets = match game.secrets() {
         Ok(s) => s,
         Err(e) => {
             findings.push(format!("host/secrets.yaml: {e}"));
-            return;
+            return None;
         }
     };
     if let Some(g) = &records[0].0.genesis
@@ -1302,11 +1359,11 @@ fn check_host(
         findings.push("host/secrets.yaml: game_key: does not match genesis.game_key_commit".into());
     }
     // State 0 is the scenario's starting state; its public view must match genesis.
-    let mut state = match dir::read_text(&game.dir.state(0)) {
+    let state = match dir::read_text(&game.dir.state(0)) {
         Ok(s) => s,
         Err(e) => {
             findings.push(format!("host/state/000000.yaml: {e}"));
-            return;
+            return None;
         }
     };
     let ours = game.system.rules_version();
@@ -1317,7 +1374,7 @@ fn check_host(
         (Ok(d), _) => Some(*d),
         (Err(e), true) => {
             findings.push(format!("data.yaml: {e}"));
-            return;
+            return None;
         }
         (Err(_), false) => None,
     };
@@ -1328,13 +1385,15 @@ fn check_host(
             .notes
             .push(other_rules_note(game, records, 0, "was set up"));
     }
-    replayed(0);
-    for i in 1..records.len() {
-        replay_record(
-            game, records, i, &secrets, data, &mut state, findings, tally,
-        );
-        replayed(i);
-    }
+    Some((secrets, data))
+}
+
+/// The host's stored state before record `i` (the one after record `i - 1`), where a run of
+/// replays starts; empty when it cannot be read (the replay then fails, and the check of
+/// record `i - 1` says why).
+fn state_before(game: &Game, records: &[(Record, Hash32)], i: usize) -> String {
+    let seq = records.get(i.wrapping_sub(1)).map_or(0, |(r, _)| r.seq);
+    dir::read_text(&game.dir.state(seq)).unwrap_or_default()
 }
 
 /// Checks record `i` of the host's files against the journal (signatures and bindings of its
@@ -1686,8 +1745,6 @@ struct Derived<'a> {
     ours: Vec<bool>,
     sides: Vec<String>,
     views: bool,
-    /// Records checked so far (the next one to check).
-    done: usize,
 }
 
 impl<'a> Derived<'a> {
@@ -1698,18 +1755,10 @@ impl<'a> Derived<'a> {
             ours: ours_after_each(game, records),
             sides: game.config.side_names(),
             views: game.dir.root.join("views").is_dir(),
-            done: 0,
         }
     }
 
-    /// Checks the derived files of every record up to `i`, in order.
-    fn upto(&mut self, i: usize, findings: &mut Vec<String>, tally: &mut Tally) {
-        while self.done <= i && self.done < self.records.len() {
-            self.record(self.done, findings, tally);
-            self.done += 1;
-        }
-    }
-
+    /// Checks the views and report of record `i`.
     fn record(&self, i: usize, findings: &mut Vec<String>, tally: &mut Tally) {
         if !self.ours[i] {
             return; // drawn by other rules (the replay note says which)
@@ -1756,10 +1805,6 @@ impl<'a> Derived<'a> {
                 rec_name(seq)
             ));
         }
-    }
-
-    fn finish(mut self, findings: &mut Vec<String>, tally: &mut Tally) {
-        self.upto(self.records.len(), findings, tally);
     }
 }
 

@@ -270,6 +270,24 @@ fn appear(
     ship: Option<UnitId>,
 ) -> Option<UnitId> {
     let id = take_counter(ctx, side, type_id)?;
+    // 15.3: a ship full already carries nothing more; another own ship there with room
+    // takes it, else it stands alone and the phase's end judges it (15.7).
+    let has_room = |st: &super::state::State, s: &str| {
+        super::carry::cargo_of(st, s).len() < super::carry::capacity(st, s)
+    };
+    let ship = ship.filter(|s| has_room(&ctx.state, s)).or_else(|| {
+        ctx.state
+            .units
+            .iter()
+            .filter(|(_, u)| u.side == side && u.place == place)
+            .filter(|(_, u)| {
+                ctx.data
+                    .unit_type(&u.type_id)
+                    .is_some_and(|t| t.class == Class::Ship)
+            })
+            .map(|(id, _)| id.clone())
+            .find(|s| has_room(&ctx.state, s))
+    });
     ctx.state.units.insert(
         id.clone(),
         Unit {

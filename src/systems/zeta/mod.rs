@@ -12,21 +12,25 @@
 
 pub mod action;
 pub mod arming;
+pub mod ask;
 pub mod atmosphere;
 pub mod axis;
 pub mod cards;
 pub mod carry;
 pub mod character;
+pub mod choices;
 pub mod colony;
 pub mod combat;
 pub mod ctx;
 pub mod damage;
 pub mod data;
+pub mod defaults;
 pub mod deploy;
 pub mod fire;
 pub mod government;
 pub mod gryps;
 pub mod guard;
+pub mod invariants;
 pub mod labels;
 pub mod movement;
 pub mod nuke;
@@ -36,6 +40,7 @@ pub mod policy;
 pub mod recovery;
 pub mod setup;
 pub mod specials;
+pub mod standing;
 pub mod state;
 pub mod steps;
 pub mod survival;
@@ -158,9 +163,12 @@ impl Rules for Zeta {
         orders::check(state, side, orders)
     }
 
-    /// Plan §1.7's defaults come with the rules (commits 4-14); until then nothing.
-    fn default_orders(&self, _state: &State, _side: &str) -> Orders {
-        Orders::default()
+    /// Plan §1.7 (defaults.rs).
+    fn default_orders(&self, state: &State, side: &str) -> Orders {
+        match Side::parse(side) {
+            Some(s) => defaults::default_orders(state, s),
+            None => Orders::default(),
+        }
     }
 
     fn resolve(
@@ -190,6 +198,14 @@ impl Rules for Zeta {
     /// The bot is zeta commit 16; until then it orders nothing.
     fn bot(&self, _state: &State, _side: &str, _seed: &Hash32) -> Orders {
         Orders::default()
+    }
+
+    fn invariants(&self, before: &State, after: &State) -> Vec<String> {
+        invariants::broken(before, after)
+    }
+
+    fn choice_items(&self, state: &State, side: &str) -> Vec<Orders> {
+        choices::choice_items(state, side)
     }
 
     /// docs/zeta.md is written from the plan at the end (plan commit 19); the plan's §6 holds

@@ -561,7 +561,8 @@ pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
             }
             out.extend(check_phase(&ctx, side, &o.phase_orders(), &root));
         }
-        Stage::Ask { .. } => {}
+        // Plan §4.3 (ask.rs).
+        Stage::Ask { .. } => out.extend(super::ask::check_ask(state, side, o, &root)),
         Stage::Over(_) => out.push(Problem::new(
             root.clone(),
             "37",

@@ -97,10 +97,12 @@ pub fn legal_nuke_policy(side: Side, p: &NukePolicy, at: &FieldPath) -> Vec<Prob
     out
 }
 
-/// Problems with a `colony:` policy: not AEUG (35.1); each listed base a target `side`
-/// could land on: a Moon base, or for Neo Zeon also a ground base (35.2).
+/// Problems with a `colony:` policy: not AEUG (35.1); with the data at hand, each listed
+/// base a target `side` could land on: a Moon base, or for Neo Zeon also a ground base (35.2).
+/// Without the data (policy.rs's `legal_policies` has none) only the side is judged; a listed
+/// base that is never a target is passed over when the colony lands.
 pub fn legal_colony_policy(
-    data: &ZetaData,
+    data: Option<&ZetaData>,
     side: Side,
     p: &ColonyPolicy,
     at: &FieldPath,
@@ -115,7 +117,7 @@ pub fn legal_colony_policy(
         ));
         return out;
     }
-    let ColonyTarget::Bases(list) = &p.target else {
+    let (Some(data), ColonyTarget::Bases(list)) = (data, &p.target) else {
         return out;
     };
     for (i, b) in list.iter().enumerate() {
@@ -150,10 +152,10 @@ pub fn legal_colony_policy(
     out
 }
 
-/// The problems of the parts of a policy patch this module owns (`colony`, `nuke`), for
-/// policy.rs's `legal_policies` to add.
+/// The problems of the parts of a policy patch this module owns (`colony`, `nuke`), added by
+/// policy.rs's `legal_policies` (without the data).
 pub fn legal_policy_parts(
-    data: &ZetaData,
+    data: Option<&ZetaData>,
     side: Side,
     patch: &PolicyPatch,
     at: &FieldPath,
@@ -336,7 +338,7 @@ mod tests {
         let p = ColonyPolicy {
             target: ColonyTarget::Bases(vec!["granada".into()]),
         };
-        let out = legal_colony_policy(&st.data, Side::Aeug, &p, &FieldPath::root());
+        let out = legal_colony_policy(Some(&st.data), Side::Aeug, &p, &FieldPath::root());
         assert_eq!(out[0].rule.as_deref(), Some("35.1"));
         assert!(out[0].message.contains("AEUG drops no colony"));
     }
@@ -347,7 +349,7 @@ mod tests {
         let p = ColonyPolicy {
             target: ColonyTarget::Bases(vec!["granada".into(), "jaburo".into()]),
         };
-        let out = legal_colony_policy(&st.data, Side::Titans, &p, &FieldPath::root());
+        let out = legal_colony_policy(Some(&st.data), Side::Titans, &p, &FieldPath::root());
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].rule.as_deref(), Some("35.2"));
         assert!(
@@ -355,7 +357,9 @@ mod tests {
             "{}",
             out[0].message
         );
-        assert!(legal_colony_policy(&st.data, Side::NeoZeon, &p, &FieldPath::root()).is_empty());
+        assert!(
+            legal_colony_policy(Some(&st.data), Side::NeoZeon, &p, &FieldPath::root()).is_empty()
+        );
     }
 
     #[test]
@@ -364,7 +368,7 @@ mod tests {
         let p = ColonyPolicy {
             target: ColonyTarget::Bases(vec!["atlantis".into()]),
         };
-        let out = legal_colony_policy(&st.data, Side::NeoZeon, &p, &FieldPath::root());
+        let out = legal_colony_policy(Some(&st.data), Side::NeoZeon, &p, &FieldPath::root());
         assert!(
             out[0].message.contains("no base \"atlantis\""),
             "{}",
@@ -419,5 +423,16 @@ mod tests {
         drop(ctx);
         let t = d.finish().unwrap();
         assert!(t.public.iter().any(|r| r.label == "t1/p3/colony/landing"));
+    }
+
+    #[test]
+    fn legal_policies_judges_the_colony_and_nuke_parts_36_1() {
+        let p: PolicyPatch =
+            crate::yaml::parse("nuke: {demolish_when: base_threatened}\n", "p.yaml").unwrap();
+        let at = FieldPath::root().at("policies");
+        let out = crate::systems::zeta::policy::legal_policies(Side::NeoZeon, &p, &at);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].rule.as_deref(), Some("36.1"));
+        assert!(crate::systems::zeta::policy::legal_policies(Side::Titans, &p, &at).is_empty());
     }
 }

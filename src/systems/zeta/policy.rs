@@ -313,19 +313,16 @@ pub struct Plan {
     pub otherwise: PlanElse,
 }
 
-/// Problems with a policy patch, under `at`. Stub (zeta commit 5): every part is refused as
-/// not implemented yet, so nothing unjudged is ever merged.
+/// Problems with a policy patch, under `at`: each part judged where its rule is (plan §4.5:
+/// standing.rs). The step merges a patch only without problems (`standing::merge_checked`),
+/// so what reads the policies later reads them as valid.
 pub fn legal_policies(side: Side, patch: &PolicyPatch, at: &FieldPath) -> Vec<Problem> {
-    let _ = side;
-    if crate::kit::policies::is_empty(patch) {
-        return Vec::new();
-    }
-    vec![Problem::new(
-        at.clone(),
-        "",
-        "standing policies are not implemented yet (zeta commit 5)",
-        "no `policies:` for now",
-    )]
+    let mut out = super::standing::legal_parts(side, patch, at);
+    // 35.1, 36.1 (plan §12/F3): the `colony` and `nuke` parts.
+    out.extend(super::phase_start::legal_policy_parts(
+        None, side, patch, at,
+    ));
+    out
 }
 
 /// Problems with a packet's plans (plan §4.4, Z-5): one plan per key at most, a key the

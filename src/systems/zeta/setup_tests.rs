@@ -272,7 +272,7 @@ fn the_step_machine_runs_a_packet_over_the_stubs_to_the_first_phase() {
 }
 
 #[test]
-fn steps_the_stubs_cannot_take_are_refused_not_faked() {
+fn an_ask_step_without_its_stopped_phase_is_refused() {
     let mut st = start();
     st.stage = Stage::Ask {
         turn: 10,
@@ -283,7 +283,8 @@ fn steps_the_stubs_cannot_take_are_refused_not_faked() {
     let err = Zeta
         .resolve(&st, &BTreeMap::new(), &mut dice())
         .unwrap_err();
-    assert!(err.contains("zeta commit 14"), "{err}");
+    // An ask step resumes the phase stored in `pending` (ask.rs); without one it is refused.
+    assert!(err.contains("without a stopped phase"), "{err}");
 }
 
 #[test]

@@ -8,10 +8,12 @@ use super::ctx::{Ctx, Moment};
 use super::data::{Loc, MapId, PerSide, Place, Side};
 use super::orders::{Orders, PhaseOrders};
 use super::policy::{PlanElse, PlanKey};
-use super::state::{Card, CardKind, CharPlace, Pending, PhaseCursor, Slot, Stage, State};
+use super::state::{
+    AskWhy, Card, CardKind, CharPlace, Checkpoint, Pending, PhaseCursor, Slot, Stage, State,
+};
 use super::{
-    action, arming, axis, cards, carry, character, colony, combat, deploy, government, gryps,
-    guard, movement, nuke, recovery, specials, victory,
+    action, arming, ask, axis, cards, carry, character, colony, combat, deploy, government, gryps,
+    guard, movement, nuke, recovery, specials, standing, victory,
 };
 use crate::kit::reach::fire;
 use crate::kit::seats::Seat;
@@ -40,6 +42,13 @@ pub fn resolve(
     cards::reveal_due(&mut ctx);
     // A nuke base made public in the step that drew its salt: the salt now (plan §12/F10).
     nuke::reveal_salt_due(&mut ctx);
+    // Plan §4.5: each side's `policies:` replaces the parts it names, before anything of the
+    // step reads them (a join answer may come with its `defence`).
+    for side in Side::ALL.iter().copied() {
+        if let Some(o) = orders.get(side.name()) {
+            standing::merge_checked(&mut ctx, side, &o.policies);
+        }
+    }
     match state.stage.clone() {
         Stage::Packet { turn } => {
             for side in Side::ALL.iter().copied() {
@@ -74,11 +83,14 @@ pub fn resolve(
         }
         Stage::Phase { turn, k, card } => {
             let body = of(card.side).phase_orders();
-            run_phase(&mut ctx, k, card, &body)?;
-            chain(&mut ctx, turn)?;
+            if run_phase(&mut ctx, turn, k, card, &body) == Ran::Done {
+                chain(&mut ctx, turn)?;
+            }
         }
-        Stage::Ask { .. } => {
-            return Err("ask steps are not implemented yet (zeta commit 14)".into());
+        Stage::Ask { turn, k, who, why } => {
+            if ask::resume(&mut ctx, turn, k, who, &why, &of(who))? == Ran::Done {
+                chain(&mut ctx, turn)?;
+            }
         }
         Stage::Over(_) => return Err("the game is over (37)".into()),
     }
@@ -121,21 +133,28 @@ fn chain(ctx: &mut Ctx<'_>, turn: u8) -> Result<(), String> {
                     "{} has nothing to do with this card: the phase passes (A-89)",
                     card.side
                 ));
-                run_phase(ctx, k, card, &PhaseOrders::default())?;
+                if run_phase(ctx, turn, k, card, &PhaseOrders::default()) == Ran::Stopped {
+                    return Ok(());
+                }
             }
             Run::Plan(body) => {
                 ctx.log.public(format!(
                     "{}'s orders for this phase were sent ahead",
                     card.side
                 ));
-                run_phase(ctx, k, card, &body)?;
+                // A plan may stop at a checkpoint or a join ask like a phase step (plan §4.4).
+                if run_phase(ctx, turn, k, card, &body) == Ran::Stopped {
+                    return Ok(());
+                }
             }
             Run::Pass => {
                 ctx.log.public(format!(
                     "{}'s orders for this phase were sent ahead",
                     card.side
                 ));
-                run_phase(ctx, k, card, &PhaseOrders::default())?;
+                if run_phase(ctx, turn, k, card, &PhaseOrders::default()) == Ran::Stopped {
+                    return Ok(());
+                }
             }
         }
     }
@@ -272,24 +291,69 @@ fn may_act(ctx: &Ctx<'_>, side: Side, kind: CardKind, place: Place) -> bool {
     }
 }
 
-/// Runs the slots A1-A12 of action phase `k` with the acting faction's `orders` (plan §1.3),
-/// then clears what lasts one phase (12.5's actions, 18.3's atmospheric mark, 32.1.5's
-/// placement mark).
-fn run_phase(ctx: &mut Ctx<'_>, k: u8, card: Card, orders: &PhaseOrders) -> Result<(), String> {
-    let mut cursor = PhaseCursor {
+/// How running an action phase ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ran {
+    /// Every slot ran: the phase is over and the chain draws on.
+    Done,
+    /// The phase stopped (plan §1.3): the state holds its `Pending` and waits in an ask step.
+    Stopped,
+}
+
+/// Runs the slots A1-A12 of action phase `k` with the acting faction's `orders` (plan §1.3).
+fn run_phase(ctx: &mut Ctx<'_>, turn: u8, k: u8, card: Card, orders: &PhaseOrders) -> Ran {
+    let cursor = PhaseCursor {
         k,
         card,
         slot: Slot::Snapshot,
         snapshot: Default::default(),
         combats_done: Vec::new(),
     };
-    for slot in Slot::ALL {
+    run_from(ctx, turn, cursor, orders)
+}
+
+/// The slot before which the acting faction's `checkpoint` stops its phase (plan §1.3):
+/// after the colony and the demolition (A2-A3), before combat (A9), before the laser (A10).
+pub fn checkpoint_slot(cp: Checkpoint) -> Option<Slot> {
+    match cp {
+        Checkpoint::None => None,
+        Checkpoint::AfterPre => Some(Slot::Actions),
+        Checkpoint::BeforeCombat => Some(Slot::Combats),
+        Checkpoint::BeforeLaser => Some(Slot::Laser),
+    }
+}
+
+/// Runs the slots of a phase from `cursor.slot` on (a new phase from A1, a stopped one from
+/// where it stopped), then clears what lasts one phase (12.5's actions, 18.3's atmospheric
+/// mark, 32.1.5's placement mark). Stops before the slot of the orders' checkpoint, and where
+/// a slot asks a faction (the 18.9 join): the state then holds the [`Pending`] (the cursor and
+/// the acting faction's orders) and waits in an ask step for the faction asked.
+pub fn run_from(ctx: &mut Ctx<'_>, turn: u8, mut cursor: PhaseCursor, orders: &PhaseOrders) -> Ran {
+    let start = cursor.slot;
+    for slot in Slot::ALL.into_iter().filter(|s| *s >= start) {
         cursor.slot = slot;
+        if checkpoint_slot(orders.checkpoint) == Some(slot) {
+            let who = cursor.card.side;
+            // Resumed, the rest runs on without stopping here again.
+            let rest = PhaseOrders {
+                checkpoint: Checkpoint::None,
+                ..orders.clone()
+            };
+            stop(
+                ctx,
+                turn,
+                who,
+                AskWhy::Checkpoint(orders.checkpoint),
+                cursor,
+                rest,
+            );
+            return Ran::Stopped;
+        }
         if let SlotOutcome::Stop(p) = resolve_phase_slot(ctx, &mut cursor, orders) {
-            return Err(format!(
-                "a stop for {} is not implemented yet (zeta commit 14)",
-                p.who
-            ));
+            // The slot knows who is asked and why; where to resume and the orders still to
+            // carry out are the phase's.
+            stop(ctx, turn, p.who, p.why, cursor, orders.clone());
+            return Ran::Stopped;
         }
     }
     for u in ctx.state.units.values_mut() {
@@ -297,7 +361,35 @@ fn run_phase(ctx: &mut Ctx<'_>, k: u8, card: Card, orders: &PhaseOrders) -> Resu
         u.atmo_moved = false;
         u.placed_this_phase = false;
     }
-    Ok(())
+    Ran::Done
+}
+
+/// Stops the phase at `cursor` (plan §1.3): the state keeps what resumes it (host only: the
+/// acting faction's orders are never shown to another seat) and waits for `who`.
+fn stop(
+    ctx: &mut Ctx<'_>,
+    turn: u8,
+    who: Side,
+    why: AskWhy,
+    cursor: PhaseCursor,
+    rest: PhaseOrders,
+) {
+    let k = cursor.k;
+    let line = match &why {
+        AskWhy::Join { at } => format!(
+            "the phase stops: {who} is asked whether it joins the combat in {} (18.9)",
+            at.label()
+        ),
+        AskWhy::Checkpoint(_) => format!("the phase stops: {who} asked to continue from here"),
+    };
+    ctx.log.public(line);
+    ctx.state.pending = Some(Pending {
+        who,
+        why: why.clone(),
+        cursor,
+        rest,
+    });
+    ctx.state.stage = Stage::Ask { turn, k, who, why };
 }
 
 /// Resolves one slot of an action phase (plan §1.3) with the acting faction's `orders`, from
@@ -369,10 +461,12 @@ pub fn resolve_phase_slot(
                     continue;
                 }
                 let out = combat::resolve_combat(ctx, c.at, &c.versus, c);
-                cursor.combats_done.push(c.at);
                 if out != SlotOutcome::Continue {
+                    // Stopped before its preparation (18.9): resumed, this combat runs again
+                    // from its camps with the answer.
                     return out;
                 }
+                cursor.combats_done.push(c.at);
             }
             SlotOutcome::Continue
         }

@@ -4,31 +4,51 @@
 //! nothing but `policies: {}` (keep the standing policies), so sent back unedited it is the
 //! seat's default answer, and `check` has nothing in it to refuse.
 
-use super::ctx::{Choice, Ctx, Moment};
+use super::ask::checkpoint_name;
+use super::choices::{Choices, choices};
+use super::ctx::Choice;
 use super::data::Side;
 use super::orders::stage_name;
-use super::state::{Stage, State};
-use super::{
-    action, arming, atmosphere, axis, cards, colony, combat, deploy, government, gryps, movement,
-    nuke, recovery, specials,
-};
+use super::state::{AskWhy, Stage, State};
 use serde::Serialize;
 
 /// The `orders:` block of an order skeleton for `side`.
 pub fn template(state: &State, side: Side) -> String {
     let mut body = format!("# {side}: {}\n", stage_name(&state.stage));
-    let ctx = Ctx::new(state.clone(), None, Moment::Check);
+    let c = choices(state, side);
     match &state.stage {
-        Stage::Packet { .. } => packet(&ctx, side, &mut body),
-        Stage::Phase { card, .. } if card.side == side => phase(&ctx, side, &mut body),
+        Stage::Packet { .. } => packet(state, side, &c, &mut body),
+        Stage::Phase { card, .. } if card.side == side => {
+            body.push_str(&format!(
+                "# card: {{side: {}, kind: {}}}   (echo of the drawn card, optional)\n",
+                card.side,
+                card.kind.name()
+            ));
+            phase(&c, &mut body);
+        }
         Stage::Phase { card, .. } => body.push_str(&format!(
             "# {} acts in this phase; you may only change your policies\n",
             card.side
         )),
-        Stage::Ask { who, .. } if *who == side => body.push_str(
-            "# join: attacker | defender | abstain   (18.9; unanswered: abstain)\n\
-             # continue: {...}   the orders of the stopped phase from its checkpoint on\n",
-        ),
+        Stage::Ask { who, why, .. } if *who == side => match why {
+            AskWhy::Join { at } => {
+                list(
+                    &mut body,
+                    &format!(
+                        "join (18.9: the combat in {}; unanswered: your policy's answer, ask read as abstain)",
+                        at.label()
+                    ),
+                    &c.join,
+                );
+            }
+            AskWhy::Checkpoint(cp) => {
+                body.push_str(&format!(
+                    "# continue: {{...}}   your phase's orders from {} on; left out, the orders you sent run on\n",
+                    checkpoint_name(*cp)
+                ));
+                phase(&c, &mut body);
+            }
+        },
         Stage::Ask { who, .. } => body.push_str(&format!(
             "# {who} answers this step; you may only change your policies\n"
         )),
@@ -64,81 +84,60 @@ fn list<T: Serialize>(out: &mut String, heading: &str, choices: &[Choice<T>]) {
 
 /// The packet (plan §4.1): armament, deployment, cards, the nuke's base (Titans, turn 1),
 /// plans.
-fn packet(ctx: &Ctx<'_>, side: Side, out: &mut String) {
-    if side == Side::Titans && ctx.state.turn == 1 {
-        let choices = nuke::nuke_choices(ctx, side);
-        list(out, "nuke_base (36.3, one of)", &choices);
+fn packet(state: &State, side: Side, c: &Choices, out: &mut String) {
+    if side == Side::Titans && state.turn == 1 {
+        list(out, "nuke_base (36.3, one of)", &c.nuke_base);
         // 36.3: the turn-1 packet must name it, so the template names the first candidate
         // (a template is accepted unedited); the player changes it to their secret choice.
-        if let Some(first) = choices.first() {
+        if let Some(first) = c.nuke_base.first() {
             let item = serde_json::to_string(&first.item).unwrap_or_default();
             out.push_str(&format!(
                 "nuke_base: {item}   # required on turn 1: put your choice here (only you see it)\n"
             ));
         }
     }
-    list(
-        out,
-        "armament (5-8, items in order)",
-        &arming::armament_choices(ctx, side),
-    );
-    list(
-        out,
-        "deployment: units (9)",
-        &deploy::deploy_unit_choices(ctx, side),
-    );
-    list(
-        out,
-        "deployment: characters (4.2, 9.5)",
-        &deploy::char_place_choices(ctx, side),
-    );
+    list(out, "armament (5-8, items in order)", &c.armament);
+    list(out, "deployment: units (9)", &c.deploy_units);
+    list(out, "deployment: characters (4.2, 9.5)", &c.deploy_chars);
     list(
         out,
         "cards (10.2-10.3, one set of three; unanswered: the default set)",
-        &cards::card_choices(ctx, side),
+        &c.cards,
     );
     out.push_str(
         "# plans: [{key: {card: space, nth: 1}, if: ..., then: {...}, else: ask}]   (replaces last turn's)\n",
     );
 }
 
-/// A phase step of the acting faction (plan §4.2): every list of its phase.
-fn phase(ctx: &Ctx<'_>, side: Side, out: &mut String) {
-    if let Stage::Phase { card, .. } = &ctx.state.stage {
-        out.push_str(&format!(
-            "# card: {{side: {}, kind: {}}}   (echo of the drawn card, optional)\n",
-            card.side,
-            card.kind.name()
-        ));
+/// A phase of the acting faction (plan §4.2), or what is left of it after a checkpoint: every
+/// list still to come.
+fn phase(c: &Choices, out: &mut String) {
+    if !c.resume {
+        list(out, "pre: colony (35)", &c.colony);
+        if c.demolish {
+            out.push_str("# pre: {demolish: true}   (36.4: allowed now)\n");
+        }
     }
-    list(out, "pre: colony (35)", &colony::colony_choices(ctx, side));
-    list(
-        out,
-        "units: actions (12)",
-        &action::action_choices(ctx, side),
-    );
-    list(out, "units: moves (13)", &movement::move_choices(ctx, side));
-    list(
-        out,
-        "atmospheric (14)",
-        &atmosphere::atmospheric_choices(ctx, side),
-    );
-    list(out, "axis (30)", &axis::axis_choices(ctx, side));
-    list(
-        out,
-        "recovery bases (16)",
-        &recovery::recover_choices(ctx, side),
-    );
-    list(
-        out,
-        "government bases (17)",
-        &government::govern_choices(ctx, side),
-    );
-    list(out, "combats (18)", &combat::combat_choices(ctx, side));
-    list(out, "laser (31)", &gryps::laser_choices(ctx, side));
-    list(out, "speech (29)", &specials::speech_choices(ctx, side));
-    if side == Side::Titans {
-        out.push_str("# pre: {demolish: true}   (36.4: the nuke's base, if allowed now)\n");
+    if !c.resume || !c.actions.is_empty() || !c.moves.is_empty() {
+        list(out, "units: actions (12, 16, 17)", &c.actions);
+        list(out, "units: moves (13)", &c.moves);
+        list(out, "atmospheric (14)", &c.atmospheric);
+        list(out, "lvr_repair (29.2)", &c.lvr_repair);
+        list(out, "axis (30)", &c.axis);
+    }
+    list(out, "combats (18)", &c.combats);
+    list(out, "laser (31)", &c.laser);
+    list(out, "speech (29)", &c.speech);
+    let cps: Vec<&str> = c
+        .checkpoints
+        .iter()
+        .map(|cp| checkpoint_name(*cp))
+        .collect();
+    if !cps.is_empty() {
+        out.push_str(&format!(
+            "# checkpoint: {}   (stop there and be asked again; plan §1.3)\n",
+            cps.join(" | ")
+        ));
     }
 }
 
@@ -209,6 +208,58 @@ mod tests {
                 assert!(t.contains("acts in this phase"), "{t}");
             }
         }
+    }
+
+    /// Plan §4.3, §4.6: a checkpoint's template lists the orders still to come under
+    /// `continue`, a join's the three answers; both are accepted unedited by every seat.
+    #[test]
+    fn the_ask_templates_are_accepted_unedited_and_name_the_answers() {
+        let st = after_packet();
+        let Stage::Phase { turn, k, card } = st.stage.clone() else {
+            panic!("no phase after the packet: {:?}", st.stage);
+        };
+        let mut o = BTreeMap::new();
+        o.insert(
+            card.side.name().to_string(),
+            crate::yaml::parse_order::<Orders>("checkpoint: after_pre\n", "o").unwrap(),
+        );
+        let mut dice = Dice::new(Hash32([6; 32]), Hash32([5; 32])).at_step(2);
+        let st = steps::resolve(&st, &o, &mut dice).unwrap().state;
+        assert!(matches!(st.stage, Stage::Ask { .. }), "{:?}", st.stage);
+        for side in [Side::Titans, Side::Aeug, Side::NeoZeon] {
+            assert_eq!(problems(&st, side), Vec::<String>::new(), "{side}");
+        }
+        let t = template(&st, card.side);
+        assert!(t.contains("# continue: {...}"), "{t}");
+        assert!(t.contains("# units: actions"), "{t}");
+        assert!(!t.contains("# pre: colony"), "{t}");
+        // The same stop as a join asked of another faction.
+        let who = [Side::Titans, Side::Aeug, Side::NeoZeon]
+            .into_iter()
+            .find(|s| *s != card.side)
+            .unwrap();
+        let at = crate::systems::zeta::data::Loc::parse("space:C05").unwrap();
+        let mut j = st.clone();
+        j.stage = Stage::Ask {
+            turn,
+            k,
+            who,
+            why: AskWhy::Join { at },
+        };
+        if let Some(p) = j.pending.as_mut() {
+            p.who = who;
+            p.why = AskWhy::Join { at };
+        }
+        for side in [Side::Titans, Side::Aeug, Side::NeoZeon] {
+            assert_eq!(problems(&j, side), Vec::<String>::new(), "{side}");
+        }
+        let t = template(&j, who);
+        assert!(t.contains("# join (18.9: the combat in space:C05"), "{t}");
+        assert!(
+            t.contains("\"attacker\"") && t.contains("\"abstain\""),
+            "{t}"
+        );
+        assert!(template(&j, card.side).contains("answers this step"));
     }
 
     /// Plan §2.3 trap 1: the template of a seat other than Titans never names the nuke base.
