@@ -435,4 +435,39 @@ mod tests {
         assert_eq!(out[0].rule.as_deref(), Some("36.1"));
         assert!(crate::systems::zeta::policy::legal_policies(Side::Titans, &p, &at).is_empty());
     }
+
+    #[test]
+    fn drawing_the_card_opens_the_phase_and_rolls_the_landing_f3() {
+        let mut st = state();
+        put(
+            &mut st,
+            colony::COLONY,
+            Side::NeoZeon,
+            colony::COLONY,
+            "space:J04",
+        );
+        st.colony.in_use_by = Some(Side::NeoZeon);
+        let card = Card {
+            side: Side::NeoZeon,
+            kind: CardKind::Space,
+            copy: 1,
+        };
+        st.deck = crate::kit::deck::Deck::new(vec![card]);
+        st.stage = Stage::Packet { turn: 1 };
+        let mut d = Dice::new(Hash32([9; 32]), Hash32([1; 32])).at_step(2);
+        let mut ctx = Ctx::new(st, Some(&mut d), Moment::Resolve);
+        assert_eq!(super::super::cards::draw(&mut ctx, 1), Some(card));
+        assert_eq!(
+            ctx.state.stage,
+            Stage::Phase {
+                turn: 1,
+                k: 1,
+                card
+            }
+        );
+        assert!(!ctx.state.units.contains_key(colony::COLONY));
+        drop(ctx);
+        let t = d.finish().unwrap();
+        assert!(t.public.iter().any(|r| r.label == "t1/p1/colony/landing"));
+    }
 }
