@@ -235,6 +235,15 @@ pub fn draw(ctx: &mut Ctx<'_>, k: u8) -> Option<Card> {
         card.side,
         card.kind.name()
     ));
+    // Plan §12/F3: the phase opens with its card, and what the book rolls at its start (the
+    // colony landing 35.7, a demolition by standing policy 36.4) is rolled now, before the
+    // drawn faction writes its orders.
+    let turn = match ctx.state.stage {
+        Stage::Packet { turn } | Stage::Phase { turn, .. } => turn,
+        _ => ctx.state.turn,
+    };
+    ctx.state.stage = Stage::Phase { turn, k, card };
+    super::phase_start::resolve_at_draw(ctx, k, card);
     Some(card)
 }
 

@@ -3,10 +3,9 @@
 //! so its results are known before the next packet is written. Survival is zeta commit 9.
 
 use super::ctx::Ctx;
-use super::data::Side;
-use super::data::{ArrivalCode, Recovery, Survival};
+use super::data::{ArrivalCode, Class, Place, Recovery, Side, Survival, UnitId};
 use super::labels;
-use super::state::{CharPlace, Transfer, Wound};
+use super::state::{CharPlace, Transfer, Unit, Wound};
 use crate::kit::reach;
 
 /// 4.2-4.4 for every faction, for the turn `ctx.state.turn` that is about to begin.
@@ -14,6 +13,8 @@ pub fn character_phase(ctx: &mut Ctx<'_>) {
     arrivals(ctx);
     growth(ctx);
     recovery_checks(ctx);
+    // 29.4.2, 29.5.1: Ple's transfers, after the turn's arrivals and recoveries.
+    transfers(ctx);
 }
 
 /// 4.2: the track's characters wait for the next deployment, with the place it gives.
@@ -148,11 +149,15 @@ pub fn survival(ctx: &mut Ctx<'_>, char: &str, modifier: u8, label: &str) -> Opt
     super::survival::survival(ctx, char, modifier, label)
 }
 
-/// 29.4.1 (A-59): Neo Zeon's Ple got a D on a survival check. She and Neo Zeon's black
-/// Qubeley Mk-II leave the game at once (not to the factory); AEUG's Ple (29.4.2) and Neo
-/// Zeon's Ple Two (29.5.1) now wait for the next deployment. Once only. Not yet called from
-/// the survival check (survival.rs), nor are the transfers placed (deploy.rs): see the
-/// report of zeta commit 10.
+/// The type of both Qubeley Mk-II counters Ple rides (29.4), and Ple Two's (29.5).
+const BLACK_QUBELEY: &str = "black_qubeley";
+const RED_QUBELEY: &str = "red_qubeley";
+
+/// 29.4.1 (A-59): Neo Zeon's Ple got a D on a survival check (survival.rs calls this). She
+/// and Neo Zeon's Black Qubeley Mk-II leave the game at once, wherever the counter is (map,
+/// factory box, stock), not to the factory box, and Neo Zeon may never augment it again (7.3);
+/// AEUG's Ple (29.4.2) and Neo Zeon's Ple Two (29.5.1) now wait for the next deployment,
+/// placed by [`transfers`]. Once only.
 pub fn ple_removed(ctx: &mut Ctx<'_>) {
     if ctx.state.once.ple_transfer.is_some() {
         return;
@@ -164,23 +169,224 @@ pub fn ple_removed(ctx: &mut Ctx<'_>) {
         .state
         .units
         .iter()
-        .filter(|(_, u)| u.side == Side::NeoZeon && u.type_id == "black_qubeley")
+        .filter(|(_, u)| u.side == Side::NeoZeon && u.type_id == BLACK_QUBELEY)
         .map(|(id, _)| id.clone())
         .collect();
+    let mut out = 0u8;
     for id in &gone {
         ctx.state.units.remove(id);
+        out = out.saturating_add(1);
     }
+    let sheet = &mut ctx.state.sides[Side::NeoZeon];
+    for boxed in [&mut sheet.factory, &mut sheet.stock] {
+        if let Some(n) = boxed.remove(BLACK_QUBELEY) {
+            out = out.saturating_add(n);
+        }
+    }
+    if out > 0 {
+        let e = sheet.out_of_game.entry(BLACK_QUBELEY.into()).or_insert(0);
+        *e = e.saturating_add(out);
+    }
+    sheet.permitted.remove(BLACK_QUBELEY);
     ctx.state.once.ple_transfer = Some(Transfer::Waiting);
     ctx.state.once.ple_two = Some(Transfer::Waiting);
     reach::fire("29.4.1");
     ctx.log.public(format!(
-        "Neo Zeon's Ple leaves the game{} (29.4.1)",
+        "Neo Zeon's Ple leaves the game{}, and Neo Zeon may not augment the Black Qubeley \
+         Mk-II again (29.4.1)",
         if gone.is_empty() {
             String::new()
         } else {
             format!(", with {}", gone.join(", "))
         }
     ));
+}
+
+/// 29.4.4: AEUG's Black Qubeley Mk-II leaves the game the first time it is removed, instead
+/// of going to the factory box (damage.rs asks this).
+pub fn leaves_the_game(side: Side, type_id: &str) -> bool {
+    side == Side::Aeug && type_id == BLACK_QUBELEY
+}
+
+/// Where an anchor character stands (29.4.2: Judau; 29.5.1: Glemy), following a (1) to its
+/// (2) after growth: `Ok(Some(place, ship))` on the board (with the ship an MS there rides),
+/// `Ok(None)` not there yet (on the track, waiting to deploy, or wounded), `Err(())` dead or
+/// out of the game.
+fn anchor(ctx: &Ctx<'_>, char: &str) -> Result<Option<(Place, Option<UnitId>)>, ()> {
+    let mut id = char.to_string();
+    for _ in 0..4 {
+        let Some(c) = ctx.state.chars.get(&id) else {
+            return Err(());
+        };
+        match &c.place {
+            CharPlace::Aboard(u) => {
+                let Some(unit) = ctx.state.units.get(u) else {
+                    return Ok(None);
+                };
+                let ship = match ctx.data.unit_type(&unit.type_id).map(|t| t.class) {
+                    Some(Class::Ship) => Some(u.clone()),
+                    _ => unit.carrier.clone(),
+                };
+                return Ok(Some((unit.place, ship)));
+            }
+            CharPlace::Solo(l) => return Ok(Some((Place::Hex(*l), None))),
+            CharPlace::Track | CharPlace::ToDeploy { .. } | CharPlace::Wounded(_) => {
+                return Ok(None);
+            }
+            CharPlace::Dead | CharPlace::OutOfGame => return Err(()),
+            CharPlace::Replaced => match ctx.data.character(&id).and_then(|d| d.grows_to.clone()) {
+                Some(next) => id = next,
+                None => return Err(()),
+            },
+        }
+    }
+    Err(())
+}
+
+/// Takes one counter of `type_id` from `side`'s stock (else its factory box) for a unit that
+/// comes without production (29.4.2, 29.5); `None` when the counter mix has none left.
+fn take_counter(ctx: &mut Ctx<'_>, side: Side, type_id: &str) -> Option<UnitId> {
+    let sheet = &mut ctx.state.sides[side];
+    let from = [&mut sheet.stock, &mut sheet.factory]
+        .into_iter()
+        .find(|b| b.get(type_id).is_some_and(|n| *n > 0))?;
+    if let Some(n) = from.get_mut(type_id) {
+        *n = n.saturating_sub(1);
+        if *n == 0 {
+            from.remove(type_id);
+        }
+    }
+    Some(ctx.state.new_unit_id(side, type_id))
+}
+
+/// Puts `char` aboard a new `type_id` of `side` in `place` (riding `ship` when there is one),
+/// ignoring deployment points (29.4.2, 29.5.1).
+fn appear(
+    ctx: &mut Ctx<'_>,
+    side: Side,
+    char: &str,
+    type_id: &str,
+    place: Place,
+    ship: Option<UnitId>,
+) -> Option<UnitId> {
+    let id = take_counter(ctx, side, type_id)?;
+    // 15.3: a ship full already carries nothing more; another own ship there with room
+    // takes it, else it stands alone and the phase's end judges it (15.7).
+    let has_room = |st: &super::state::State, s: &str| {
+        super::carry::cargo_of(st, s).len() < super::carry::capacity(st, s)
+    };
+    let ship = ship.filter(|s| has_room(&ctx.state, s)).or_else(|| {
+        ctx.state
+            .units
+            .iter()
+            .filter(|(_, u)| u.side == side && u.place == place)
+            .filter(|(_, u)| {
+                ctx.data
+                    .unit_type(&u.type_id)
+                    .is_some_and(|t| t.class == Class::Ship)
+            })
+            .map(|(id, _)| id.clone())
+            .find(|s| has_room(&ctx.state, s))
+    });
+    ctx.state.units.insert(
+        id.clone(),
+        Unit {
+            side,
+            type_id: type_id.into(),
+            place,
+            face: Default::default(),
+            carrier: ship,
+            action: None,
+            atmo_moved: false,
+            placed_this_phase: false,
+        },
+    );
+    if let Some(c) = ctx.state.chars.get_mut(char) {
+        c.place = CharPlace::Aboard(id.clone());
+    }
+    Some(id)
+}
+
+/// 29.4.2-29.4.3 and 29.5.1-29.5.2, in the character phase of each turn after Neo Zeon's
+/// Ple's D (A-59: once each), so both are on the board before the turn's packet is written:
+/// AEUG's Ple in a new Black Qubeley Mk-II in Judau's hex, waiting while Judau is not on the
+/// board, never once he is dead; Neo Zeon's Ple Two in a new Red Qubeley Mk-II in Glemy's hex,
+/// or by the normal deployment (Ple Two to be placed, the Red Qubeley awaiting deployment in
+/// the packet) when Glemy is dead or wounded or not yet arrived (29.5.2, A-59).
+pub fn transfers(ctx: &mut Ctx<'_>) {
+    if ctx.state.once.ple_transfer == Some(Transfer::Waiting) {
+        match anchor(ctx, "judau") {
+            Err(()) => {
+                ctx.state.once.ple_transfer = Some(Transfer::Never);
+                reach::fire("29.4.3");
+                ctx.log.public(
+                    "Judau is dead: AEUG never receives Ple and the Black Qubeley Mk-II (29.4.3)"
+                        .to_string(),
+                );
+            }
+            Ok(None) => {
+                reach::fire("29.4.3");
+                ctx.log.public(
+                    "Judau is not on the board: Ple and the Black Qubeley Mk-II wait for him \
+                     (29.4.3)"
+                        .to_string(),
+                );
+            }
+            Ok(Some((place, ship))) => {
+                ctx.state.once.ple_transfer = Some(Transfer::Done);
+                match appear(ctx, Side::Aeug, "ple_aeug", BLACK_QUBELEY, place, ship) {
+                    Some(id) => {
+                        reach::fire("29.4.2");
+                        ctx.log.public(format!(
+                            "AEUG receives Ple in {id}, a Black Qubeley Mk-II, in Judau's hex \
+                             {} (29.4.2)",
+                            place.label()
+                        ));
+                    }
+                    None => ctx.log.public(
+                        "AEUG has no Black Qubeley Mk-II counter left: no transfer (29.4.2)"
+                            .to_string(),
+                    ),
+                }
+            }
+        }
+    }
+    if ctx.state.once.ple_two == Some(Transfer::Waiting) {
+        ctx.state.once.ple_two = Some(Transfer::Done);
+        match anchor(ctx, "glemy") {
+            Ok(Some((place, ship))) => {
+                if let Some(id) = appear(ctx, Side::NeoZeon, "ple_two", RED_QUBELEY, place, ship) {
+                    reach::fire("29.5.1");
+                    ctx.log.public(format!(
+                        "Neo Zeon receives Ple Two in {id}, a Red Qubeley Mk-II, in Glemy's hex \
+                         {} (29.5.1)",
+                        place.label()
+                    ));
+                }
+            }
+            _ => {
+                if let Some(c) = ctx.state.chars.get_mut("ple_two") {
+                    c.place = CharPlace::ToDeploy {
+                        code: ArrivalCode::Any,
+                    };
+                }
+                let unit = take_counter(ctx, Side::NeoZeon, RED_QUBELEY);
+                if let Some(id) = &unit {
+                    ctx.state.sides[Side::NeoZeon]
+                        .sheet
+                        .awaiting
+                        .insert(id.clone(), RED_QUBELEY.into());
+                }
+                reach::fire("29.5.2");
+                ctx.log.public(format!(
+                    "Glemy is not on the board: Ple Two{} are deployed normally this turn \
+                     (29.5.2)",
+                    unit.map(|id| format!(" and {id}, a Red Qubeley Mk-II,"))
+                        .unwrap_or_default()
+                ));
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -362,3 +568,7 @@ mod tests {
         assert!(lines.iter().any(|l| l.contains("(29.4.1)")), "{lines:?}");
     }
 }
+
+#[cfg(test)]
+#[path = "ple_tests.rs"]
+mod ple_tests;

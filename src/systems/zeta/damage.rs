@@ -415,6 +415,14 @@ pub fn remove_unit(ctx: &mut Ctx<'_>, unit: &str, losses: &mut Losses) {
             // 35.8 hook: the colony goes back off the map; the colony commit (12) owns
             // what its removal means for the faction's drop.
             ctx.state.colony.in_use_by = None;
+        } else if super::character::leaves_the_game(u.side, &u.type_id) {
+            // 29.4.4: AEUG's Black Qubeley Mk-II is out of the game, not in the factory box.
+            crate::kit::reach::fire("29.4.4");
+            let n = ctx.state.sides[u.side]
+                .out_of_game
+                .entry(u.type_id.clone())
+                .or_insert(0);
+            *n = n.saturating_add(1);
         } else {
             let f = ctx.state.sides[u.side]
                 .factory

@@ -35,6 +35,7 @@ pub mod labels;
 pub mod movement;
 pub mod nuke;
 pub mod orders;
+pub mod phase_start;
 pub mod policy;
 pub mod recovery;
 pub mod setup;

@@ -2,7 +2,7 @@
 //! its own phase orders, decided in advance and kept in the state; `policies:` in any order
 //! replaces the parts it names (kit::policies).
 
-use super::data::{Loc, Side, UnitId};
+use super::data::{BaseId, Loc, Side, UnitId};
 use super::guard::Guard;
 use super::orders::PhaseOrders;
 use super::state::CardKind;
@@ -159,6 +159,68 @@ pub enum Orphans {
     Nearest,
 }
 
+/// 35.7, plan §12/F3: the base a colony landing from a drop point aims at. The landing is
+/// compulsory and rolled when the card is drawn, so its target is a standing policy.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ColonyTarget {
+    /// A rule (`highest_vp_enemy`).
+    Rule(ColonyRule),
+    /// Bases in order of preference; the first that is a target now is taken, else the rule
+    /// `highest_vp_enemy` decides.
+    Bases(Vec<BaseId>),
+}
+
+/// The named rules of [`ColonyTarget`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ColonyRule {
+    /// The VP leader among the other factions, its highest-VP base in the area; then any other
+    /// faction's; then a neutral base; the dropper's own last; ties by id.
+    #[default]
+    HighestVpEnemy,
+}
+
+impl Default for ColonyTarget {
+    fn default() -> Self {
+        ColonyTarget::Rule(ColonyRule::HighestVpEnemy)
+    }
+}
+
+/// `colony:` (35.7, plan §12/F3): Titans and Neo Zeon.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ColonyPolicy {
+    #[serde(default)]
+    pub target: ColonyTarget,
+}
+
+/// When Titans demolish the nuke base as their Ground card is drawn (36.4, plan §12/F3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DemolishWhen {
+    /// Only by `pre.demolish` in the phase's orders (moving blind).
+    #[default]
+    Never,
+    /// When the other factions' units in the base's hex are worth at least this many PP.
+    EnemyPpInBaseMin(u32),
+    /// When the other factions' units within two hexes of the base are worth more than twice
+    /// Titans' units in its hex (and at least 1 PP).
+    BaseThreatened,
+}
+
+/// `nuke:` (36.4, plan §12/F3): Titans only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NukePolicy {
+    #[serde(default)]
+    pub demolish_when: DemolishWhen,
+}
+
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
+
 /// A faction's standing policies; every part has its default (plan §4.5).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -182,6 +244,12 @@ pub struct Policies {
     /// Put last in allocation and kept off risky sorties (25.3, 20.5).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub protect: Vec<String>,
+    /// 35.7 (plan §12/F3): the landing's target.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub colony: ColonyPolicy,
+    /// 36.4 (plan §12/F3): Titans' demolition when their Ground card is drawn.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub nuke: NukePolicy,
 }
 
 /// `policies:` in an order: each part present replaces the stored one (kit::policies).
@@ -206,6 +274,10 @@ pub struct PolicyPatch {
     pub orphans: Option<Orphans>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub protect: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub colony: Option<ColonyPolicy>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nuke: Option<NukePolicy>,
 }
 
 /// Which card a plan is for: the 1st or 2nd of the faction's cards of that kind drawn this
@@ -245,7 +317,12 @@ pub struct Plan {
 /// standing.rs). The step merges a patch only without problems (`standing::merge_checked`),
 /// so what reads the policies later reads them as valid.
 pub fn legal_policies(side: Side, patch: &PolicyPatch, at: &FieldPath) -> Vec<Problem> {
-    super::standing::legal_parts(side, patch, at)
+    let mut out = super::standing::legal_parts(side, patch, at);
+    // 35.1, 36.1 (plan §12/F3): the `colony` and `nuke` parts.
+    out.extend(super::phase_start::legal_policy_parts(
+        None, side, patch, at,
+    ));
+    out
 }
 
 /// Problems with a packet's plans (plan §4.4, Z-5): one plan per key at most, a key the

@@ -199,6 +199,110 @@ pub fn resolve_speech(
     ));
 }
 
+/// The units whose action is Quattro's (29.1.2): the unit he rides, the ship carrying it,
+/// and the MS those carry (12.6: carried MS follow their ship).
+fn quattro_units(ctx: &Ctx<'_>) -> Vec<UnitId> {
+    let Some(CharPlace::Aboard(u)) = ctx.state.chars.get("quattro").map(|c| &c.place) else {
+        return Vec::new();
+    };
+    let mut set = vec![u.clone()];
+    if let Some(ship) = ctx.state.units.get(u).and_then(|x| x.carrier.clone()) {
+        set.push(ship);
+    }
+    let carried: Vec<UnitId> = ctx
+        .state
+        .units
+        .iter()
+        .filter(|(_, x)| x.carrier.as_ref().is_some_and(|c| set.contains(c)))
+        .map(|(id, _)| id.clone())
+        .filter(|id| !set.contains(id))
+        .collect();
+    set.extend(carried);
+    set
+}
+
+/// 29.1.2: in a phase whose orders declare a speech (guarded or not, plan §12/F14), Quattro
+/// only moves: the units carrying him may not recover or govern. Judges the `units` items
+/// at `at` (the orders' `units`); nothing when no speech is declared.
+pub fn legal_speech_actions(
+    ctx: &Ctx<'_>,
+    side: Side,
+    orders: &PhaseOrders,
+    at: &FieldPath,
+) -> Vec<Problem> {
+    if side != Side::Aeug || orders.speech.is_none() {
+        return Vec::new();
+    }
+    let his = quattro_units(ctx);
+    let mut out = Vec::new();
+    for (i, o) in orders.units.iter().enumerate() {
+        if !his.contains(&o.unit) {
+            continue;
+        }
+        for (what, given) in [("recover", &o.recover), ("govern", &o.govern)] {
+            if given.is_some() {
+                out.push(problem(
+                    &at.at(i).at(what),
+                    "29.1.2",
+                    format!(
+                        "Quattro speaks this phase, so {} (carrying him) may only move, not {what}",
+                        o.unit
+                    ),
+                    "a move, or no speech",
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Slot A4, after the actions are recorded: in a speech phase the units carrying Quattro
+/// that chose to recover or govern only move (0 hexes unless their order moves them), and
+/// AEUG is told (29.1.2).
+pub fn restrain_quattro(ctx: &mut Ctx<'_>, side: Side, orders: &PhaseOrders) {
+    if side != Side::Aeug || orders.speech.is_none() {
+        return;
+    }
+    for id in quattro_units(ctx) {
+        let Some(u) = ctx.state.units.get_mut(&id) else {
+            continue;
+        };
+        if !matches!(u.action, Some(Action::Recover | Action::Govern { .. })) {
+            continue;
+        }
+        u.action = Some(Action::Move);
+        reach::fire("29.1.2");
+        ctx.log.private(
+            side,
+            format!(
+                "{id} does not recover or govern: Quattro speaks this phase and only moves (29.1.2)"
+            ),
+        );
+    }
+}
+
+/// 29.6.2: a character without NT ability may not ride a mass-production Qubeley (an MS
+/// that sorties with no pilot, 29.6.1). For every place a character boards a unit: a board
+/// order, a deployment (9.5), a rehoming (27.5).
+pub fn legal_rider(ctx: &Ctx<'_>, char: &str, unit: &str, at: &FieldPath) -> Result<(), Problem> {
+    let pilotless = ctx
+        .state
+        .units
+        .get(unit)
+        .and_then(|u| ctx.data.unit_type(&u.type_id))
+        .is_some_and(|t| t.pilotless);
+    let nt = ctx.data.character(char).is_some_and(|c| c.nt);
+    if pilotless && !nt {
+        return Err(problem(
+            at,
+            "29.6.2",
+            format!("{char} is not a Newtype and may not board {unit}"),
+            "a Newtype, or another unit",
+        ));
+    }
+    Ok(())
+}
+
 /// The side's dock ship (29.2.1: La Vie en Rose) in the same hex as the first unit listed,
 /// or its only dock ship.
 fn dock_ship(ctx: &Ctx<'_>, side: Side, item: &[UnitId]) -> Option<UnitId> {
@@ -930,5 +1034,84 @@ mod tests {
         assert!(lines.is_empty());
         let (st, _) = enter(st, Side::Aeug, CardKind::Space, &PhaseOrders::default());
         assert!(st.units.values().any(|u| u.place == Place::Jupiter));
+    }
+
+    /// Quattro's Argama at Side 1 ordered to recover or govern there, with a speech declared.
+    fn speech_orders(recover: bool) -> PhaseOrders {
+        PhaseOrders {
+            units: vec![UnitOrder {
+                unit: "a-argama-91".into(),
+                path: None,
+                carry: Vec::new(),
+                recover: recover.then(|| "side_1".to_string()),
+                govern: (!recover).then(|| "side_1".to_string()),
+            }],
+            speech: Some("side_1".into()),
+            ..PhaseOrders::default()
+        }
+    }
+
+    #[test]
+    fn quattros_unit_may_not_recover_or_govern_in_a_speech_phase_29_1_2() {
+        let c = Ctx::new(at_base("side_1"), None, Moment::Check);
+        let at = FieldPath::root().at("units");
+        for recover in [true, false] {
+            let p = legal_speech_actions(&c, Side::Aeug, &speech_orders(recover), &at);
+            assert_eq!(p.len(), 1);
+            assert_eq!(p[0].rule.as_deref(), Some("29.1.2"));
+            assert!(p[0].message.contains("may only move"), "{}", p[0].message);
+        }
+        let mut no_speech = speech_orders(true);
+        no_speech.speech = None;
+        assert!(legal_speech_actions(&c, Side::Aeug, &no_speech, &at).is_empty());
+    }
+
+    #[test]
+    fn in_a_speech_phase_quattros_unit_only_moves_29_1_2() {
+        let mut st = at_base("side_1");
+        if let Some(u) = st.units.get_mut("a-argama-91") {
+            u.action = Some(Action::Govern {
+                base: "side_1".into(),
+            });
+        }
+        let mut c = Ctx::new(st, None, Moment::Resolve);
+        restrain_quattro(&mut c, Side::Aeug, &speech_orders(false));
+        assert_eq!(c.state.units["a-argama-91"].action, Some(Action::Move));
+        let (_, private) = c.log.into_lines();
+        let aeug = private.get("aeug").cloned().unwrap_or_default();
+        assert!(aeug.iter().any(|l| l.contains("(29.1.2)")), "{aeug:?}");
+    }
+
+    #[test]
+    fn without_a_speech_quattros_unit_keeps_its_action_29_1_2() {
+        let mut st = at_base("side_1");
+        if let Some(u) = st.units.get_mut("a-argama-91") {
+            u.action = Some(Action::Recover);
+        }
+        let mut orders = speech_orders(true);
+        orders.speech = None;
+        let mut c = Ctx::new(st, None, Moment::Resolve);
+        restrain_quattro(&mut c, Side::Aeug, &orders);
+        assert_eq!(c.state.units["a-argama-91"].action, Some(Action::Recover));
+    }
+
+    #[test]
+    fn only_a_newtype_boards_a_mass_production_qubeley_29_6_2() {
+        let mut st = state();
+        unit(
+            &mut st,
+            "n-mp-qubeley-91",
+            Side::NeoZeon,
+            "mp_qubeley",
+            "space:M03",
+        );
+        unit(&mut st, "n-gaza-c-91", Side::NeoZeon, "gaza_c", "space:M03");
+        let c = Ctx::new(st, None, Moment::Check);
+        let at = FieldPath::root().at("board");
+        let p = legal_rider(&c, "mineva", "n-mp-qubeley-91", &at).unwrap_err();
+        assert_eq!(p.rule.as_deref(), Some("29.6.2"));
+        assert!(p.message.contains("not a Newtype"), "{}", p.message);
+        assert!(legal_rider(&c, "haman", "n-mp-qubeley-91", &at).is_ok());
+        assert!(legal_rider(&c, "mineva", "n-gaza-c-91", &at).is_ok());
     }
 }

@@ -12,8 +12,8 @@ use super::state::{
     AskWhy, Card, CardKind, CharPlace, Checkpoint, Pending, PhaseCursor, Slot, Stage, State,
 };
 use super::{
-    action, arming, ask, axis, cards, carry, character, combat, deploy, government, gryps, guard,
-    movement, nuke, recovery, specials, standing, victory,
+    action, arming, ask, axis, cards, carry, character, colony, combat, deploy, government, gryps,
+    guard, movement, nuke, recovery, specials, standing, victory,
 };
 use crate::kit::reach::fire;
 use crate::kit::seats::Seat;
@@ -402,6 +402,12 @@ pub fn resolve_phase_slot(
     orders: &PhaseOrders,
 ) -> SlotOutcome {
     match cursor.slot {
+        // 35.5: the colony's placement at the phase's start (its landing was rolled when the
+        // card was drawn, plan §12/F3).
+        Slot::Colony => {
+            colony::resolve_colony(ctx, cursor.card.side, &orders.pre);
+            SlotOutcome::Continue
+        }
         // 36.4-36.7: Titans' demolition before any move.
         Slot::Demolition => {
             if orders.pre.demolish {
@@ -412,11 +418,15 @@ pub fn resolve_phase_slot(
         // 12.5-12.7: each acting unit's action.
         Slot::Actions => {
             action::resolve_actions(ctx, cursor.card.side, orders);
+            // 29.1.2: Quattro only moves in a phase with a speech.
+            specials::restrain_quattro(ctx, cursor.card.side, orders);
             SlotOutcome::Continue
         }
         // 13-15: the moves, or the atmospheric moves on an Atmosphere card.
         Slot::Movement => {
             movement::resolve_movement(ctx, cursor.card.side, orders);
+            // 35.6: the colony's compulsory two-hex move in its user's Space phase.
+            colony::resolve_colony_move(ctx, cursor.card.side, orders.colony_move.as_ref());
             // 29.2: La Vie en Rose repairs at the end of movement, before combat.
             specials::resolve_lvr_repair(ctx, cursor.card.side, orders);
             // 33.3: the Jupiter fleet enters on a Titans Space card, orders or not.

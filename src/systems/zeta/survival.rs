@@ -37,6 +37,10 @@ pub fn survival(ctx: &mut Ctx<'_>, char: &str, modifier: u8, label: &str) -> Opt
             if let Some(c) = ctx.state.chars.get_mut(char) {
                 c.place = CharPlace::Dead;
             }
+            // 29.4.1: Neo Zeon's Ple's death sets off the Ple chains.
+            if char == "ple_nz" {
+                super::character::ple_removed(ctx);
+            }
             "dies (27.3.5)".to_string()
         }
     };
