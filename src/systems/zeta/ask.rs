@@ -419,7 +419,7 @@ mod tests {
             },
         };
         for u in s.units.values_mut() {
-            if u.side == Side::Titans && u.place == Place::Hex(loc("space:B03")) {
+            if u.side == Side::Titans && u.place == Place::Hex(loc("space:C02")) {
                 u.place = Place::Hex(loc("space:C05"));
             }
         }
