@@ -41,9 +41,9 @@ const RULES: &str = "1.1 1.2 1.3 1.4 1.5 2.1 2.2 2.3 2.4 2.5 2.6 2.7 2.8 2.9 2.1
 37.1 37.2 37.3 38";
 
 /// The `missing:` rows on main when this test was written (18 rules without code: 29.4.3,
-/// 29.4.4, 29.5.2 and the colony, 35.x; 81 with code but no test of their own). Lower it as
+/// 29.4.4, 29.5.2 and the colony, 35.x; 80 with code but no test of their own). Lower it as
 /// rules and tests land; never raise it.
-const MAX_MISSING: usize = 99;
+const MAX_MISSING: usize = 98;
 
 #[test]
 fn every_rule_of_the_book_has_a_row() {
