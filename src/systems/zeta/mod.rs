@@ -31,6 +31,7 @@ pub mod labels;
 pub mod movement;
 pub mod nuke;
 pub mod orders;
+pub mod picture;
 pub mod policy;
 pub mod recovery;
 pub mod setup;

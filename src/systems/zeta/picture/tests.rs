@@ -1,0 +1,123 @@
+use super::*;
+use crate::protocol::dice::Dice;
+use crate::protocol::hash::Hash32;
+use crate::systems::zeta::state::State;
+use crate::systems::zeta::{setup, steps, view};
+use crate::systems::{DataSource, Reader};
+
+const READERS: [&str; 4] = ["public", "titans", "aeug", "neo_zeon"];
+
+fn reader(name: &str) -> Reader {
+    if name == "public" {
+        Reader::Public
+    } else {
+        Reader::Side(name.into())
+    }
+}
+
+fn initial() -> State {
+    setup::initial_state(setup::GRYPS, &DataSource::default()).unwrap()
+}
+
+/// The state after the turn-1 packet (the deck shuffled, cards drawn) and its events.
+fn mid_turn() -> (State, Vec<String>) {
+    let st = initial();
+    let mut dice = Dice::new(Hash32([4; 32]), Hash32([5; 32])).at_step(1);
+    let r = steps::resolve(&st, &Default::default(), &mut dice).unwrap();
+    (r.state, r.public)
+}
+
+fn draw(st: &State, who: &str, events: &[String]) -> String {
+    let v = view::view(st, &reader(who));
+    picture(&v, events, &st.data.arc()).into_string()
+}
+
+/// Plan §9: every unit and every character of the view is exactly one `data-unit` element
+/// (a counter on the map or an entry of the panel's lists), whoever reads.
+#[test]
+fn each_unit_and_character_is_one_data_unit_element() {
+    let (mid, events) = mid_turn();
+    for (st, ev) in [(initial(), Vec::new()), (mid, events)] {
+        for who in READERS {
+            let svg = draw(&st, who, &ev);
+            let v = view::view(&st, &reader(who));
+            let keys: Vec<&String> = v.units.keys().chain(v.characters.keys()).collect();
+            for k in &keys {
+                let n = svg.matches(&format!("data-unit=\"{k}\"")).count();
+                assert_eq!(n, 1, "{who}: {k} drawn {n} times");
+            }
+            assert_eq!(svg.matches("data-unit=").count(), keys.len(), "{who}");
+        }
+    }
+}
+
+/// 36.3: only Titans' picture names the nuke's base.
+#[test]
+fn the_nuke_line_is_in_titans_picture_only() {
+    let mut st = initial();
+    let base = st.data.nuke_candidates().into_iter().next().unwrap();
+    st.nuke.base = Some(base);
+    for who in READERS {
+        let svg = draw(&st, who, &[]);
+        assert_eq!(svg.contains("your nuke:"), who == "titans", "{who}");
+    }
+}
+
+/// 10.5: a faction's cards show in its own picture alone.
+#[test]
+fn a_hand_shows_in_its_owners_picture_only() {
+    let (st, events) = mid_turn();
+    for who in READERS {
+        let svg = draw(&st, who, &events);
+        assert_eq!(svg.contains("Your cards:"), who != "public", "{who}");
+    }
+    let v = view::view(&st, &reader("aeug"));
+    let kept = v
+        .mine
+        .as_ref()
+        .unwrap()
+        .cards
+        .iter()
+        .filter(|c| c.mark == crate::systems::zeta::view::CardMark::Kept)
+        .count();
+    assert_eq!(draw(&st, "aeug", &events).matches("(kept)").count(), kept);
+}
+
+#[test]
+fn the_same_view_gives_the_same_bytes() {
+    let (st, events) = mid_turn();
+    for who in READERS {
+        assert_eq!(draw(&st, who, &events), draw(&st, who, &events), "{who}");
+    }
+}
+
+/// The SVG reads as an image (the PNG renderer parses it).
+#[test]
+fn the_picture_renders() {
+    let st = initial();
+    let v = view::view(&st, &Reader::Public);
+    let svg = picture(&v, &[], &st.data.arc());
+    crate::kit::picture::png::parse(&svg).unwrap();
+}
+
+/// Writes the PNG of the initial setup for each reader into `$ZETA_PICTURE_DIR` (to look
+/// at them: `ZETA_PICTURE_DIR=/tmp cargo test --lib zeta::picture -- --ignored`).
+#[test]
+#[ignore]
+fn write_pngs() {
+    let Ok(dir) = std::env::var("ZETA_PICTURE_DIR") else {
+        return;
+    };
+    let (mid, events) = mid_turn();
+    for who in READERS {
+        for (st, ev, tag) in [
+            (initial(), Vec::new(), "setup"),
+            (mid.clone(), events.clone(), "turn1"),
+        ] {
+            let v = view::view(&st, &reader(who));
+            let svg = picture(&v, &ev, &st.data.arc());
+            let png = crate::kit::picture::png::render(&svg).unwrap();
+            std::fs::write(format!("{dir}/zpic-{tag}-{who}.png"), png).unwrap();
+        }
+    }
+}
