@@ -19,7 +19,7 @@ use crate::kit::picture::hexes::HexLayout;
 use crate::kit::picture::page::{self, Cell, Page};
 use crate::kit::picture::pieces::{self, Counter};
 use crate::kit::picture::style::{self, Ink, Pattern};
-use crate::kit::picture::{Doc, El, Pt, Svg};
+use crate::kit::picture::{Doc, El, Pt, Svg, text};
 use crate::kit::seats::Seat;
 use activity::Activity;
 use std::collections::BTreeMap;
@@ -33,14 +33,14 @@ const PANEL_WIDTH: i32 = 400;
 /// Room beside the ground map for its wrap marks.
 const SIDE_MARGIN: i32 = 40;
 /// The strip above the space map (its title and the Jupiter box).
-const TOP_STRIP: i32 = 70;
+const TOP_STRIP: i32 = 100;
 /// Between the space map and the ground map's title.
 const MAP_GAP: i32 = 14;
 /// The ground map's title line and area letters.
 const GROUND_HEAD: i32 = 44;
 /// The belt box, east of the space map.
-const BOX_W: i32 = 130;
-const BOX_H: i32 = 70;
+const BOX_W: i32 = 150;
+const BOX_H: i32 = 84;
 const BOX_GAP: i32 = 30;
 
 const SPACE: Ink = Ink::plain("#eef0f6", "#8a8a80", "#111111");
@@ -61,6 +61,17 @@ const EARTH: Ink = Ink {
 const BOX: Ink = Ink {
     width: 15,
     ..Ink::plain("#f7f5ee", "#444444", "#111111")
+};
+/// Drop-point rings (14.3): light and dotted, unlike any governor's ring.
+pub(super) const DROP_RING: Ink = Ink {
+    width: 30,
+    dash: Some("2 3"),
+    ..Ink::plain("none", "#4f7fb8", "#111111")
+};
+/// The badge counting the characters in a place.
+pub(super) const CHAR_INK: Ink = Ink {
+    width: 10,
+    ..Ink::plain("#555555", "#111111", "#ffffff")
 };
 /// Area boundaries on the ground map.
 const AREA_LINE: &str = "#333333";
@@ -115,7 +126,7 @@ impl Geometry {
         );
         let jupiter = Pt::new(
             mean(&data.map.space.jupiter_adjacent).map_or(o.x + SIDE_MARGIN + sw / 2, |p| p.x),
-            o.y + TOP_STRIP - BOX_H / 2 - 6,
+            o.y + TOP_STRIP - BOX_H / 2 - 8,
         );
         let width = (SIDE_MARGIN + sw + BOX_GAP + BOX_W).max(SIDE_MARGIN + gw + SIDE_MARGIN);
         Geometry {
@@ -243,7 +254,7 @@ pub fn picture(v: &View, events: &[String], data: &ZetaData) -> Svg {
     let g = Geometry::new(data);
     let mut page = Page::begin(
         &format!("Zeta Gundam: {}", page::whose(&v.reader)),
-        &format!("now: turn {}, {}", v.turn, v.stage),
+        &format!("now: {}", v.stage),
         g.size,
         PANEL_WIDTH,
     );
@@ -370,7 +381,14 @@ fn draw_box(doc: &mut Doc, c: Pt, name: &str) {
             .num("height", BOX_H)
             .num("rx", 6),
     );
-    small_text(doc, c.add(0, -BOX_H / 2 + 12), name, 10, "middle", true);
+    small_text(
+        doc,
+        c.add(-BOX_W / 2 + 6, -BOX_H / 2 + 13),
+        name,
+        10,
+        "start",
+        true,
+    );
 }
 
 /// A thin connector from a hex to a box edge.
@@ -428,7 +446,7 @@ fn space_background(doc: &mut Doc, g: &Geometry, data: &ZetaData) {
         .collect();
     if let (Some(a), Some(b)) = (moon.iter().min(), moon.iter().max()) {
         let mid = Pt::new((a.x + b.x) / 2, (a.y + b.y) / 2);
-        let r = ((b.y - a.y).abs().max((b.x - a.x).abs()) / 2 - 10).max(RADIUS);
+        let r = 2 * g.space.half_height - 14;
         doc.add(
             El::new("circle")
                 .num("cx", mid.x)
@@ -454,7 +472,7 @@ fn space_background(doc: &mut Doc, g: &Geometry, data: &ZetaData) {
     small_text(doc, earth.add(0, 5), "Earth", 13, "middle", true);
     for (_, h) in sp.drop_points.iter() {
         let c = g.hex(Loc::new(MapId::Space, h));
-        pieces::place_ring(doc, c, g.space.half_height - 3, &EARTH);
+        pieces::place_ring(doc, c, g.space.half_height - 3, &DROP_RING);
     }
     doc.close();
 }
@@ -623,7 +641,7 @@ fn bases(doc: &mut Doc, g: &Geometry, v: &View, data: &ZetaData) -> Vec<(Pt, Str
             }
             // Marks stacked down the east corner (several bases may share a hex, 17.5).
             let at = if in_box {
-                c.add(BOX_W / 2 - 14, -BOX_H / 2 + 14 + i * 22)
+                c.add(BOX_W / 2 - 14, -BOX_H / 2 + 30 + i * 22)
             } else {
                 c.add(RADIUS - 12, (2 * i - (n - 1)) * 10)
             };
@@ -677,19 +695,26 @@ fn char_badges(doc: &mut Doc, g: &Geometry, v: &View) {
         let c = g.place(p);
         let at = match p {
             Place::Hex(_) => c.add(-RADIUS + 12, 0),
-            _ => c.add(-BOX_W / 2 + 14, 0),
+            _ => c.add(-BOX_W / 2 + 16, 6),
         };
-        doc.add(
-            El::new("circle")
-                .num("cx", at.x)
-                .num("cy", at.y)
-                .num("r", 9)
-                .attr("fill", "#ffffff")
-                .attr("stroke", "#111111")
-                .num("stroke-width", 2),
+        CHAR_INK.paint(
+            doc,
+            El::new("rect")
+                .at(at.add(-8, -8))
+                .num("width", 16)
+                .num("height", 16)
+                .num("rx", 3),
         );
-        small_text(doc, at.add(0, 4), &format!("{n}"), 11, "middle", true);
-        small_text(doc, at.add(0, -11), "chr", 8, "middle", false);
+        doc.text(
+            El::new("text")
+                .num("x", at.x)
+                .num("y", at.y + 4)
+                .num("font-size", 11)
+                .attr("font-weight", "bold")
+                .attr("text-anchor", "middle")
+                .attr("fill", CHAR_INK.text),
+            &n.to_string(),
+        );
     }
     doc.close();
 }
@@ -785,8 +810,10 @@ fn overlays_over(doc: &mut Doc, g: &Geometry, v: &View, data: &ZetaData, act: &A
             base_place(&s.target, v, data).or_else(|| v.units.get(&s.target).map(|u| u.place));
         if let Some(p) = place {
             let at = g.place(p).add(0, -g.space.half_height + 20);
+            // The burst just west of the plate, so it hides none of its text.
+            let half = (text::width(&s.label, 9, true) + 6) / 2;
             pieces::plate(doc, at, &s.label, 9, true);
-            pieces::combat(doc, at.add(-RADIUS + 6, 0), 9, "");
+            pieces::combat(doc, at.add(-half - 8, 0), 8, "");
         }
     }
     doc.close();

@@ -3,15 +3,15 @@
 //! deck, the reader's own cards, the nuke as the reader may know it, factories and stocks,
 //! crowded places, every character by where it is, the colony, the legend.
 
-use super::super::data::{BaseKind, PerSide, Side, TypeId, ZetaData};
+use super::super::data::{PerSide, Side, TypeId, ZetaData};
 use super::super::state::{CharPlace, Wound};
 use super::super::victory::{LAST_TURN, SUDDEN_DEATH_MARGIN};
 use super::super::view::{CardMark, View};
-use super::{base_place, char_name, letter, seat};
+use super::{char_name, letter, seat};
 use crate::kit::picture::page::Page;
 use crate::kit::picture::panel::{Panel, Swatch};
 use crate::kit::picture::pieces::Counter;
-use crate::kit::picture::style::{self, Ink};
+use crate::kit::picture::style;
 use crate::kit::seats::Seat;
 use std::collections::BTreeMap;
 
@@ -128,17 +128,13 @@ pub(super) fn panel(
         } else {
             format!("{need} short of sudden death")
         };
-        p.pair(
-            doc,
-            &format!("{side}:"),
-            &format!("{x} VP ({tail}; last turn end {})", v.sides[side].vp),
-        );
+        p.pair(doc, &format!("{side}:"), &format!("{x} VP, {tail}"));
     }
     p.para(
         doc,
         &format!(
-            "VP from the bases governed now. Sudden death (37.2): a faction's VP at least the \
-             other two's together plus {SUDDEN_DEATH_MARGIN} at the end of a turn."
+            "VP of the bases governed now (37.1). Sudden death (37.2): at the end of a turn, \
+             a faction's VP at least the other two's together plus {SUDDEN_DEATH_MARGIN}."
         ),
         10,
         false,
@@ -290,7 +286,6 @@ pub(super) fn panel(
         11,
         false,
     );
-    let _ = base_place;
     p
 }
 
@@ -323,7 +318,7 @@ pub(super) fn legend() -> Vec<(Swatch, String)> {
         ),
         (
             Swatch::Fill(super::EARTH),
-            "Earth (never entered); its rings: drop points".to_string(),
+            "Earth (never entered, A-19)".to_string(),
         ),
         (
             sample(Side::Titans, "HZK", "31/2"),
@@ -351,8 +346,14 @@ pub(super) fn legend() -> Vec<(Swatch, String)> {
         Swatch::Control(style::NEUTRAL, "0".into()),
         "neutral base; ring solid: military, dashed: political (2.5)".to_string(),
     ));
-    let _ = BaseKind::Military;
-    let _ = Ink::plain;
+    items.push((
+        Swatch::Fill(super::CHAR_INK),
+        "characters here: how many (named under Characters)".to_string(),
+    ));
+    items.push((
+        Swatch::Fill(super::DROP_RING),
+        "drop point ring (14.3): lettered like its ground area".to_string(),
+    ));
     for side in Side::ALL {
         items.push((Swatch::Arrow(seat(*side)), format!("{side} move this step")));
     }

@@ -120,4 +120,44 @@ fn write_pngs() {
             std::fs::write(format!("{dir}/zpic-{tag}-{who}.png"), png).unwrap();
         }
     }
+    let (st, ev) = busy();
+    let v = view::view(&st, &Reader::Public);
+    let png = crate::kit::picture::png::render(&picture(&v, &ev, &st.data.arc())).unwrap();
+    std::fs::write(format!("{dir}/zpic-events-public.png"), png).unwrap();
+}
+
+/// The setup with a damaged unit and a made-up step's events of every kind the overlays read.
+fn busy() -> (State, Vec<String>) {
+    let mut st = initial();
+    if let Some(u) = st.units.get_mut("t-hizack-1") {
+        u.face = crate::systems::zeta::state::FaceUp::Back;
+    }
+    let ev = [
+        "aeug: a-nemo-1 moves space:J04 -> space:I05 -> space:H05 (2 MP)",
+        "titans: t-hizack-1 descends space:E04 -> ground:E03",
+        "aeug: a-gm2-1 launches ground:C02 -> space:D05",
+        "neo_zeon's Axis moves from belt to space:N04",
+        "titans attacks aeug in space:J04 (18)",
+        "laser on von_braun: rolls 3, unharmed",
+        "Titans demolish odessa (level 2) (36.4)",
+    ];
+    (st, ev.iter().map(|s| s.to_string()).collect())
+}
+
+/// Overlays add no unit: the count holds with every kind of event drawn.
+#[test]
+fn overlays_draw_no_unit() {
+    let (st, ev) = busy();
+    let svg = draw(&st, "public", &ev);
+    let v = view::view(&st, &Reader::Public);
+    assert_eq!(
+        svg.matches("data-unit=").count(),
+        v.units.len() + v.characters.len()
+    );
+    assert!(svg.contains("data-combat=\"J04\""), "the combat is marked");
+    assert!(
+        svg.contains("↓ from drop A"),
+        "the descent's arrival is marked"
+    );
+    assert!(svg.contains("laser: unharmed") && svg.contains("nuke: demolished"));
 }
