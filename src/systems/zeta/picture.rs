@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 /// its east corner, a character badge at its west corner and a name plate at its foot.
 const RADIUS: i32 = 44;
 /// Counter size (2 x 2 fit between the label and the name plate).
-const COUNTER: i32 = 22;
+const COUNTER: i32 = 24;
 const PANEL_WIDTH: i32 = 400;
 /// Room beside the ground map for its wrap marks.
 const SIDE_MARGIN: i32 = 40;

@@ -122,8 +122,21 @@ fn write_pngs() {
     }
     let (st, ev) = busy();
     let v = view::view(&st, &Reader::Public);
-    let png = crate::kit::picture::png::render(&picture(&v, &ev, &st.data.arc())).unwrap();
+    let svg = picture(&v, &ev, &st.data.arc());
+    let png = crate::kit::picture::png::render(&svg).unwrap();
     std::fs::write(format!("{dir}/zpic-events-public.png"), png).unwrap();
+    // A part at full size, to read the counters.
+    use crate::kit::picture::png;
+    let pixels = png::rasterize(&png::parse(&svg).unwrap(), &svg).unwrap();
+    for (name, x, y) in [("space", 0, 100), ("panel", 1000, 0), ("ground", 0, 900)] {
+        let rect = resvg::tiny_skia::IntRect::from_xywh(x, y, 700, 620).unwrap();
+        let part = pixels.clone_rect(rect).unwrap();
+        std::fs::write(
+            format!("{dir}/zpic-part-{name}.png"),
+            png::encode(&part).unwrap(),
+        )
+        .unwrap();
+    }
 }
 
 /// The setup with a damaged unit and a made-up step's events of every kind the overlays read.
