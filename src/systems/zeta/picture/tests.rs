@@ -174,3 +174,29 @@ fn overlays_draw_no_unit() {
     );
     assert!(svg.contains("laser: unharmed") && svg.contains("nuke: demolished"));
 }
+
+/// 16.1: a damaged unit drawn on the map shows its back's values and a "D" badge.
+#[test]
+fn a_damaged_unit_on_the_map_gets_a_d_badge_and_its_back_values() {
+    let mut st = initial();
+    let v = view::view(&st, &Reader::Public);
+    let mut per_place: BTreeMap<Place, usize> = BTreeMap::new();
+    for u in v.units.values() {
+        *per_place.entry(u.place).or_default() += 1;
+    }
+    let (id, u) = v
+        .units
+        .iter()
+        .find(|(_, u)| per_place.get(&u.place).is_some_and(|n| *n == 1))
+        .unwrap();
+    assert!(!draw(&st, "public", &[]).contains(">D</text>"));
+    let back = {
+        let mut b = u.clone();
+        b.face = FaceUp::Back;
+        values(&b, &st.data.arc())
+    };
+    st.units.get_mut(id).unwrap().face = FaceUp::Back;
+    let svg = draw(&st, "public", &[]);
+    assert_eq!(svg.matches(">D</text>").count(), 1);
+    assert!(svg.contains(&format!(">{back}</text>")), "{back}");
+}
