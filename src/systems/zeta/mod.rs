@@ -36,6 +36,7 @@ pub mod movement;
 pub mod nuke;
 pub mod orders;
 pub mod phase_start;
+pub mod picture;
 pub mod policy;
 pub mod recovery;
 pub mod setup;
