@@ -12,7 +12,8 @@
 //! `>-` folded ones. It gives up on tabs, carriage returns, control characters, blank lines
 //! outside block scalars, comments, tags, anchors, aliases, flow collections that are not
 //! empty, `?` keys, document markers and directives (all of these fail the plain-scalar test
-//! or the layout), duplicate keys, more than [`MAX_DEPTH`] levels or [`MAX_NODES`] nodes, and
+//! or the layout; only whole-line comments at the very end, a signed order's signature, are
+//! skipped), duplicate keys, more than [`MAX_DEPTH`] levels or [`MAX_NODES`] nodes, and
 //! a text that does not end with a line break.
 //!
 //! Reading happens in two parts: one pass over the lines builds a tree ([`Node`]) and checks
@@ -110,6 +111,7 @@ enum Node<'a> {
 /// The tree of `text`, or [`GiveUp`] where it is outside the subset.
 fn parse(text: &str) -> Res<Node<'_>> {
     screen(text)?;
+    let text = without_trailing_comments(text);
     let mut p = Parser {
         src: text,
         at: 0,
@@ -127,6 +129,26 @@ fn parse(text: &str) -> Res<Node<'_>> {
         return Err(GiveUp);
     }
     Ok(node)
+}
+
+/// `text` without the whole-line comments at its end (the signature a signed order carries,
+/// `# -----BEGIN SSH SIGNATURE-----` and its lines), which every YAML reader skips; comments
+/// anywhere else give up.
+fn without_trailing_comments(text: &str) -> &str {
+    let mut end = text.len();
+    while let Some(body) = text.get(..end)
+        && let Some(before) = body.strip_suffix('\n')
+    {
+        let start = before.rfind('\n').map_or(0, |i| i + 1);
+        if !before
+            .get(start..)
+            .is_some_and(|line| line.starts_with('#'))
+        {
+            break;
+        }
+        end = start;
+    }
+    text.get(..end).unwrap_or(text)
 }
 
 /// Refuses the characters the writer never writes raw and whose reading could differ between

@@ -214,6 +214,19 @@ fn what_is_not_the_writers_layout_gives_up() {
 }
 
 #[test]
+fn a_signature_at_the_end_is_skipped_and_other_comments_give_up() {
+    let text = "k: v\nl:\n- 1\n# -----BEGIN SSH SIGNATURE-----\n# U1NI: x\n#\n";
+    let v = reads::<BTreeMap<String, serde_json::Value>>(text);
+    assert_eq!(v["k"], "v");
+    let block = "k: |\n  a\n# sig\n";
+    assert_eq!(reads::<BTreeMap<String, String>>(block)["k"], "a\n");
+    layout_gives_up("# only a comment\n");
+    layout_gives_up("# c\nk: v\n");
+    layout_gives_up("k: v\n  # c\n");
+    layout_gives_up("k: v\n# c\nl: w\n");
+}
+
+#[test]
 fn deep_nesting_gives_up() {
     let mut text = String::new();
     for d in 0..60 {
