@@ -38,6 +38,8 @@ use std::fmt;
 const MAX_DEPTH: usize = 48;
 /// More nodes (keys included) give up (serde-saphyr's budget is 250,000).
 const MAX_NODES: usize = 200_000;
+/// A longer text gives up (serde-saphyr's budget allows 64 MiB of scalar text).
+const MAX_BYTES: usize = 32 << 20;
 
 /// The fast reader does not read this text (or the type refused what it read): the caller
 /// parses with serde-saphyr.
@@ -110,6 +112,9 @@ enum Node<'a> {
 
 /// The tree of `text`, or [`GiveUp`] where it is outside the subset.
 fn parse(text: &str) -> Res<Node<'_>> {
+    if text.len() > MAX_BYTES {
+        return Err(GiveUp);
+    }
     screen(text)?;
     let text = without_trailing_comments(text);
     let mut p = Parser {
