@@ -8,6 +8,7 @@
 //! parsed with [`parse_order`], which also refuses what is not plain YAML (see [`plain`]).
 
 mod plain;
+mod read;
 mod walk;
 mod write;
 
@@ -240,7 +241,15 @@ fn options() -> serde_saphyr::Options {
 /// the game data; orders go through [`parse_order`].
 // A rejection is built once per refused input, never on a hot path; its size does not matter.
 #[allow(clippy::result_large_err)]
+///
+/// pbem's own files are read by its own reader ([`read`]) where it can; where it gives up
+/// (any text outside the subset pbem writes, any error), serde-saphyr reads the text, so the
+/// value and every error are serde-saphyr's. Debug builds read every text the fast reader
+/// accepts with serde-saphyr too and panic on a difference.
 pub fn parse<T: DeserializeOwned>(text: &str, file: &str) -> Result<T, Rejection> {
+    if let Some(value) = read::from_str::<T>(text) {
+        return Ok(value);
+    }
     serde_saphyr::from_str_with_options::<T>(text, options()).map_err(|e| refused(&e, file))
 }
 
@@ -249,7 +258,27 @@ pub fn parse<T: DeserializeOwned>(text: &str, file: &str) -> Result<T, Rejection
 /// and numbers, booleans or nulls not written in their one plain spelling (`'1'`, `0x1`, `+1`,
 /// `01`, `yes`, `True`, `~` where the type reads a number, a boolean or a null). Each problem
 /// carries its line, column and field; at most [`MAX_REPORTED`] are listed.
+///
+/// An order pbem's bots or templates wrote is read by the fast reader ([`read`]) when it can:
+/// what it accepts holds no form this check refuses (no tags, anchors, aliases, merge keys,
+/// directives or second document; numbers, booleans and nulls only in their one plain
+/// spelling, and read as such only where the type asks for them), so the answer is the same
+/// `Ok`. Every refused order, and every text the fast reader gives up on, takes the full path
+/// below, with its lines and columns. Debug builds run that path on every order the fast
+/// reader accepts too and panic unless it accepts it.
 pub fn parse_order<T: DeserializeOwned>(text: &str, file: &str) -> Result<T, Vec<Rejection>> {
+    if let Some(value) = read::from_str::<T>(text) {
+        #[cfg(debug_assertions)]
+        if let Err(rs) = parse_order_checked::<T>(text, file) {
+            panic!("pbem's YAML reader accepted an order the plain check refuses: {rs:?}\n{text}");
+        }
+        return Ok(value);
+    }
+    parse_order_checked(text, file)
+}
+
+/// [`parse_order`] through serde-saphyr and the plain check.
+fn parse_order_checked<T: DeserializeOwned>(text: &str, file: &str) -> Result<T, Vec<Rejection>> {
     let rec = plain::Recorder::default();
     let parsed = serde_saphyr::with_deserializer_from_str_with_options(text, options(), |de| {
         T::deserialize(plain::Track::new(de, &rec))

@@ -56,6 +56,18 @@ pub fn to_string<T: ?Sized + Serialize>(value: &T) -> Option<String> {
     Some(w.out)
 }
 
+/// Whether the writer would write the string `s` as a plain value: what [`super::read`]
+/// accepts as a plain string, so that a plain scalar is read only where its meaning is the
+/// writer's (never a number, a boolean, a null or an indicator in disguise).
+pub(super) fn plain_value(s: &str) -> bool {
+    !matches!(s, "." | "#" | "-") && scalar::is_plain_value_safe(s, false, scalar::Scan::of(s))
+}
+
+/// Whether the writer would write the string `s` as a plain mapping key.
+pub(super) fn plain_key(s: &str) -> bool {
+    scalar::key_is_plain(s)
+}
+
 /// Spaces per indentation level (serde-saphyr's default `indent_step`).
 const STEP: usize = 2;
 /// Single-line strings longer than this many characters are folded (`>`).
