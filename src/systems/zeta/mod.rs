@@ -14,6 +14,7 @@ pub mod action;
 pub mod arming;
 pub mod atmosphere;
 pub mod axis;
+pub mod bot;
 pub mod cards;
 pub mod carry;
 pub mod character;
