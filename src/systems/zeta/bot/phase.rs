@@ -436,7 +436,7 @@ fn combats(state: &State, side: Side, o: Orders, rng: &mut BotRng) -> Orders {
                 continue;
             }
             let leader_bonus =
-                i64::from(eval::leader(state, side).is_some_and(|l| versus.contains(&l))) * 5;
+                i64::from(eval::leader(state, side).is_some_and(|l| versus.contains(&l))) * 10;
             candidates.push((
                 enemy + leader_bonus + rng.jitter(5),
                 CombatOrder {
