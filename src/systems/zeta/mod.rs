@@ -15,6 +15,7 @@ pub mod arming;
 pub mod ask;
 pub mod atmosphere;
 pub mod axis;
+pub mod bot;
 pub mod cards;
 pub mod carry;
 pub mod character;

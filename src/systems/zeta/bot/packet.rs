@@ -1,0 +1,298 @@
+//! The bot's packet (plan §4.1, review §5 "Packet"): armament, deployment, characters, the
+//! card choice and, for Titans on turn 1, the nuke's base. Standing policies stay as they are
+//! (the defaults: abstain from others' fights, 18.9).
+
+use super::eval::{self, NEAR};
+use super::{Side, State, accepted};
+use crate::kit::bot::{BotRng, compose};
+use crate::kit::seats::Seat;
+use crate::systems::zeta::arming;
+use crate::systems::zeta::ctx::{Ctx, Moment};
+use crate::systems::zeta::data::{MapId, Place};
+use crate::systems::zeta::orders::{ArmItem, CardChoice, DeployUnit, Orders, Produce};
+use crate::systems::zeta::state::CardKind;
+use crate::systems::zeta::{cards, deploy, nuke};
+use crate::yaml::FieldPath;
+
+/// The most armament items the bot writes (each is one counter), a bound on its work.
+const MAX_ARM_ITEMS: usize = 24;
+
+pub fn orders(state: &State, side: Side, rng: &mut BotRng) -> Orders {
+    let mut o = Orders::default();
+    let ctx = Ctx::new(state.clone(), None, Moment::Check);
+    // 36.3: Titans' turn-1 packet must hide the nuke.
+    if side == Side::Titans && state.turn == 1 {
+        o.nuke_base = nuke_base(&ctx, side, rng);
+    }
+    o.armament = armament(state, side, rng);
+    let mut o = deployment(state, side, o, rng);
+    if !accepted(state, side, &o) {
+        // 9.1: every produced unit must be deployed; a unit no base could take is not
+        // produced after all (its augment stays: the counter waits in the factory box).
+        let placed: Vec<String> = o.deployment.units.iter().map(|u| u.label.clone()).collect();
+        o.armament.retain(|i| match i {
+            ArmItem::Produce(p) => p.label.as_ref().is_some_and(|l| placed.contains(l)),
+            _ => true,
+        });
+        if !accepted(state, side, &o) {
+            o.armament.clear();
+            o.deployment = Default::default();
+        }
+    }
+    let o = characters(state, side, o, rng);
+    cards_choice(state, side, o, rng)
+}
+
+/// 36.2-36.3: the candidate an enemy is most likely to attack, so that the demolition (36.4)
+/// can catch its stack there; ties by seed.
+fn nuke_base(ctx: &Ctx<'_>, side: Side, rng: &mut BotRng) -> Option<String> {
+    nuke::nuke_choices(ctx, side)
+        .into_iter()
+        .map(|c| {
+            let threat = ctx
+                .data
+                .base_hex(&c.item)
+                .map_or(0, |l| eval::threat_near(&ctx.state, l, side));
+            (threat * 10 + rng.jitter(15), c.item)
+        })
+        .max_by_key(|(s, _)| *s)
+        .map(|(_, b)| b)
+}
+
+/// How good a unit type is per point spent: strength over cost (review §5: (eh + defense) /
+/// (2 + PP)), times 100 to stay in integers.
+fn type_value(state: &State, t: &str) -> i64 {
+    let Some(ty) = state.data.unit_type(t) else {
+        return 0;
+    };
+    let face = &ty.front;
+    let sum = |v: &[u8]| v.iter().map(|x| i64::from(*x)).sum::<i64>();
+    let guns = |g: &Option<crate::systems::zeta::data::Guns>| {
+        g.as_ref()
+            .map_or(0, |g| i64::from(g.guns.max(1)) * sum(&g.values))
+    };
+    let power = sum(&face.air)
+        + sum(&face.bombing)
+        + guns(&face.aa)
+        + guns(&face.bombard)
+        + i64::from(face.defense)
+        + i64::from(ty.carry) * 2;
+    power * 100 / (2 + i64::from(ty.pp))
+}
+
+/// 5-8: spend the whole income (5.5: what is left is lost). Produce from the factory box
+/// first (6.1), the best value first; when nothing more can be produced, augment the best
+/// permitted type (7.1) so next turn's production has counters. Never scrap (5.6) nor refit
+/// (8): both cost units or points the bot would rather fight with. Each produced counter gets
+/// its own label so the deployment can spread them.
+fn armament(state: &State, side: Side, rng: &mut BotRng) -> Vec<ArmItem> {
+    let mut items: Vec<ArmItem> = Vec::new();
+    let mut spent = 0u32;
+    let income = {
+        let c = Ctx::new(state.clone(), None, Moment::Check);
+        arming::income(&c, side)
+    };
+    while items.len() < MAX_ARM_ITEMS {
+        // The sheet as the items so far leave it.
+        let mut sim = Ctx::new(state.clone(), None, Moment::Check);
+        let problems = arming::simulate_armament(&mut sim, side, &items, &FieldPath::root());
+        if !problems.is_empty() {
+            items.pop();
+            break;
+        }
+        sim.state.sides[side].sheet.points_left = Some(income.saturating_sub(spent));
+        let choices = arming::armament_choices(&sim, side);
+        let best = choices
+            .into_iter()
+            .filter_map(|c| {
+                let score = match &c.item {
+                    ArmItem::Produce(p) => 10_000 + type_value(state, &p.type_id),
+                    ArmItem::Augment(a) => type_value(state, &a.type_id),
+                    _ => return None,
+                };
+                Some((score + rng.jitter(40), c.item))
+            })
+            .max_by_key(|(s, _)| *s);
+        let Some((_, mut item)) = best else {
+            break;
+        };
+        spent += arming::cost(&sim, &item);
+        if let ArmItem::Produce(p) = &mut item {
+            *p = Produce {
+                type_id: p.type_id.clone(),
+                count: 1,
+                label: Some(format!("b{}", items.len() + 1)),
+            };
+        }
+        items.push(item);
+    }
+    items
+}
+
+/// How much a base wants a new unit (review §5 "Deployment": VP × how short the garrison is
+/// of the threat), plus its own worth.
+fn base_need(state: &State, side: Side, base: &str) -> i64 {
+    let Some(loc) = state.data.base_hex(base).or_else(|| {
+        state
+            .bases
+            .get(base)
+            .and_then(|b| b.place)
+            .and_then(|p| p.loc())
+    }) else {
+        return 0;
+    };
+    let vp = eval::vp_at(state, base, 3).max(1);
+    let deficit = (eval::threat_near(state, loc, side) - eval::power_at(state, loc, side)).max(0);
+    vp * (1 + deficit / 4)
+}
+
+/// 9.2-9.4: each produced unit to the base that needs it most, or onto a ship's slot
+/// (29.2.6, 29.3.1) when that is better.
+fn deployment(state: &State, side: Side, o: Orders, rng: &mut BotRng) -> Orders {
+    let mut sim = Ctx::new(state.clone(), None, Moment::Check);
+    let _ = arming::simulate_armament(&mut sim, side, &o.armament, &FieldPath::root());
+    let mut candidates: Vec<(i64, DeployUnit)> = Vec::new();
+    for c in deploy::deploy_unit_choices(&sim, side) {
+        let score = match (&c.item.base, &c.item.onto) {
+            (Some(b), _) => base_need(state, side, b),
+            (None, Some(ship)) => 5 + eval::unit_power(state, ship) / 4,
+            _ => 0,
+        };
+        candidates.push((score * 10 + rng.jitter(20), c.item));
+    }
+    compose(
+        o,
+        candidates,
+        usize::MAX,
+        |o, item| {
+            // One place per label.
+            if !o.deployment.units.iter().any(|u| u.label == item.label) {
+                o.deployment.units.push(item.clone());
+            }
+        },
+        |o| deployable(state, side, o),
+    )
+}
+
+/// Whether `check` accepts `o` but for produced units not deployed yet (9.1), which the
+/// deployment is being composed to place.
+fn deployable(state: &State, side: Side, o: &Orders) -> bool {
+    super::real_problems(crate::systems::zeta::orders::check(state, side.name(), o))
+        .iter()
+        .all(|p| p.message.starts_with("produced but not deployed"))
+}
+
+/// 9.5-9.6: each waiting character aboard the strongest unit it may ride (a pilot's bonus
+/// counts most on a strong MS, a captain's on a big ship), alone in a hex only if nothing
+/// takes it.
+fn characters(state: &State, side: Side, o: Orders, rng: &mut BotRng) -> Orders {
+    let mut sim = Ctx::new(state.clone(), None, Moment::Check);
+    let _ = arming::simulate_armament(&mut sim, side, &o.armament, &FieldPath::root());
+    let mut candidates = Vec::new();
+    for c in deploy::char_place_choices(&sim, side) {
+        let score = match &c.item.aboard {
+            Some(u) => 10 + eval::unit_power(&sim.state, u),
+            None => 1,
+        };
+        candidates.push((score * 10 + rng.jitter(10), c.item));
+    }
+    compose(
+        o,
+        candidates,
+        usize::MAX,
+        |o, item| {
+            if !o.deployment.characters.iter().any(|c| c.char == item.char) {
+                o.deployment.characters.push(item.clone());
+            }
+        },
+        |o| accepted(state, side, o),
+    )
+}
+
+/// What one card of `kind` is worth to `side` this turn (review §5 "Cards"): the strength
+/// that could act with it. Space and Ground move their map's units (12.2-12.3); an Atmosphere
+/// card moves units at drop points and on own ground bases (12.4), counted at half.
+fn kind_value(state: &State, side: Side, kind: CardKind) -> i64 {
+    let mut v = 0;
+    for (id, u) in state.units.iter().filter(|(_, u)| u.side == side) {
+        let p = eval::unit_power(state, id);
+        let on = match u.place {
+            Place::Hex(l) => Some(l.map),
+            // Axis's units act on Space cards (30.3).
+            Place::Belt => Some(MapId::Space),
+            Place::Jupiter => Some(MapId::Space),
+        };
+        v += match (kind, on) {
+            (CardKind::Space, Some(MapId::Space)) => p,
+            (CardKind::Ground, Some(MapId::Ground)) => p,
+            (CardKind::Atmosphere, Some(MapId::Space)) => {
+                let at_drop = u.place.loc().is_some_and(|l| {
+                    state
+                        .data
+                        .map
+                        .space
+                        .drop_points
+                        .iter()
+                        .any(|(_, h)| h == l.at)
+                });
+                if at_drop { p } else { 0 }
+            }
+            (CardKind::Atmosphere, Some(MapId::Ground)) => p / 3,
+            _ => 0,
+        };
+    }
+    // Targets on a map make its card worth more: enemy-held bases near own units.
+    let targets: i64 = state
+        .bases
+        .keys()
+        .filter(|b| state.bases.get(*b).and_then(|x| x.governor) != Some(side))
+        .filter_map(|b| state.data.base_hex(b).map(|l| (b, l)))
+        .filter(|(_, l)| match kind {
+            CardKind::Space => l.map == MapId::Space,
+            CardKind::Ground => l.map == MapId::Ground,
+            CardKind::Atmosphere => false,
+        })
+        .filter(|(_, l)| {
+            state.units.values().any(|u| {
+                u.side == side
+                    && u.place
+                        .loc()
+                        .and_then(|m| state.data.distance(m, *l))
+                        .is_some_and(|d| d <= NEAR)
+            })
+        })
+        .map(|(b, _)| eval::base_gain(state, side, b))
+        .sum();
+    v + targets * 3
+}
+
+/// 10.2-10.3: the legal set of three with the most value, a second and third card of a kind
+/// counting 6/10 and 3/10 of the first (review §5).
+fn cards_choice(state: &State, side: Side, o: Orders, rng: &mut BotRng) -> Orders {
+    let ctx = Ctx::new(state.clone(), None, Moment::Check);
+    let value = |k: CardKind| kind_value(state, side, k);
+    let mut best: Option<(i64, Vec<CardKind>)> = None;
+    for c in cards::card_choices(&ctx, side) {
+        let mut seen: Vec<CardKind> = Vec::new();
+        let mut score = 0;
+        for k in &c.item {
+            let n = seen.iter().filter(|s| *s == k).count();
+            score += value(*k) * [10, 6, 3].get(n).copied().unwrap_or(1);
+            seen.push(*k);
+        }
+        score += rng.jitter(30);
+        if best.as_ref().is_none_or(|(s, _)| score > *s) {
+            best = Some((score, c.item));
+        }
+    }
+    let Some((_, set)) = best else {
+        return o;
+    };
+    let mut with = o.clone();
+    with.cards = Some(CardChoice::Plain(set));
+    if accepted(state, side, &with) {
+        with
+    } else {
+        o
+    }
+}
