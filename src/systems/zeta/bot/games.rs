@@ -92,9 +92,11 @@ pub fn play(game: u64) -> Result<Played, String> {
     })
 }
 
+/// Two whole games (about 15 s each in a debug build: the suite's budget); the ignored
+/// `balance` test plays as many as wanted with the same checks.
 #[test]
-fn ten_bot_games_run_with_every_order_accepted() {
-    for game in 0..10 {
+fn bot_games_run_with_every_order_accepted() {
+    for game in 0..2 {
         let p = match play(game) {
             Ok(p) => p,
             Err(e) => panic!("{e}"),
