@@ -508,7 +508,8 @@ pub fn legal_board(ctx: &Ctx<'_>, side: Side, item: &Board, at: &FieldPath) -> R
             here.label()
         ));
     }
-    Ok(())
+    // 29.6.2: only a Newtype rides a mass-production Qubeley.
+    super::specials::legal_rider(ctx, ch, to, at)
 }
 
 /// `side`'s `board` items, in order, at the start of slot A5 (before anything moves): what is
@@ -789,6 +790,39 @@ mod tests {
         assert_eq!(
             c.state.chars["bask"].place,
             CharPlace::Aboard("t-hizack-1".into())
+        );
+    }
+
+    #[test]
+    fn a_board_order_onto_a_mass_production_qubeley_needs_a_newtype_29_6_2() {
+        let mut st = state();
+        put(&mut st, "n-gwadan-1", Side::NeoZeon, "gwadan", "space:M03");
+        put(
+            &mut st,
+            "n-mp-qubeley-1",
+            Side::NeoZeon,
+            "mp_qubeley",
+            "space:M03",
+        );
+        seat(&mut st, "mineva", "n-gwadan-1");
+        seat(&mut st, "haman", "n-gwadan-1");
+        let board = |char: &str| Board {
+            char: char.into(),
+            aboard: "n-mp-qubeley-1".into(),
+        };
+        let mut c = ctx(st);
+        let items = vec![board("mineva"), board("haman")];
+        let problems = run_boards(&mut c, Side::NeoZeon, &items, &FieldPath::root());
+        assert_eq!(problems.len(), 1);
+        assert_refused(&problems[0], "29.6.2", "not a Newtype");
+        assert!(c.log.private[Side::NeoZeon][0].contains("(29.6.2)"));
+        assert_eq!(
+            c.state.chars["mineva"].place,
+            CharPlace::Aboard("n-gwadan-1".into())
+        );
+        assert_eq!(
+            c.state.chars["haman"].place,
+            CharPlace::Aboard("n-mp-qubeley-1".into())
         );
     }
 
