@@ -362,6 +362,7 @@ pub fn run_from(ctx: &mut Ctx<'_>, turn: u8, mut cursor: PhaseCursor, orders: &P
         u.atmo_moved = false;
         u.placed_this_phase = false;
     }
+    ctx.state.speech_phase = false;
     Ran::Done
 }
 
@@ -407,6 +408,8 @@ pub fn resolve_phase_slot(
         // 36.4: the bases' governors and levels).
         Slot::Snapshot => {
             cursor.snapshot = phase_snapshot(&ctx.state);
+            // 29.1.2: a declared speech keeps Quattro out of this phase's combats.
+            ctx.state.speech_phase = cursor.card.side == Side::Aeug && orders.speech.is_some();
             SlotOutcome::Continue
         }
         // 35.5: the colony's placement at the phase's start (its landing was rolled when the
