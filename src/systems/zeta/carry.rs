@@ -361,7 +361,7 @@ fn characters_check(ctx: &mut Ctx<'_>, place: Place) {
     for (id, side, stranded) in chars {
         // a character may change carriers inside its hex; an own ship first (it holds
         // any number, 15.3), else an own MS.
-        if let Some(carrier) = own_carrier_in(&ctx.state, side, place) {
+        if let Some(carrier) = own_carrier_in(&ctx.state, side, &id, place) {
             set_char(ctx, &id, CharPlace::Aboard(carrier.clone()));
             if stranded {
                 ctx.log.private(
@@ -398,17 +398,15 @@ fn characters_check(ctx: &mut Ctx<'_>, place: Place) {
     }
 }
 
-/// An own unit in `place` a character may ride: the ship with most capacity, else an MS.
-fn own_carrier_in(state: &State, side: Side, place: Place) -> Option<UnitId> {
+/// An own unit in `place` that `char` may ride: the ship with most capacity, else an MS it
+/// may pilot that has no rider yet (A-90, judged once in `deploy::may_board`).
+fn own_carrier_in(state: &State, side: Side, char: &str, place: Place) -> Option<UnitId> {
     let mut best: Option<(bool, usize, UnitId)> = None;
     for (id, u) in &state.units {
-        if u.side != side || u.place != place {
+        if u.place != place || !super::deploy::may_board(state, side, char, id) {
             continue;
         }
         let class = class_of(state, id);
-        if !matches!(class, Some(Class::Ship | Class::Ms)) {
-            continue;
-        }
         let key = (class == Some(Class::Ship), capacity(state, id), id.clone());
         let better = match &best {
             None => true,
@@ -452,7 +450,7 @@ fn place_orphan(ctx: &mut Ctx<'_>, id: &str, side: Side, from: Place) {
             best = Some((key, uid.clone()));
         }
     }
-    match best.and_then(|((_, _, l), _)| own_carrier_in(&ctx.state, side, Place::Hex(l))) {
+    match best.and_then(|((_, _, l), _)| own_carrier_in(&ctx.state, side, id, Place::Hex(l))) {
         Some(carrier) => {
             let at = ctx
                 .state
@@ -823,6 +821,26 @@ mod tests {
         assert_eq!(
             c.state.chars["haman"].place,
             CharPlace::Aboard("n-mp-qubeley-1".into())
+        );
+    }
+
+    #[test]
+    fn a_stranded_character_does_not_take_an_ms_that_has_a_rider_a_90() {
+        let mut st = state();
+        put(&mut st, "t-hizack-1", Side::Titans, "hizack", "ground:I02");
+        seat(&mut st, "jerid_1", "t-hizack-1");
+        if let Some(c) = st.chars.get_mut("kacricon") {
+            c.place = CharPlace::Solo(Loc::parse("ground:I02").unwrap());
+        }
+        let mut c = ctx(st);
+        existence_check(&mut c, Loc::parse("ground:I02").unwrap());
+        assert_ne!(
+            c.state.chars["kacricon"].place,
+            CharPlace::Aboard("t-hizack-1".into())
+        );
+        assert_eq!(
+            c.state.chars["jerid_1"].place,
+            CharPlace::Aboard("t-hizack-1".into())
         );
     }
 
