@@ -489,7 +489,9 @@ pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
         "zeta does not judge orders yet: not implemented yet (zeta commits 4-14)",
         "nothing yet",
     )];
-    out.extend(policy::legal_policies(
+    // 35.2: with the state at hand, the colony policy's targets are judged too.
+    out.extend(policy::legal_policies_with(
+        Some(&state.data),
         side,
         &o.policies,
         &root.at("policies"),
@@ -761,6 +763,18 @@ checkpoint: before_combat
         assert_eq!(speech(&o), vec!["orders.units[0].recover".to_string()]);
         o.speech = None;
         assert!(speech(&o).is_empty());
+    }
+
+    #[test]
+    fn check_refuses_a_colony_policy_aimed_where_titans_cannot_land_35_2() {
+        let st = crate::systems::zeta::deploy::fixture::state();
+        let o = parse("policies:\n  colony: {target: [granada, jaburo]}\n").unwrap();
+        let p: Vec<_> = check(&st, "titans", &o)
+            .into_iter()
+            .filter(|p| p.rule.as_deref() == Some("35.2"))
+            .collect();
+        assert_eq!(p.len(), 1, "{p:?}");
+        assert!(p[0].message.contains("jaburo"), "{}", p[0].message);
     }
 
     #[test]
