@@ -361,7 +361,7 @@ fn characters_check(ctx: &mut Ctx<'_>, place: Place) {
     for (id, side, stranded) in chars {
         // a character may change carriers inside its hex; an own ship first (it holds
         // any number, 15.3), else an own MS.
-        if let Some(carrier) = own_carrier_in(&ctx.state, side, place) {
+        if let Some(carrier) = own_carrier_in(&ctx.state, side, &id, place) {
             set_char(ctx, &id, CharPlace::Aboard(carrier.clone()));
             if stranded {
                 ctx.log.private(
@@ -398,17 +398,15 @@ fn characters_check(ctx: &mut Ctx<'_>, place: Place) {
     }
 }
 
-/// An own unit in `place` a character may ride: the ship with most capacity, else an MS.
-fn own_carrier_in(state: &State, side: Side, place: Place) -> Option<UnitId> {
+/// An own unit in `place` that `char` may ride: the ship with most capacity, else an MS it
+/// may pilot that has no rider yet (A-90, judged once in `deploy::may_board`).
+fn own_carrier_in(state: &State, side: Side, char: &str, place: Place) -> Option<UnitId> {
     let mut best: Option<(bool, usize, UnitId)> = None;
     for (id, u) in &state.units {
-        if u.side != side || u.place != place {
+        if u.place != place || !super::deploy::may_board(state, side, char, id) {
             continue;
         }
         let class = class_of(state, id);
-        if !matches!(class, Some(Class::Ship | Class::Ms)) {
-            continue;
-        }
         let key = (class == Some(Class::Ship), capacity(state, id), id.clone());
         let better = match &best {
             None => true,
@@ -452,7 +450,7 @@ fn place_orphan(ctx: &mut Ctx<'_>, id: &str, side: Side, from: Place) {
             best = Some((key, uid.clone()));
         }
     }
-    match best.and_then(|((_, _, l), _)| own_carrier_in(&ctx.state, side, Place::Hex(l))) {
+    match best.and_then(|((_, _, l), _)| own_carrier_in(&ctx.state, side, id, Place::Hex(l))) {
         Some(carrier) => {
             let at = ctx
                 .state
@@ -508,7 +506,8 @@ pub fn legal_board(ctx: &Ctx<'_>, side: Side, item: &Board, at: &FieldPath) -> R
             here.label()
         ));
     }
-    Ok(())
+    // 29.6.2: only a Newtype rides a mass-production Qubeley.
+    super::specials::legal_rider(ctx, ch, to, at)
 }
 
 /// `side`'s `board` items, in order, at the start of slot A5 (before anything moves): what is
@@ -788,6 +787,59 @@ mod tests {
         assert!(c.log.private[Side::Titans][0].starts_with("skipped:"));
         assert_eq!(
             c.state.chars["bask"].place,
+            CharPlace::Aboard("t-hizack-1".into())
+        );
+    }
+
+    #[test]
+    fn a_board_order_onto_a_mass_production_qubeley_needs_a_newtype_29_6_2() {
+        let mut st = state();
+        put(&mut st, "n-gwadan-1", Side::NeoZeon, "gwadan", "space:M03");
+        put(
+            &mut st,
+            "n-mp-qubeley-1",
+            Side::NeoZeon,
+            "mp_qubeley",
+            "space:M03",
+        );
+        seat(&mut st, "mineva", "n-gwadan-1");
+        seat(&mut st, "haman", "n-gwadan-1");
+        let board = |char: &str| Board {
+            char: char.into(),
+            aboard: "n-mp-qubeley-1".into(),
+        };
+        let mut c = ctx(st);
+        let items = vec![board("mineva"), board("haman")];
+        let problems = run_boards(&mut c, Side::NeoZeon, &items, &FieldPath::root());
+        assert_eq!(problems.len(), 1);
+        assert_refused(&problems[0], "29.6.2", "not a Newtype");
+        assert!(c.log.private[Side::NeoZeon][0].contains("(29.6.2)"));
+        assert_eq!(
+            c.state.chars["mineva"].place,
+            CharPlace::Aboard("n-gwadan-1".into())
+        );
+        assert_eq!(
+            c.state.chars["haman"].place,
+            CharPlace::Aboard("n-mp-qubeley-1".into())
+        );
+    }
+
+    #[test]
+    fn a_stranded_character_does_not_take_an_ms_that_has_a_rider_a_90() {
+        let mut st = state();
+        put(&mut st, "t-hizack-1", Side::Titans, "hizack", "ground:I02");
+        seat(&mut st, "jerid_1", "t-hizack-1");
+        if let Some(c) = st.chars.get_mut("kacricon") {
+            c.place = CharPlace::Solo(Loc::parse("ground:I02").unwrap());
+        }
+        let mut c = ctx(st);
+        existence_check(&mut c, Loc::parse("ground:I02").unwrap());
+        assert_ne!(
+            c.state.chars["kacricon"].place,
+            CharPlace::Aboard("t-hizack-1".into())
+        );
+        assert_eq!(
+            c.state.chars["jerid_1"].place,
             CharPlace::Aboard("t-hizack-1".into())
         );
     }

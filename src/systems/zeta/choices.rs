@@ -6,7 +6,7 @@
 use super::ask;
 use super::combat::CombatOrder;
 use super::ctx::{Choice, Ctx, Moment};
-use super::data::{BaseId, Side, UnitId};
+use super::data::{BaseId, Loc, Side, UnitId};
 use super::orders::{
     ArmItem, AtmoOrder, AxisOrder, CardChoice, DeployChar, DeployUnit, LaserTarget, Orders,
     PhaseOrders, Pre, SpeechOrder, UnitOrder,
@@ -39,6 +39,8 @@ pub struct Choices {
     pub moves: Vec<Choice<UnitOrder>>,
     pub atmospheric: Vec<Choice<AtmoOrder>>,
     pub lvr_repair: Vec<Choice<UnitId>>,
+    /// 35.6: where the side's colony may move this phase.
+    pub colony_moves: Vec<Choice<Loc>>,
     pub axis: Vec<Choice<AxisOrder>>,
     pub combats: Vec<Choice<CombatOrder>>,
     pub laser: Vec<Choice<LaserTarget>>,
@@ -109,6 +111,7 @@ fn phase(ctx: &Ctx<'_>, side: Side, c: &mut Choices, from: Checkpoint) {
         c.moves = movement::move_choices(ctx, side);
         c.atmospheric = atmosphere::atmospheric_choices(ctx, side);
         c.lvr_repair = specials::lvr_repair_choices(ctx, side);
+        c.colony_moves = colony::colony_move_choices(ctx, side);
         c.axis = axis::axis_choices(ctx, side);
     }
     if to_come(Checkpoint::BeforeCombat) {
@@ -171,6 +174,9 @@ impl Choices {
         }
         for a in &self.atmospheric {
             bodies.push(one(&|b| b.atmospheric = vec![a.item.clone()]));
+        }
+        for m in &self.colony_moves {
+            bodies.push(one(&|b| b.colony_move = Some(m.item)));
         }
         for a in &self.axis {
             bodies.push(one(&|b| b.axis = Some(a.item.clone())));
@@ -289,6 +295,29 @@ mod tests {
             out.push(r.state);
         }
         out
+    }
+
+    /// 35.6: the colony's moves are listed to its user in its phase, and `check` takes each.
+    #[test]
+    fn the_colonys_moves_are_listed_and_accepted_35_6() {
+        use crate::systems::zeta::carry::fixture::{phase, put};
+        let mut st = start();
+        phase(&mut st, Side::NeoZeon, CardKind::Space);
+        put(&mut st, "colony", Side::NeoZeon, "colony", "space:F02");
+        st.colony.in_use_by = Some(Side::NeoZeon);
+        st.colony.used.insert(Side::NeoZeon);
+        let c = choices(&st, Side::NeoZeon);
+        assert!(!c.colony_moves.is_empty());
+        let moves: Vec<Orders> = c
+            .orders()
+            .into_iter()
+            .filter(|o| o.colony_move.is_some())
+            .collect();
+        assert_eq!(moves.len(), c.colony_moves.len());
+        for o in &moves {
+            assert!(accepted(&st, Side::NeoZeon, o).is_empty(), "{o:?}");
+        }
+        assert!(choices(&st, Side::Aeug).colony_moves.is_empty());
     }
 
     /// Plan §4.6, docs/adding-a-system.md: every choice item of every side, alone, is

@@ -1070,6 +1070,9 @@ fn prepare_side(
         .chars
         .iter()
         .filter(|(_, c)| c.side == side)
+        // 29.1.2: in a phase whose orders declare his speech, Quattro stays aboard and is
+        // neither pilot nor captain.
+        .filter(|(id, _)| !(ctx.state.speech_phase && id.as_str() == "quattro"))
         .filter(|(_, c)| match &c.place {
             CharPlace::Aboard(u) => units.contains(u),
             CharPlace::Solo(l) => *l == at,

@@ -470,6 +470,18 @@ fn pilots_go_best_first_and_captains_by_ship_attack_20_5_20_8() {
 }
 
 #[test]
+fn quattro_is_neither_pilot_nor_captain_in_a_speech_phase_29_1_2() {
+    let mut s = start(Side::Titans, CardKind::Space);
+    titans_move_to(&mut s, "space:C05");
+    let quattro_was = s.chars["quattro"].place.clone();
+    s.speech_phase = true;
+    let (ctx, cs) = prepared(s, &order("space:C05", &[Side::Aeug]));
+    assert!(cs.prep[1].pilots.values().all(|c| c != "quattro"));
+    assert!(cs.prep[1].captains.values().all(|c| c != "quattro"));
+    assert_eq!(ctx.state.chars["quattro"].place, quattro_was);
+}
+
+#[test]
 fn an_nt_only_ms_without_an_nt_pilot_stays_in_20_6() {
     let mut s = start(Side::Titans, CardKind::Space);
     titans_move_to(&mut s, "space:C05");

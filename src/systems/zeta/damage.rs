@@ -345,11 +345,10 @@ pub fn unit_targets(ctx: &Ctx<'_>, unit: &str, bonus: u8) -> Vec<Target> {
         type_id: u.type_id.clone(),
         flipped: u.face == FaceUp::Back,
     };
+    // 35.8: the colony takes hits as a ship of defense 7 on each face: 7 hits turn it over
+    // (35.7.1 rolls on its back), 7 more remove it. The book wins over the digest's A-75,
+    // which read it as 14 hits at once with no back.
     match (u.face, kind) {
-        // the colony has no back to show; 14 hits at once remove it.
-        (_, TargetKind::Colony) => {
-            vec![mk(Quantum::KillFresh(unit.to_string()), front + back, kill)]
-        }
         (FaceUp::Front, _) => vec![
             mk(Quantum::Flip(unit.to_string()), front, pp),
             mk(Quantum::KillFresh(unit.to_string()), front + back, kill),
@@ -564,6 +563,35 @@ mod tests {
                 Quantum::Flip("a-mk2-1".into())
             ]
         );
+    }
+
+    #[test]
+    fn the_colony_turns_over_at_7_hits_and_goes_at_7_more_35_8() {
+        use crate::systems::zeta::ctx::Moment;
+        use crate::systems::zeta::deploy::fixture::{state, unit};
+        let mut st = state();
+        unit(&mut st, "colony", Side::NeoZeon, "colony", "space:F02");
+        let c = Ctx::new(st.clone(), None, Moment::Resolve);
+        let got: Vec<(Quantum, u32)> = unit_targets(&c, "colony", 0)
+            .into_iter()
+            .map(|t| (t.quantum, t.cost))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (Quantum::Flip("colony".into()), 7),
+                (Quantum::KillFresh("colony".into()), 14)
+            ]
+        );
+        if let Some(u) = st.units.get_mut("colony") {
+            u.face = FaceUp::Back;
+        }
+        let c = Ctx::new(st, None, Moment::Resolve);
+        let got: Vec<(Quantum, u32)> = unit_targets(&c, "colony", 0)
+            .into_iter()
+            .map(|t| (t.quantum, t.cost))
+            .collect();
+        assert_eq!(got, vec![(Quantum::Kill("colony".into()), 7)]);
     }
 
     #[test]

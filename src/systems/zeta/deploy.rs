@@ -453,6 +453,9 @@ pub fn legal_char_place(
     };
     let target = match (&item.aboard, &item.at) {
         (Some(u), None) => {
+            // 29.6.2 before A-90: a non-Newtype is refused a mass-production Qubeley for
+            // that reason, even when it could not pilot an MS at all.
+            super::specials::legal_rider(ctx, &item.char, u, at)?;
             if !may_board(st, side, &item.char, u) {
                 return Err(problem(
                     at,
@@ -1200,6 +1203,29 @@ mod tests {
         assert!(legal_char_place(&c, Side::Aeug, &item("a-argama-1"), &FieldPath::root()).is_ok());
         let e = char_refusal(&c, Side::Aeug, &item("a-garuda-1"));
         assert_refused(&e, "9.5", "the space map");
+    }
+
+    #[test]
+    fn a_non_newtype_is_not_placed_aboard_a_mass_production_qubeley_29_6_2() {
+        let mut st = state();
+        unit(
+            &mut st,
+            "n-mp-qubeley-1",
+            Side::NeoZeon,
+            "mp_qubeley",
+            "space:M03",
+        );
+        waiting(&mut st, "mineva", ArrivalCode::Any);
+        waiting(&mut st, "haman", ArrivalCode::Any);
+        let c = ctx(st);
+        let item = |ch: &str| DeployChar {
+            char: ch.into(),
+            aboard: Some("n-mp-qubeley-1".into()),
+            at: None,
+        };
+        let e = char_refusal(&c, Side::NeoZeon, &item("mineva"));
+        assert_refused(&e, "29.6.2", "not a Newtype");
+        assert!(legal_char_place(&c, Side::NeoZeon, &item("haman"), &FieldPath::root()).is_ok());
     }
 
     #[test]

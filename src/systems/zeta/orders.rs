@@ -489,7 +489,9 @@ pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
         "zeta does not judge orders yet: not implemented yet (zeta commits 4-14)",
         "nothing yet",
     )];
-    out.extend(policy::legal_policies(
+    // 35.2: with the state at hand, the colony policy's targets are judged too.
+    out.extend(policy::legal_policies_with(
+        Some(&state.data),
         side,
         &o.policies,
         &root.at("policies"),
@@ -629,6 +631,13 @@ fn check_phase(ctx: &Ctx<'_>, side: Side, o: &PhaseOrders, root: &FieldPath) -> 
             push(guard::legal_guard(ctx, side, g, &at.at("if")));
         }
     }
+    // 29.1.2: with a speech declared, the units carrying Quattro only move.
+    out.extend(specials::legal_speech_actions(
+        ctx,
+        side,
+        o,
+        &root.at("units"),
+    ));
     out
 }
 
@@ -730,6 +739,43 @@ laser: [{at: "space:C04", if: {enemy_units_at: {at: "space:C04", min: 2}}}, {at:
 speech: {at: side_2, if: {phase_min: 3}}
 checkpoint: before_combat
 "#;
+
+    #[test]
+    fn check_refuses_a_recovery_by_quattros_ship_in_a_speech_phase_29_1_2() {
+        use crate::systems::zeta::carry::fixture::{phase, put};
+        use crate::systems::zeta::data::Side;
+        use crate::systems::zeta::state::CharPlace;
+        let mut st = crate::systems::zeta::deploy::fixture::state();
+        phase(&mut st, Side::Aeug, CardKind::Space);
+        put(&mut st, "a-argama-91", Side::Aeug, "argama", "space:C05");
+        if let Some(q) = st.chars.get_mut("quattro") {
+            q.place = CharPlace::Aboard("a-argama-91".into());
+        }
+        let mut o = parse("units:\n- {unit: a-argama-91, recover: side_1}\nspeech: {at: side_1}\n")
+            .unwrap();
+        let speech = |o: &Orders| {
+            check(&st, "aeug", o)
+                .into_iter()
+                .filter(|p| p.rule.as_deref() == Some("29.1.2"))
+                .map(|p| p.path.to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(speech(&o), vec!["orders.units[0].recover".to_string()]);
+        o.speech = None;
+        assert!(speech(&o).is_empty());
+    }
+
+    #[test]
+    fn check_refuses_a_colony_policy_aimed_where_titans_cannot_land_35_2() {
+        let st = crate::systems::zeta::deploy::fixture::state();
+        let o = parse("policies:\n  colony: {target: [granada, jaburo]}\n").unwrap();
+        let p: Vec<_> = check(&st, "titans", &o)
+            .into_iter()
+            .filter(|p| p.rule.as_deref() == Some("35.2"))
+            .collect();
+        assert_eq!(p.len(), 1, "{p:?}");
+        assert!(p[0].message.contains("jaburo"), "{}", p[0].message);
+    }
 
     #[test]
     fn the_plans_packet_reads_and_round_trips() {

@@ -317,10 +317,21 @@ pub struct Plan {
 /// standing.rs). The step merges a patch only without problems (`standing::merge_checked`),
 /// so what reads the policies later reads them as valid.
 pub fn legal_policies(side: Side, patch: &PolicyPatch, at: &FieldPath) -> Vec<Problem> {
+    legal_policies_with(None, side, patch, at)
+}
+
+/// [`legal_policies`] with the game's data when the caller has it (`check` has the state):
+/// then the `colony` part's targets are judged too (35.2).
+pub fn legal_policies_with(
+    data: Option<&super::data::ZetaData>,
+    side: Side,
+    patch: &PolicyPatch,
+    at: &FieldPath,
+) -> Vec<Problem> {
     let mut out = super::standing::legal_parts(side, patch, at);
     // 35.1, 36.1 (plan §12/F3): the `colony` and `nuke` parts.
     out.extend(super::phase_start::legal_policy_parts(
-        None, side, patch, at,
+        data, side, patch, at,
     ));
     out
 }

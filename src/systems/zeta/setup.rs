@@ -83,6 +83,7 @@ pub fn place(scenario: &str, d: ZetaData) -> Result<State, String> {
         pending: None,
         next_number: BTreeMap::new(),
         vp_history: Vec::new(),
+        speech_phase: false,
     };
     for stack in &sc.stacks {
         place_stack(&mut st, stack)?;

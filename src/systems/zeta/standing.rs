@@ -243,6 +243,16 @@ pub fn policy_choices(side: Side) -> Vec<PolicyPatch> {
         recarry: Some(Recarry::LargestCapacityFirst),
         ..PolicyPatch::default()
     });
+    // 35 and 36: the colony's and the nuke's standing instructions, at their defaults (the
+    // filter below keeps each only for the sides it is legal for).
+    out.push(PolicyPatch {
+        colony: Some(super::policy::ColonyPolicy::default()),
+        ..PolicyPatch::default()
+    });
+    out.push(PolicyPatch {
+        nuke: Some(super::policy::NukePolicy::default()),
+        ..PolicyPatch::default()
+    });
     out.retain(|p| super::policy::legal_policies(side, p, &FieldPath::root()).is_empty());
     out
 }
@@ -275,6 +285,14 @@ mod tests {
 
     fn patch(text: &str) -> PolicyPatch {
         crate::yaml::parse(text, "p.yaml").unwrap()
+    }
+
+    /// 35, 36: the colony and nuke policies are listed with their defaults where legal.
+    #[test]
+    fn the_colony_and_nuke_policies_are_listed_at_their_defaults() {
+        let all: Vec<PolicyPatch> = Side::ALL.iter().flat_map(|s| policy_choices(*s)).collect();
+        assert!(all.iter().any(|p| p.colony.is_some()));
+        assert!(all.iter().any(|p| p.nuke.is_some()));
     }
 
     fn messages(side: Side, text: &str) -> Vec<String> {

@@ -502,6 +502,11 @@ pub struct State {
     /// VP of each side at the end of each turn (the panel's track).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub vp_history: Vec<PerSide<i32>>,
+    /// 29.1.2: the acting AEUG's orders declare Quattro's speech in the current phase (set at
+    /// slot A1, cleared when the phase ends); combat leaves Quattro out of its pilots and
+    /// captains then.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub speech_phase: bool,
 }
 
 impl State {

@@ -9,7 +9,8 @@ use super::data::{Loc, MapId, PerSide, Place, Side};
 use super::orders::{Orders, PhaseOrders};
 use super::policy::{PlanElse, PlanKey};
 use super::state::{
-    AskWhy, Card, CardKind, CharPlace, Checkpoint, Pending, PhaseCursor, Slot, Stage, State,
+    AskWhy, Card, CardKind, CharPlace, Checkpoint, Pending, PhaseCursor, PhaseSnapshot, Slot,
+    Stage, State,
 };
 use super::{
     action, arming, ask, axis, cards, carry, character, colony, combat, deploy, government, gryps,
@@ -361,6 +362,7 @@ pub fn run_from(ctx: &mut Ctx<'_>, turn: u8, mut cursor: PhaseCursor, orders: &P
         u.atmo_moved = false;
         u.placed_this_phase = false;
     }
+    ctx.state.speech_phase = false;
     Ran::Done
 }
 
@@ -402,6 +404,14 @@ pub fn resolve_phase_slot(
     orders: &PhaseOrders,
 ) -> SlotOutcome {
     match cursor.slot {
+        // A1: what later slots judge by the phase's start (17.9: who stood where; 35.5.1,
+        // 36.4: the bases' governors and levels).
+        Slot::Snapshot => {
+            cursor.snapshot = phase_snapshot(&ctx.state);
+            // 29.1.2: a declared speech keeps Quattro out of this phase's combats.
+            ctx.state.speech_phase = cursor.card.side == Side::Aeug && orders.speech.is_some();
+            SlotOutcome::Continue
+        }
         // 35.5: the colony's placement at the phase's start (its landing was rolled when the
         // card was drawn, plan §12/F3).
         Slot::Colony => {
@@ -488,7 +498,27 @@ pub fn resolve_phase_slot(
             action::end_of_phase(ctx);
             SlotOutcome::Continue
         }
-        _ => SlotOutcome::Continue,
+    }
+}
+
+/// The phase-start snapshot (A1) of `state`: the factions in each occupied hex (17.9) and
+/// each base's governor and level (35.5.1, 36.4). The Axis and Gryps levels are left at
+/// their defaults: no rule reads them from the snapshot yet.
+fn phase_snapshot(state: &State) -> PhaseSnapshot {
+    let mut others_in: BTreeMap<Loc, BTreeSet<Side>> = BTreeMap::new();
+    for u in state.units.values() {
+        if let Some(l) = u.place.loc() {
+            others_in.entry(l).or_default().insert(u.side);
+        }
+    }
+    PhaseSnapshot {
+        others_in,
+        levels: state
+            .bases
+            .iter()
+            .map(|(id, b)| (id.clone(), (b.governor, b.level)))
+            .collect(),
+        ..PhaseSnapshot::default()
     }
 }
 
@@ -507,6 +537,54 @@ mod tests {
 
     fn orders_of(text: &str) -> Orders {
         yaml::parse_order::<Orders>(text, "orders.yaml").unwrap()
+    }
+
+    /// 17.9 in play: slot A1 records a Titans unit at Side 1; it leaves before slot A8, and
+    /// AEUG's government there is still refused because of the snapshot.
+    #[test]
+    fn the_phase_start_snapshot_forbids_government_where_others_stood_17_9() {
+        use crate::systems::zeta::carry::fixture::put;
+        use crate::systems::zeta::state::Action;
+        let mut st = start();
+        let hex = st.data.base_hex("side_1").unwrap();
+        st.units.retain(|_, u| u.place != Place::Hex(hex));
+        if let Some(b) = st.bases.get_mut("side_1") {
+            b.governor = None;
+            b.level = 0;
+        }
+        put(&mut st, "a-argama-91", Side::Aeug, "argama", &hex.label());
+        put(&mut st, "t-hizack-91", Side::Titans, "hizack", &hex.label());
+        if let Some(u) = st.units.get_mut("a-argama-91") {
+            u.action = Some(Action::Govern {
+                base: "side_1".into(),
+            });
+        }
+        let mut d = Dice::new(Hash32([1; 32]), Hash32([2; 32]));
+        let mut c = Ctx::new(st, Some(&mut d), Moment::Resolve);
+        let mut cursor = PhaseCursor {
+            k: 1,
+            card: Card {
+                side: Side::Aeug,
+                kind: CardKind::Space,
+                copy: 1,
+            },
+            slot: Slot::Snapshot,
+            snapshot: PhaseSnapshot::default(),
+            combats_done: Vec::new(),
+        };
+        let orders = PhaseOrders::default();
+        resolve_phase_slot(&mut c, &mut cursor, &orders);
+        assert_eq!(
+            cursor.snapshot.others_in.get(&hex),
+            Some(&BTreeSet::from([Side::Aeug, Side::Titans]))
+        );
+        c.state.units.remove("t-hizack-91");
+        cursor.slot = Slot::Government;
+        resolve_phase_slot(&mut c, &mut cursor, &orders);
+        assert_eq!(c.state.bases.get("side_1").and_then(|b| b.governor), None);
+        let (_, private) = c.log.into_lines();
+        let aeug = private.get("aeug").cloned().unwrap_or_default();
+        assert!(aeug.iter().any(|l| l.contains("(17.9)")), "{aeug:?}");
     }
 
     /// Step number `n` resolved with a dice seed of its own; the state, the events and the
