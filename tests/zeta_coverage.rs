@@ -44,7 +44,7 @@ const RULES: &str = "1.1 1.2 1.3 1.4 1.5 2.1 2.2 2.3 2.4 2.5 2.6 2.7 2.8 2.9 2.1
 /// done (29.1.2: check and the combat part; 29.6.2: `legal_rider` not yet called). It was 98
 /// before the colony [35] and the Ple chains [29.4, 29.5] landed. Lower it as rules and tests
 /// land; never raise it.
-const MAX_MISSING: usize = 80;
+const MAX_MISSING: usize = 77;
 
 #[test]
 fn every_rule_of_the_book_has_a_row() {
