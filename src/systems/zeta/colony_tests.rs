@@ -3,19 +3,9 @@
 use super::*;
 use crate::protocol::dice::Dice;
 use crate::protocol::hash::Hash32;
-use crate::systems::DataSource;
+use crate::systems::zeta::carry::fixture::{put, state};
 use crate::systems::zeta::policy::{ColonyPolicy, ColonyTarget};
-use crate::systems::zeta::setup;
 use crate::systems::zeta::state::{CharPlace, FaceUp};
-
-fn state() -> State {
-    let mut st = setup::initial_state(setup::GRYPS, &DataSource::default()).unwrap();
-    st.units.clear();
-    for c in st.chars.values_mut() {
-        c.place = CharPlace::Track;
-    }
-    st
-}
 
 fn loc(s: &str) -> Loc {
     Loc::parse(s).unwrap()
@@ -31,22 +21,6 @@ fn phase(st: &mut State, side: Side, kind: CardKind) {
             copy: 1,
         },
     };
-}
-
-fn put(st: &mut State, id: &str, side: Side, type_id: &str, at: &str) {
-    st.units.insert(
-        id.to_string(),
-        Unit {
-            side,
-            type_id: type_id.into(),
-            place: Place::parse(at).unwrap(),
-            face: Default::default(),
-            carrier: None,
-            action: None,
-            atmo_moved: false,
-            placed_this_phase: false,
-        },
-    );
 }
 
 fn govern(st: &mut State, base: &str, side: Option<Side>, level: u8) {

@@ -175,36 +175,9 @@ mod tests {
     use super::*;
     use crate::protocol::dice::Dice;
     use crate::protocol::hash::Hash32;
-    use crate::systems::DataSource;
+    use crate::systems::zeta::carry::fixture::{put, state};
     use crate::systems::zeta::ctx::Moment;
-    use crate::systems::zeta::data::Place;
-    use crate::systems::zeta::setup;
-    use crate::systems::zeta::state::{CharPlace, Stage, State, Unit};
-
-    fn state() -> State {
-        let mut st = setup::initial_state(setup::GRYPS, &DataSource::default()).unwrap();
-        st.units.clear();
-        for c in st.chars.values_mut() {
-            c.place = CharPlace::Track;
-        }
-        st
-    }
-
-    fn put(st: &mut State, id: &str, side: Side, type_id: &str, at: &str) {
-        st.units.insert(
-            id.to_string(),
-            Unit {
-                side,
-                type_id: type_id.into(),
-                place: Place::parse(at).unwrap(),
-                face: Default::default(),
-                carrier: None,
-                action: None,
-                atmo_moved: false,
-                placed_this_phase: false,
-            },
-        );
-    }
+    use crate::systems::zeta::state::{Stage, State};
 
     fn titans_ground() -> Card {
         Card {
