@@ -3,24 +3,12 @@
 use super::*;
 use crate::protocol::dice::Dice;
 use crate::protocol::hash::Hash32;
-use crate::systems::zeta::carry::fixture::{put, state};
+use crate::systems::zeta::carry::fixture::{phase, put, state};
 use crate::systems::zeta::policy::{ColonyPolicy, ColonyTarget};
 use crate::systems::zeta::state::{CharPlace, FaceUp};
 
 fn loc(s: &str) -> Loc {
     Loc::parse(s).unwrap()
-}
-
-fn phase(st: &mut State, side: Side, kind: CardKind) {
-    st.stage = Stage::Phase {
-        turn: 1,
-        k: 1,
-        card: Card {
-            side,
-            kind,
-            copy: 1,
-        },
-    };
 }
 
 fn govern(st: &mut State, base: &str, side: Option<Side>, level: u8) {
