@@ -1634,7 +1634,8 @@ fn allocation_for(
         crate::kit::reach::fire("25.5");
     }
     ctx.log.public(format!(
-        "{scorer} places {used} of {left} hits: {}{}",
+        "{scorer} places {used} of {}: {}{}",
+        super::fire::hits_text(left),
         show(&scored),
         if left > used {
             format!("; {} lost (25.5)", left - used)
