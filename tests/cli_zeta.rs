@@ -95,17 +95,12 @@ impl Hosted {
             &entropy,
             body,
         );
-        let plain = self.tmp.path().join(format!("{step}-{side}.plain.yaml"));
-        let signed = self.tmp.path().join(format!("{step}-{side}.yaml"));
-        std::fs::write(&plain, doc).unwrap();
-        ok(&[
-            "sign",
-            plain.to_str().unwrap(),
-            "--key",
-            self.key(side).to_str().unwrap(),
-            "-o",
-            signed.to_str().unwrap(),
-        ]);
+        let signed = sign_as(
+            &self.key(side),
+            &self.tmp.path().join(format!("{step}-{side}.plain.yaml")),
+            &self.tmp.path().join(format!("{step}-{side}.yaml")),
+            &doc,
+        );
         let (code, out, err) = run(&["submit", self.dir(), signed.to_str().unwrap()]);
         assert_eq!(code, 0, "step {step}, {side}:\n{out}\n{err}");
     }

@@ -85,17 +85,12 @@ impl Host {
             dir.file_name().unwrap().to_string_lossy(),
             st["step"]
         );
-        let plain = self.tmp.path().join(format!("{name}.plain.yaml"));
-        let signed = self.tmp.path().join(format!("{name}.yaml"));
-        std::fs::write(&plain, doc).unwrap();
-        ok(&[
-            "sign",
-            plain.to_str().unwrap(),
-            "--key",
-            self.key(side).to_str().unwrap(),
-            "-o",
-            signed.to_str().unwrap(),
-        ]);
+        let signed = sign_as(
+            &self.key(side),
+            &self.tmp.path().join(format!("{name}.plain.yaml")),
+            &self.tmp.path().join(format!("{name}.yaml")),
+            &doc,
+        );
         ok(&["submit", dir.to_str().unwrap(), signed.to_str().unwrap()]);
     }
 }

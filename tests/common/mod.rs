@@ -31,6 +31,21 @@ pub fn run(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// Writes `doc` to `plain`, signs it with the key file `key` by `pbem sign` into `signed`, and
+/// returns `signed`.
+pub fn sign_as(key: &Path, plain: &Path, signed: &Path, doc: &str) -> PathBuf {
+    std::fs::write(plain, doc).unwrap();
+    ok(&[
+        "sign",
+        plain.to_str().unwrap(),
+        "--key",
+        key.to_str().unwrap(),
+        "-o",
+        signed.to_str().unwrap(),
+    ]);
+    signed.to_path_buf()
+}
+
 pub fn ok(args: &[&str]) -> String {
     let (code, out, err) = run(args);
     assert_eq!(code, 0, "pbem {args:?} failed:\n{out}\n{err}");
@@ -144,18 +159,12 @@ impl Table {
 
     /// Writes `doc` to a file, signs it with `side`'s key and returns the signed file.
     pub fn signed(&self, side: &str, name: &str, doc: &str) -> PathBuf {
-        let plain = self.path(&format!("{name}.plain.yaml"));
-        std::fs::write(&plain, doc).unwrap();
-        let signed = self.path(&format!("{name}.yaml"));
-        ok(&[
-            "sign",
-            plain.to_str().unwrap(),
-            "--key",
-            self.key(side).to_str().unwrap(),
-            "-o",
-            signed.to_str().unwrap(),
-        ]);
-        signed
+        sign_as(
+            &self.key(side),
+            &self.path(&format!("{name}.plain.yaml")),
+            &self.path(&format!("{name}.yaml")),
+            doc,
+        )
     }
 
     /// A stored kummen state of this game (host/state/...), with the game's data.yaml attached
