@@ -40,11 +40,11 @@ const RULES: &str = "1.1 1.2 1.3 1.4 1.5 2.1 2.2 2.3 2.4 2.5 2.6 2.7 2.8 2.9 2.1
 35.6 35.6.1 35.6.2 35.7 35.7.1 35.7.2 35.7.3 35.8 36.1 36.2 36.3 36.4 36.5 36.6 36.7 36.8 \
 37.1 37.2 37.3 38";
 
-/// The `missing:` rows on main: 78 rules with code but no test of their own, and two partly
-/// done (29.1.2: check and the combat part; 29.6.2: `legal_rider` not yet called). It was 98
-/// before the colony [35] and the Ple chains [29.4, 29.5] landed. Lower it as rules and tests
+/// The `missing:` rows on main: rules with code but no test of their own. It was 98 before the
+/// colony [35] and the Ple chains [29.4, 29.5] landed, 77 before the combat steps (18-28), the
+/// laser's effects (31.5) and 35.6.2 got tests named for them. Lower it as rules and tests
 /// land; never raise it.
-const MAX_MISSING: usize = 77;
+const MAX_MISSING: usize = 31;
 
 #[test]
 fn every_rule_of_the_book_has_a_row() {
