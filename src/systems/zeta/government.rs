@@ -508,3 +508,7 @@ mod tests {
 #[cfg(test)]
 #[path = "government_decline_tests.rs"]
 mod decline_tests;
+
+#[cfg(test)]
+#[path = "government_rules_tests.rs"]
+mod rules_tests;
