@@ -1,4 +1,5 @@
-//! The laser's effects (31.5.3, 31.5.6, 31.5.8-31.5.10) on the real setup (38).
+//! The laser's effects (31.5.3, 31.5.6, 31.5.8-31.5.10) and when Gryps 2 moves (31.4.2), on the
+//! real setup (38).
 
 use super::*;
 use crate::protocol::dice::Dice;
@@ -199,4 +200,29 @@ fn rule_31_5_10_the_colony_in_the_target_hex_is_removed_without_a_roll() {
             .iter()
             .all(|r| !r.label.ends_with(&format!("/laser/{COLONY}")))
     );
+}
+
+#[test]
+fn rule_31_4_2_gryps_2_moves_only_on_its_governors_space_card() {
+    let to = GrypsOrder {
+        to: Some(next_hex(&placed())),
+    };
+    let at = FieldPath::root().at("gryps");
+    let ctx = Ctx::new(placed(), None, Moment::Check);
+    assert!(legal_gryps_move(&ctx, Side::Titans, &to, &at).is_ok());
+    for (side, kind) in [
+        (Side::Titans, CardKind::Ground),
+        (Side::Titans, CardKind::Atmosphere),
+        (Side::Aeug, CardKind::Space),
+    ] {
+        let mut st = placed();
+        phase(&mut st, side, kind);
+        let ctx = Ctx::new(st, None, Moment::Check);
+        let p = legal_gryps_move(&ctx, Side::Titans, &to, &at).unwrap_err();
+        assert_eq!(p.rule.as_deref(), Some("31.4.2"));
+        assert_eq!(
+            p.message,
+            "Gryps 2 moves only in a phase of its governor's own Space card"
+        );
+    }
 }
