@@ -42,10 +42,10 @@ const RULES: &str = "1.1 1.2 1.3 1.4 1.5 2.1 2.2 2.3 2.4 2.5 2.6 2.7 2.8 2.9 2.1
 
 /// The `missing:` rows on main: rules with code but no test of their own. It was 98 before the
 /// colony [35] and the Ple chains [29.4, 29.5] landed, 77 before the combat steps (18-28), the
-/// laser's effects (31.5), 35.6.2, government (16-17), armament (5-8, 30.2), Axis, Gryps 2 and
-/// the Zeon remnants (32) got tests named for them. Lower it as rules and tests land; never
-/// raise it.
-const MAX_MISSING: usize = 8;
+/// laser's effects (31.5), 35.6.2, government (16-17), armament (5-8, 30.2), atmospheric
+/// movement (14), Axis, Gryps 2 and the Zeon remnants (32) got tests named for them. Lower it
+/// as rules and tests land; never raise it.
+const MAX_MISSING: usize = 4;
 
 #[test]
 fn every_rule_of_the_book_has_a_row() {
