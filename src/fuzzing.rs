@@ -20,7 +20,7 @@ use crate::protocol::hash::{Hash32, sha256};
 use crate::protocol::journal::Record;
 use crate::protocol::keys::SecretKey;
 use crate::systems::{
-    self, DataSource, GameData, OrderDoc, Phase, Reader, Rules, System, dougram, kummen,
+    self, DataSource, GameData, OrderDoc, Phase, Reader, Rules, System, dougram, kummen, zeta,
 };
 use crate::yaml;
 use std::collections::BTreeMap;
@@ -314,7 +314,13 @@ where
 /// missing); built once per process.
 pub fn order_fixtures() -> &'static [Box<dyn OrderFixture>] {
     static FIXTURES: OnceLock<Vec<Box<dyn OrderFixture>>> = OnceLock::new();
-    FIXTURES.get_or_init(|| vec![typed(kummen::Kummen), typed(dougram::Dougram)])
+    FIXTURES.get_or_init(|| {
+        vec![
+            typed(kummen::Kummen),
+            typed(dougram::Dougram),
+            typed(zeta::Zeta),
+        ]
+    })
 }
 
 /// The fixture state whose open step is `step`, else the first one.

@@ -8,8 +8,10 @@ fn new_and_demo_help_list_every_registered_system() {
     for cmd in ["new", "demo"] {
         let out = ok(&[cmd, "--help"]);
         assert!(!out.contains("coming"), "{out}");
+        // The help is wrapped to the terminal: a system's "id: title" may break after the id.
+        let flat = out.split_whitespace().collect::<Vec<_>>().join(" ");
         for system in pbem::systems::all() {
-            assert!(out.contains(&format!("{}: ", system.id())), "{cmd}: {out}");
+            assert!(flat.contains(&format!("{}: ", system.id())), "{cmd}: {out}");
         }
     }
 }

@@ -42,6 +42,43 @@ fn the_dougram_demo_plays_cards_over_several_turns_and_ends_by_a_victory_rule() 
     assert!(out.contains("== pbem verify: OK"), "{out}");
 }
 
+/// zeta's demo: three seats, a scripted packet, then the bots over several turns of moves,
+/// governments and combats to a rule-37 victory; and each seat's picture of the kept game.
+#[test]
+fn the_zeta_demo_plays_three_seats_over_several_turns_and_ends_by_a_victory_rule() {
+    let tmp = tempfile::tempdir().unwrap();
+    let keep = tmp.path().join("demo");
+    let out = ok(&["demo", "zeta", "--keep", keep.to_str().unwrap()]);
+    for side in ["titans", "aeug", "neo_zeon"] {
+        assert!(
+            out.contains(&format!("{side} submitted step 1 ")),
+            "{side}:\n{out}"
+        );
+        assert!(
+            out.contains(&format!("== view of {side}\n")),
+            "{side}:\n{out}"
+        );
+    }
+    assert!(
+        out.contains("titans augments 2 hizack (4P, 7.2)"),
+        "the script's packet:\n{out}"
+    );
+    assert!(out.contains(": turn 3: armament"), "several turns:\n{out}");
+    assert!(out.contains(" governs "), "17:\n{out}");
+    assert!(out.contains(" attacks "), "18:\n{out}");
+    let result = out
+        .lines()
+        .find(|l| l.starts_with("result: "))
+        .unwrap_or_else(|| panic!("no ending:\n{out}"));
+    assert!(result.contains("(37."), "37: {result}");
+    assert!(out.contains("== pbem verify: OK"), "{out}");
+    let game = keep.join("game");
+    for side in ["titans", "aeug", "neo_zeon"] {
+        let svg = ok(&["map", game.to_str().unwrap(), "--side", side]);
+        assert!(svg.contains("<svg") && svg.contains("data-unit"), "{side}");
+    }
+}
+
 /// The lines of a demo's output that its dice decide (the dice, the events), without the
 /// temporary folder, keys and signatures, which are fresh each run.
 fn dice_lines(out: &str) -> Vec<&str> {

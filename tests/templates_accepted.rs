@@ -84,8 +84,9 @@ impl Hosted {
 }
 
 /// A copy of the game directory, where a submission leaves the real game untouched.
-/// At most this many steps of a game are played (the scripted games end well before).
-const STEP_LIMIT: u64 = 60;
+/// At most this many steps of a game are played: zeta's ten turns take a packet, up to nine
+/// action phases and a few asks each (the two-seat games end well before).
+const STEP_LIMIT: u64 = 200;
 
 #[test]
 fn every_template_of_every_system_is_accepted_unedited_at_every_step() {

@@ -36,18 +36,22 @@ pub fn systems_with_script() -> Vec<&'static str> {
 }
 
 /// The seed `pbem demo SYSTEM` plays without `--seed`: picked so the game shows the system's
-/// parts (kummen: stage changes, several turns; dougram: card play over several turns), ending by
-/// the book's victory rules. Any other seed plays another game.
+/// parts (kummen: stage changes, several turns; dougram: card play over several turns; zeta:
+/// four turns of moves, governments and combats), ending by the book's victory rules. Any other
+/// seed plays another game.
 pub fn default_seed(system: &str) -> u64 {
     match system {
         "kummen" => KUMMEN_SEED,
         "dougram" => DOUGRAM_SEED,
+        "zeta" => ZETA_SEED,
         _ => 1,
     }
 }
 
 const KUMMEN_SEED: u64 = 26;
 const DOUGRAM_SEED: u64 = 12;
+/// Titans win by sudden death (37.2) at the end of turn 4, after 16 combats (36 steps).
+const ZETA_SEED: u64 = 7;
 
 /// A value of the demo game derived from its seed: `what` names it (the host's master seed and
 /// game key, an order's entropy by step and side).

@@ -42,6 +42,51 @@ where
     })
 }
 
+/// `f` over contiguous runs of `items`, about `per_worker` runs per worker, the workers
+/// taking the next run as they finish one, so a run that costs more than the others (a
+/// replay's turn of combats) does not leave the other cores idle; the results per run, in the
+/// order of `items`. `f` gets each run with the index of its first item, and carries what it
+/// must from one item to the next within the run. A panic in a run is that run's `Err`.
+pub fn map_runs<T, R, F>(items: &[T], per_worker: usize, f: F) -> Vec<std::thread::Result<Vec<R>>>
+where
+    T: Sync,
+    R: Send,
+    F: Fn(usize, &[T]) -> Vec<R> + Sync,
+{
+    let n = workers(items.len());
+    let size = items.len().div_ceil(n * per_worker.max(1)).max(1);
+    let runs: Vec<(usize, &[T])> = items
+        .chunks(size)
+        .enumerate()
+        .map(|(k, run)| (k * size, run))
+        .collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let one_worker = || {
+        let mut done = Vec::new();
+        loop {
+            let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(&(first, run)) = runs.get(k) else {
+                return done;
+            };
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(first, run)));
+            done.push((k, result));
+        }
+    };
+    let mut results: Vec<(usize, std::thread::Result<Vec<R>>)> = if n <= 1 {
+        one_worker()
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..n).map(|_| scope.spawn(one_worker)).collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().unwrap_or_default())
+                .collect()
+        })
+    };
+    results.sort_by_key(|(k, _)| *k);
+    results.into_iter().map(|(_, r)| r).collect()
+}
+
 /// `f` of each item, computed on up to [`workers`] threads, in the order of `items`; None
 /// where `f` panicked in a chunk (every item of that chunk).
 pub fn map<T, R, F>(items: &[T], f: F) -> Vec<Option<R>>
@@ -90,6 +135,39 @@ mod tests {
                 assert_eq!(index, item);
             }
         }
+    }
+
+    #[test]
+    fn map_runs_keeps_the_order_of_the_items_and_gives_each_run_its_first_index() {
+        let items: Vec<usize> = (0..101).collect();
+        let mut seen = Vec::new();
+        for result in map_runs(&items, 3, |first, run| {
+            run.iter()
+                .enumerate()
+                .map(|(j, x)| (first + j, *x))
+                .collect()
+        }) {
+            seen.extend(result.unwrap());
+        }
+        assert_eq!(seen, items.iter().map(|&x| (x, x)).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn map_runs_returns_a_panicking_run_as_its_error_and_finishes_the_others() {
+        let items: Vec<usize> = (0..40).collect();
+        let results = map_runs(&items, 4, |first, run| {
+            assert!(!run.contains(&17), "a run that fails");
+            vec![first]
+        });
+        let failed = results.iter().filter(|r| r.is_err()).count();
+        assert_eq!(failed, 1);
+        assert!(results.len() > 2);
+    }
+
+    #[test]
+    fn map_runs_of_nothing_is_nothing() {
+        let items: Vec<u8> = Vec::new();
+        assert!(map_runs(&items, 3, |_, run| run.to_vec()).is_empty());
     }
 
     #[test]

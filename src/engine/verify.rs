@@ -88,34 +88,54 @@ pub fn verify(root: &Path, opts: &Options) -> Result<Tally, Error> {
     let mut tally = Tally::default();
     let records = read_records(&game, &mut findings);
     tally.records = records.len();
-    check_public(&game, &records, &mut findings, &mut tally);
-    for file in &opts.player_files {
-        check_player_file(&game, &records, file, &mut findings);
-        tally.player_files += 1;
-    }
-    check_archive_manifest(&game, &records, &mut findings);
-    check_reports(&game, &records, &mut findings, &mut tally);
-    if !opts.public_only && findings.is_empty() {
-        let archive = Game {
-            dir: game.dir.from_archive(),
-            ..Game::open_for_audit(root)?
-        };
-        let source = if game.is_host() {
-            Some((&game, "host"))
-        } else if archive.is_host() {
-            Some((&archive, "archive"))
-        } else {
-            None
-        };
-        match source {
-            Some((g, name)) => {
-                tally.source = name;
+    let archive = Game {
+        dir: game.dir.from_archive(),
+        ..Game::open_for_audit(root)?
+    };
+    let source = if opts.public_only {
+        None
+    } else if game.is_host() {
+        Some((&game, "host"))
+    } else if archive.is_host() {
+        Some((&archive, "archive"))
+    } else {
+        None
+    };
+    // The replay runs beside the public checks (they share nothing but what both read), and
+    // its findings count only when the public checks found nothing: a replay of a journal
+    // that is not sound says nothing more, as when the two ran one after the other.
+    let replayed = std::thread::scope(|scope| {
+        let replay = source.filter(|_| !records.is_empty()).map(|(g, _)| {
+            scope.spawn(|| {
+                let (mut findings, mut tally) = (Vec::new(), Tally::default());
                 replay_and_derived(g, &records, &mut findings, &mut tally);
+                (findings, tally)
+            })
+        });
+        check_public(&game, &records, &mut findings, &mut tally);
+        for file in &opts.player_files {
+            check_player_file(&game, &records, file, &mut findings);
+            tally.player_files += 1;
+        }
+        check_archive_manifest(&game, &records, &mut findings);
+        check_reports(&game, &records, &mut findings, &mut tally);
+        replay.map(|handle| handle.join())
+    });
+    if findings.is_empty() {
+        match (source, replayed) {
+            (Some((_, name)), Some(Ok((theirs, their_tally)))) => {
+                tally.source = name;
+                findings.extend(theirs);
+                tally.absorb(their_tally);
             }
-            None if opts.full => findings.push(
+            (Some(_), Some(Err(_))) => {
+                findings.push("internal error (panic) while replaying the game".into())
+            }
+            (Some(_), None) => {}
+            (None, _) if opts.full && !opts.public_only => findings.push(
                 "no host/ and no archive/: a full replay needs the sealed archive that `pbem conclude` publishes when the game is over".into(),
             ),
-            None => {}
+            (None, _) => {}
         }
     }
     if findings.is_empty() {
@@ -1260,6 +1280,11 @@ fn pending(game: &Game, hash: &Hash32) -> bool {
     })
 }
 
+/// How many runs of records each core replays in [`replay_and_derived`]: more runs than cores
+/// let a core that finished its runs take another while a costlier run (a turn of combats)
+/// goes on; each run costs one more parse of a stored state.
+const RUNS_PER_CORE: usize = 3;
+
 /// The host-level checks, on several threads ([`par::map_chunks`]): the records are split in
 /// contiguous runs; each run replays its records ([`replay_record`]) from the host's stored
 /// state before its first record, and checks each record's views and report board
@@ -1287,7 +1312,7 @@ fn replay_and_derived(
             check_receipts(game, records, &mut findings, &mut tally);
             (findings, tally)
         });
-        let runs = par::map_chunks(&indices, |_, run| {
+        let runs = par::map_runs(&indices, RUNS_PER_CORE, |_, run| {
             let Some(&first) = run.first() else {
                 return Vec::new();
             };

@@ -881,7 +881,11 @@ pub fn check_parsed<R: Rules>(
 
 /// Every system this binary knows, by id.
 pub fn all() -> Vec<Box<dyn System>> {
-    vec![Box::new(kummen::Kummen), Box::new(dougram::Dougram)]
+    vec![
+        Box::new(kummen::Kummen),
+        Box::new(dougram::Dougram),
+        Box::new(zeta::Zeta),
+    ]
 }
 
 /// The system with this id, or a message listing the known ones.

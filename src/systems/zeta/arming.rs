@@ -286,7 +286,11 @@ pub fn armament_choices(ctx: &Ctx<'_>, side: Side) -> Vec<Choice<ArmItem>> {
         .into_iter()
         .filter(|i| legal_armament_item(ctx, side, i, &at).is_ok())
         .map(|item| {
-            let note = format!("{} of {}", points(cost(ctx, &item)), points_left(ctx, side));
+            let note = format!(
+                "{} of {}",
+                points(cost(ctx, &item)),
+                points(points_left(ctx, side))
+            );
             Choice { item, note }
         })
         .collect()

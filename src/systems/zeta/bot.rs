@@ -29,7 +29,6 @@ use super::state::{Stage, State};
 use crate::kit::bot::BotRng;
 use crate::kit::seats::Seat;
 use crate::protocol::hash::Hash32;
-use crate::systems::Problem;
 
 /// The bot's orders for `side` (a seat name) in the step `state` is at; no orders for a name
 /// that is not a seat or a step that does not wait for it.
@@ -51,17 +50,7 @@ pub fn orders_for(state: &State, side: Side, seed: &Hash32) -> Orders {
     }
 }
 
-/// The problems `check` finds in `o`, without the one marker problem orders.rs gives every
-/// order while zeta is unregistered ("zeta does not judge orders yet"). The lead deletes this
-/// function, and calls `check` directly, when zeta is registered.
-pub(crate) fn real_problems(problems: Vec<Problem>) -> Vec<Problem> {
-    problems
-        .into_iter()
-        .filter(|p| !p.message.starts_with("zeta does not judge orders yet"))
-        .collect()
-}
-
-/// Whether `check` accepts `o` for `side` (but for the unregistered marker).
+/// Whether `check` accepts `o` for `side`.
 fn accepted(state: &State, side: Side, o: &Orders) -> bool {
-    real_problems(orders::check(state, side.name(), o)).is_empty()
+    orders::check(state, side.name(), o).is_empty()
 }

@@ -854,17 +854,6 @@ pub fn resolve_combat(
     SlotOutcome::Continue
 }
 
-/// The camp index (0 attacker, 1 defender) of `side`.
-fn camp_of(cs: &CombatState, side: Side) -> Option<usize> {
-    if cs.attacker.has(side) {
-        Some(0)
-    } else if cs.defender.has(side) {
-        Some(1)
-    } else {
-        None
-    }
-}
-
 fn camp(cs: &CombatState, i: usize) -> &Camp {
     if i == 0 { &cs.attacker } else { &cs.defender }
 }
@@ -1645,7 +1634,8 @@ fn allocation_for(
         crate::kit::reach::fire("25.5");
     }
     ctx.log.public(format!(
-        "{scorer} places {used} of {left} hits: {}{}",
+        "{scorer} places {used} of {}: {}{}",
+        super::fire::hits_text(left),
         show(&scored),
         if left > used {
             format!("; {} lost (25.5)", left - used)

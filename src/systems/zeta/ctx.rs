@@ -8,7 +8,7 @@
 //! `X_choices(ctx, side) -> Vec<Choice<Item>>` lists the legal values of the same moment by
 //! asking it.
 
-use super::data::{Side, UnitId, ZetaData};
+use super::data::{Side, ZetaData};
 use super::orders::Labels;
 use super::state::State;
 use crate::kit::events;
@@ -55,18 +55,6 @@ impl<'a> Ctx<'a> {
             labels: Labels::new(),
         }
     }
-
-    /// The units an order names: a label from this step, else a unit id of the state.
-    pub fn units_named(&self, name: &str) -> Vec<UnitId> {
-        if let Some(ids) = self.labels.get(name) {
-            return ids.clone();
-        }
-        if self.state.units.contains_key(name) {
-            vec![name.to_string()]
-        } else {
-            Vec::new()
-        }
-    }
 }
 
 /// One legal value of an order item, with the note a template writes beside it.
@@ -74,17 +62,6 @@ impl<'a> Ctx<'a> {
 pub struct Choice<T> {
     pub item: T,
     pub note: String,
-}
-
-/// The problem every stub `legal_*` function returns until its commit lands: it never
-/// accepts (docs/zeta-plan.md §10).
-pub fn not_yet(at: &crate::yaml::FieldPath, rule: &str, what: &str, commit: u8) -> Problem {
-    Problem::new(
-        at.clone(),
-        rule,
-        format!("{what}: not implemented yet (zeta commit {commit})"),
-        "nothing yet",
-    )
 }
 
 /// Why an order item is skipped, for the line that tells its side.

@@ -49,6 +49,15 @@ impl Gun {
     }
 }
 
+/// "1 hit", "2 hits": what a volley scored, as the report and the dice say it.
+pub fn hits_text(hits: u32) -> String {
+    if hits == 1 {
+        "1 hit".into()
+    } else {
+        format!("{hits} hits")
+    }
+}
+
 /// Rolls every gun under `<prefix>/<gun side>/<gun>` and returns the camp's pooled hits
 /// (21.7, 22.7, 23.6, 24.9). Each gun's roll is one public line. Without dice (a `check`
 /// simulation) nothing is rolled and nothing scores.
@@ -64,15 +73,16 @@ pub fn volley(ctx: &mut Ctx<'_>, prefix: &str, guns: &[Gun]) -> u32 {
         };
         let rolled = dice.roll(&label, usize::try_from(g.dice).unwrap_or(0), 6);
         let hits = dice_hits(&rolled, &g.values);
-        dice.set_result(&label, format!("{hits} hits"));
+        dice.set_result(&label, hits_text(hits));
         let shown: Vec<String> = rolled.iter().map(|d| d.to_string()).collect();
         let values: Vec<String> = g.values.iter().map(|v| v.to_string()).collect();
         ctx.log.public(format!(
-            "{} {} rolls {} against {}: {hits} hits",
+            "{} {} rolls {} against {}: {}",
             g.side,
             g.who,
             shown.join(" "),
-            values.join("·")
+            values.join("·"),
+            hits_text(hits)
         ));
         total = total.saturating_add(hits);
     }

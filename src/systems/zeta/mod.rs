@@ -1,14 +1,8 @@
 //! Zeta Gundam / Gundam ZZ: three players, `titans`, `aeug` and `neo_zeon` (issue 14).
 //!
-//! Under construction, following docs/zeta-plan.md: this is its commit 2 (the skeleton with
-//! fixed signatures) and commit 3 (the stand-in data, its validation and the setup of rule
-//! 38). The rules modules are stubs that refuse every item and do nothing, each naming the
-//! commit that writes it. The rulebook (Japanese) is the authority; comments cite its rule
-//! numbers.
-
-// Nothing here is reachable by users until zeta is registered in `systems::all()` (plan
-// commit 15); until then most of it is used by tests only. This goes when zeta is registered.
-#![allow(dead_code)]
+//! Built following docs/zeta-plan.md, registered in `systems::all()`; docs/zeta.md describes
+//! the steps, the orders and the rule coverage. The rulebook (Japanese) is the authority;
+//! comments cite its rule numbers.
 
 pub mod action;
 pub mod arming;
@@ -81,7 +75,7 @@ impl Rules for Zeta {
         "Zeta Gundam / Gundam ZZ: Titans, AEUG and Neo Zeon (stand-in map, counters and track)"
     }
 
-    /// 1: under construction (docs/zeta-plan.md); raised once zeta is registered and played.
+    /// 1: the rules as first registered (docs/zeta.md, "Rules versions" once raised).
     fn rules_version(&self) -> u32 {
         1
     }
@@ -190,6 +184,15 @@ impl Rules for Zeta {
         view::render(view)
     }
 
+    fn picture(
+        &self,
+        view: &View,
+        events: &[String],
+        data: &ZetaData,
+    ) -> Option<crate::kit::picture::Svg> {
+        Some(picture::picture(view, events, data))
+    }
+
     fn template(&self, state: &State, side: &str) -> String {
         match Side::parse(side) {
             Some(s) => template::template(state, s),
@@ -197,9 +200,9 @@ impl Rules for Zeta {
         }
     }
 
-    /// The bot is zeta commit 16; until then it orders nothing.
-    fn bot(&self, _state: &State, _side: &str, _seed: &Hash32) -> Orders {
-        Orders::default()
+    /// Plan §8 (bot.rs).
+    fn bot(&self, state: &State, side: &str, seed: &Hash32) -> Orders {
+        bot::bot(state, side, seed)
     }
 
     fn invariants(&self, before: &State, after: &State) -> Vec<String> {
@@ -210,10 +213,8 @@ impl Rules for Zeta {
         choices::choice_items(state, side)
     }
 
-    /// docs/zeta.md is written from the plan at the end (plan commit 19); the plan's §6 holds
-    /// the rule table until then.
     fn coverage_doc(&self) -> &'static str {
-        include_str!("../../../docs/zeta-plan.md")
+        include_str!("../../../docs/zeta.md")
     }
 }
 

@@ -469,10 +469,6 @@ impl StepKind {
 }
 
 /// Everything wrong with `side`'s orders for the current step.
-///
-/// Until the rules are written (zeta commits 4-14) no order is accepted: besides the problems
-/// the stub `legal_*` functions give for each item, every order gets one problem saying that
-/// zeta does not judge orders yet. zeta is not registered, so no user can reach this.
 pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
     let root = FieldPath::root().at("orders");
     let Some(side) = Side::parse(side_name) else {
@@ -483,12 +479,7 @@ pub fn check(state: &State, side_name: &str, o: &Orders) -> Vec<Problem> {
             Side::listing(),
         )];
     };
-    let mut out = vec![Problem::new(
-        root.clone(),
-        "",
-        "zeta does not judge orders yet: not implemented yet (zeta commits 4-14)",
-        "nothing yet",
-    )];
+    let mut out = Vec::new();
     // 35.2: with the state at hand, the colony policy's targets are judged too.
     out.extend(policy::legal_policies_with(
         Some(&state.data),

@@ -163,8 +163,7 @@ mod tests {
             .state
     }
 
-    /// The problems `check` gives the skeleton sent back unedited, but for the blanket one
-    /// orders.rs gives every order until zeta judges orders (zeta commits 4-14).
+    /// The problems `check` gives the skeleton sent back unedited.
     fn problems(st: &State, side: Side) -> Vec<String> {
         let text = template(st, side);
         let doc: BTreeMap<String, Orders> = crate::yaml::parse_order(&text, "template").unwrap();
@@ -172,7 +171,6 @@ mod tests {
         check(st, side.name(), o)
             .into_iter()
             .map(|p| p.message)
-            .filter(|m| !m.contains("does not judge orders yet"))
             .collect()
     }
 

@@ -177,7 +177,7 @@ fn deployment(state: &State, side: Side, o: Orders, rng: &mut BotRng) -> Orders 
 /// Whether `check` accepts `o` but for produced units not deployed yet (9.1), which the
 /// deployment is being composed to place.
 fn deployable(state: &State, side: Side, o: &Orders) -> bool {
-    super::real_problems(crate::systems::zeta::orders::check(state, side.name(), o))
+    crate::systems::zeta::orders::check(state, side.name(), o)
         .iter()
         .all(|p| p.message.starts_with("produced but not deployed"))
 }
