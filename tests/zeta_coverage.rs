@@ -40,11 +40,11 @@ const RULES: &str = "1.1 1.2 1.3 1.4 1.5 2.1 2.2 2.3 2.4 2.5 2.6 2.7 2.8 2.9 2.1
 35.6 35.6.1 35.6.2 35.7 35.7.1 35.7.2 35.7.3 35.8 36.1 36.2 36.3 36.4 36.5 36.6 36.7 36.8 \
 37.1 37.2 37.3 38";
 
-/// The `missing:` rows on main: 78 rules with code but no test of their own, and two partly
-/// done (29.1.2: check and the combat part; 29.6.2: `legal_rider` not yet called). It was 98
-/// before the colony [35] and the Ple chains [29.4, 29.5] landed. Lower it as rules and tests
-/// land; never raise it.
-const MAX_MISSING: usize = 77;
+/// The `missing:` rows on main: none. It was 98 before the colony [35] and the Ple chains
+/// [29.4, 29.5] landed, and 77 before every rule with code got a test named for it. A rule
+/// whose code lands without its test would need a `missing:` row, and this cap refuses it:
+/// never raise it.
+const MAX_MISSING: usize = 0;
 
 #[test]
 fn every_rule_of_the_book_has_a_row() {
@@ -95,6 +95,8 @@ fn every_test_the_table_names_exists() {
 }
 
 #[test]
+// The cap is 0 now, which makes `<=` an equality to clippy; the comparison stays the rule's.
+#[allow(clippy::absurd_extreme_comparisons)]
 fn missing_rows_do_not_grow() {
     let missing: Vec<String> = table(DOC)
         .into_iter()

@@ -869,3 +869,7 @@ pub(crate) mod tests {
         assert!(e.message.contains("named twice"));
     }
 }
+
+#[cfg(test)]
+#[path = "arming_rules_tests.rs"]
+mod rules_tests;

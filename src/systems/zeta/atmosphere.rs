@@ -740,3 +740,7 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+#[path = "atmosphere_rules_tests.rs"]
+mod rules_tests;

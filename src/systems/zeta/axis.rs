@@ -678,3 +678,7 @@ mod tests {
         assert!(format!("{private:?}").contains("skipped"), "{private:?}");
     }
 }
+
+#[cfg(test)]
+#[path = "axis_rules_tests.rs"]
+mod rules_tests;

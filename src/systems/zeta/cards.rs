@@ -525,3 +525,7 @@ mod tests {
         assert_eq!(nth_of_kind(&drawn, drawn[1]), 1);
     }
 }
+
+#[cfg(test)]
+#[path = "cards_rules_tests.rs"]
+mod rules_tests;

@@ -682,3 +682,7 @@ fn impact(ctx: &mut Ctx<'_>, prefix: &str, hex: Loc) {
 #[cfg(test)]
 #[path = "colony_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "colony_move_tests.rs"]
+mod move_tests;

@@ -2058,3 +2058,7 @@ fn bombard(ctx: &mut Ctx<'_>, cs: &mut CombatState, order: &CombatOrder, prefix:
 #[cfg(test)]
 #[path = "combat_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "combat_steps_tests.rs"]
+mod steps_tests;

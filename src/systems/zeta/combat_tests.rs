@@ -31,7 +31,7 @@ const GREEN_NOA: &str = "space:C02";
 
 /// Moves Titans' Green Noa stack (an Alexandria carrying four Hizacks and more, with five
 /// characters) to `at`, all movers.
-fn titans_move_to(s: &mut State, at: &str) {
+pub(super) fn titans_move_to(s: &mut State, at: &str) {
     for u in s.units.values_mut() {
         if u.side == Side::Titans && u.place == Place::Hex(loc(GREEN_NOA)) {
             u.place = Place::Hex(loc(at));
@@ -40,11 +40,11 @@ fn titans_move_to(s: &mut State, at: &str) {
     }
 }
 
-fn dice(n: u8) -> Dice {
+pub(super) fn dice(n: u8) -> Dice {
     Dice::new(Hash32([n; 32]), Hash32([0x33; 32]))
 }
 
-fn order(at: &str, versus: &[Side]) -> CombatOrder {
+pub(super) fn order(at: &str, versus: &[Side]) -> CombatOrder {
     CombatOrder {
         at: loc(at),
         versus: versus.to_vec(),
@@ -72,7 +72,7 @@ fn msg(r: Result<(), Problem>) -> (Option<String>, String) {
 }
 
 /// The public rolls of a resolution whose label contains `part`.
-fn rolls(d: &Dice, part: &str) -> Vec<(String, Vec<u32>)> {
+pub(super) fn rolls(d: &Dice, part: &str) -> Vec<(String, Vec<u32>)> {
     d.transcript()
         .public
         .iter()
@@ -81,7 +81,7 @@ fn rolls(d: &Dice, part: &str) -> Vec<(String, Vec<u32>)> {
         .collect()
 }
 
-fn lines(ctx: Ctx<'_>) -> Vec<String> {
+pub(super) fn lines(ctx: Ctx<'_>) -> Vec<String> {
     ctx.log.into_lines().0
 }
 
@@ -400,7 +400,7 @@ fn an_ask_answer_stops_the_phase_for_the_third_18_9() {
 
 // --- preparation (20) ---------------------------------------------------------------------
 
-fn prepared(s: State, o: &CombatOrder) -> (Ctx<'static>, CombatState) {
+pub(super) fn prepared(s: State, o: &CombatOrder) -> (Ctx<'static>, CombatState) {
     let mut ctx = Ctx::new(s, None, Moment::Resolve);
     let (attacker, defender) = camps(&mut ctx, Side::Titans, o).unwrap();
     let mut cs = CombatState {
@@ -586,7 +586,7 @@ fn housing_in_an_own_military_base_keeps_units_out_of_the_fight_20_4() {
 
 /// An open space hex with one Titans Alexandria carrying `t` Hizacks against one AEUG
 /// Salamis carrying `a` GM IIs, no characters; bombing and bombardment off unless asked.
-fn duel(t: usize, a: usize) -> State {
+pub(super) fn duel(t: usize, a: usize) -> State {
     let mut s = start(Side::Titans, CardKind::Space);
     put(
         &mut s,
@@ -621,7 +621,7 @@ fn duel(t: usize, a: usize) -> State {
     s
 }
 
-fn run(s: State, o: &CombatOrder, d: &mut Dice) -> (State, Vec<String>) {
+pub(super) fn run(s: State, o: &CombatOrder, d: &mut Dice) -> (State, Vec<String>) {
     let mut ctx = Ctx::new(s, Some(d), Moment::Resolve);
     let out = resolve_combat(&mut ctx, o.at, &o.versus, o);
     assert_eq!(out, SlotOutcome::Continue);

@@ -504,3 +504,11 @@ mod tests {
         assert!(c.log.into_lines().0.is_empty());
     }
 }
+
+#[cfg(test)]
+#[path = "government_decline_tests.rs"]
+mod decline_tests;
+
+#[cfg(test)]
+#[path = "government_rules_tests.rs"]
+mod rules_tests;

@@ -576,3 +576,7 @@ mod tests {
         assert!(public.is_empty());
     }
 }
+
+#[cfg(test)]
+#[path = "gryps_laser_tests.rs"]
+mod laser_tests;

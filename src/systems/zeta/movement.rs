@@ -919,3 +919,7 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+#[path = "movement_rules_tests.rs"]
+mod rules_tests;

@@ -468,6 +468,16 @@ pub fn resolve_phase_slot(
         Slot::Combats => {
             for c in &orders.combats {
                 if cursor.combats_done.contains(&c.at) {
+                    // 18.4: one combat per hex and phase; the later order is skipped and its
+                    // side told, as any item wrong when it comes.
+                    crate::kit::reach::fire("18.4");
+                    ctx.log.private(
+                        cursor.card.side,
+                        format!(
+                            "combat in {} skipped: one combat per hex per phase (18.4)",
+                            c.at.label()
+                        ),
+                    );
                     continue;
                 }
                 let out = combat::resolve_combat(ctx, c.at, &c.versus, c);

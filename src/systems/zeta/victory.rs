@@ -123,3 +123,7 @@ mod tests {
         assert_eq!(e.winners, vec![Side::Titans, Side::Aeug]);
     }
 }
+
+#[cfg(test)]
+#[path = "victory_rules_tests.rs"]
+mod rules_tests;

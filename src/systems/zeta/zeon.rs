@@ -6,7 +6,7 @@ use super::carry::base_place;
 use super::ctx::Ctx;
 use super::data::{Loc, MapId, Place, Side};
 use super::orders::PhaseOrders;
-use super::state::{CharPlace, FaceUp, Unit};
+use super::state::{Action, CharPlace, FaceUp, Unit};
 use crate::kit::reach;
 use crate::systems::Problem;
 use crate::yaml::FieldPath;
@@ -135,6 +135,15 @@ pub fn after_moves(ctx: &mut Ctx<'_>, orders: &PhaseOrders) {
             }
             let types = ctx.data.counters.formations.zeon_africa.clone();
             let ids = place_formation(ctx, &types, at);
+            // 32.2.4: placed, the forces have chosen to move, though they cannot, and
+            // fight as usual: movers (18.6) whose hex counts as reached through the
+            // atmosphere (18.3) for this phase.
+            for id in &ids {
+                if let Some(u) = ctx.state.units.get_mut(id) {
+                    u.action = Some(Action::Move);
+                    u.atmo_moved = ctx.data.scenarios.options.africa_can_fight;
+                }
+            }
             ctx.state.once.africa_placed = true;
             ctx.log.public(format!(
                 "Zeon Africa appears in {} for Neo Zeon: {} (32.2.1)",
@@ -227,3 +236,7 @@ mod tests {
         assert_eq!(ctx.state, st);
     }
 }
+
+#[cfg(test)]
+#[path = "zeon_rules_tests.rs"]
+mod rules_tests;
