@@ -14,6 +14,7 @@ use pbem::protocol::dice::Dice;
 use pbem::protocol::hash::{Hash32, Transcript};
 use pbem::systems::zeta::Zeta;
 use pbem::systems::zeta::bot::orders_for;
+use pbem::systems::zeta::data::Place;
 use pbem::systems::zeta::data::Side;
 use pbem::systems::zeta::leak::{
     permute_cards_of, permute_deck, permute_hidden, permute_nuke, permute_plans_of,
@@ -21,7 +22,7 @@ use pbem::systems::zeta::leak::{
 };
 use pbem::systems::zeta::orders::Orders;
 use pbem::systems::zeta::setup;
-use pbem::systems::zeta::state::{Stage, State};
+use pbem::systems::zeta::state::{AskWhy, Pending, PhaseCursor, PhaseSnapshot, Slot, Stage, State};
 use pbem::systems::zeta::steps;
 use pbem::systems::{DataSource, Reader, Rules};
 use pbem::yaml;
@@ -142,6 +143,118 @@ proptest! {
         let (reader, me) = readers().swap_remove(who);
         let b = permute_hidden(&r.state, me, &mut picker(perm));
         leak::same_for(&r.state, &b, &[reader], seen)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// What the CLI hands a seat besides its view (plan §4.6, §8): its order template
+    /// (`pbem template`) and the host bot's orders for it (written "from the side's view",
+    /// docs/dice.md "Bot orders") depend on nothing the seat may not know.
+    #[test]
+    fn a_seats_template_and_bot_orders_ignore_what_it_may_not_know(
+        at in any::<prop::sample::Index>(),
+        who in 0usize..3,
+        perm in any::<u64>(),
+    ) {
+        let r = at.get(reached());
+        let side = Side::ALL.get(who).copied().unwrap();
+        let b = permute_hidden(&r.state, Some(side), &mut picker(perm));
+        let text = |s: &State, _: &Side| {
+            let bot = Zeta.bot(s, side.name(), &seed(r.game, r.step, "bot"));
+            format!(
+                "{}--- bot\n{}",
+                Zeta.template(s, side.name()),
+                serde_json::to_string_pretty(&bot).unwrap()
+            )
+        };
+        leak::same_for(&r.state, &b, &[side], text)?;
+    }
+}
+
+/// The reached phase states stopped at an 18.9 join ask (plan §1.3): the acting faction's
+/// remaining orders (its bot's orders for the phase) kept in `pending`, AEUG's speech declared
+/// in its own phases (29.1.2). The bots never stop a phase, so these are built by hand.
+fn asked() -> &'static [State] {
+    static ALL: OnceLock<Vec<State>> = OnceLock::new();
+    ALL.get_or_init(asked_states)
+}
+
+fn asked_states() -> Vec<State> {
+    let mut out = Vec::new();
+    for r in reached() {
+        let Stage::Phase { turn, k, card } = r.state.stage.clone() else {
+            continue;
+        };
+        let Some(at) = r.state.units.values().find_map(|u| match u.place {
+            Place::Hex(loc) if u.side == card.side => Some(loc),
+            _ => None,
+        }) else {
+            continue;
+        };
+        let who = Side::ALL.iter().copied().find(|s| *s != card.side).unwrap();
+        let rest = bot_orders(&r.state, r.game, r.step)
+            .get(card.side.name())
+            .map(Orders::phase_orders)
+            .unwrap_or_default();
+        let mut st = r.state.clone();
+        st.stage = Stage::Ask {
+            turn,
+            k,
+            who,
+            why: AskWhy::Join { at },
+        };
+        st.pending = Some(Pending {
+            who,
+            why: AskWhy::Join { at },
+            cursor: PhaseCursor {
+                k,
+                card,
+                slot: Slot::Combats,
+                snapshot: PhaseSnapshot::default(),
+                combats_done: Vec::new(),
+            },
+            rest,
+        });
+        st.speech_phase = card.side == Side::Aeug;
+        out.push(st);
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    /// A stopped phase's remaining orders (and AEUG's declared speech) are the acting
+    /// faction's: the asked faction, the third and the public read the same.
+    #[test]
+    fn a_stopped_phases_orders_stay_with_the_acting_faction(
+        at in any::<prop::sample::Index>(),
+        who in 0usize..4,
+        perm in any::<u64>(),
+    ) {
+        let a = at.get(asked());
+        let (reader, me) = readers().swap_remove(who);
+        let b = permute_hidden(a, me, &mut picker(perm));
+        leak::same_for(a, &b, &[reader], seen)?;
+    }
+}
+
+#[test]
+fn the_asked_states_hold_stopped_orders_that_the_permutation_changes() {
+    let all = asked();
+    assert!(all.len() > 10);
+    for a in all {
+        let acting = a.pending.as_ref().unwrap().cursor.card.side;
+        let b = permute_secrets_of(a, acting, &mut picker(1));
+        assert_ne!(a.pending, b.pending);
+        let rd = Reader::Side(acting.name().to_string());
+        assert_ne!(
+            seen(a, &rd),
+            seen(&b, &rd),
+            "the acting faction sees its own orders"
+        );
     }
 }
 
