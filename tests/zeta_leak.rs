@@ -360,6 +360,57 @@ proptest! {
     }
 }
 
+/// 36.3, plan §12/F10: Titans' turn-1 packet hiding the nuke in another candidate changes
+/// nothing another reader reads after the packet step but the commitment's hash (which hides
+/// the base): the same events otherwise, the same view, text and picture.
+#[test]
+fn the_nuke_base_of_the_packet_shows_only_as_its_commitment() {
+    let mut compared = 0;
+    for r in reached()
+        .iter()
+        .filter(|r| r.state.stage == Stage::Packet { turn: 1 })
+    {
+        let orders = bot_orders(&r.state, r.game, r.step);
+        let chosen = orders["titans"].nuke_base.clone().unwrap();
+        for other in r.state.data.nuke_candidates() {
+            if other == chosen {
+                continue;
+            }
+            let mut changed = orders.clone();
+            changed.get_mut("titans").unwrap().nuke_base = Some(other.clone());
+            let ra = resolve(&r.state, &orders, r.game, r.step);
+            let rb = resolve(&r.state, &changed, r.game, r.step);
+            assert_eq!(rb.state.nuke.base, Some(other.clone()));
+            assert_ne!(ra.public, rb.public, "the commitments differ");
+            for (reader, me) in readers() {
+                if me == Some(Side::Titans) {
+                    continue;
+                }
+                let hide = |e: Vec<String>| -> Vec<String> {
+                    e.into_iter()
+                        .filter(|l| !l.contains("commitment H(pbem-zeta-nuke-v1"))
+                        .collect()
+                };
+                let (ea, eb) = (hide(ra.events(&reader)), hide(rb.events(&reader)));
+                assert_eq!(
+                    leak::first_difference(&ea.join("\n"), &eb.join("\n")),
+                    None,
+                    "{reader:?}'s events, nuke in {chosen} or {other}"
+                );
+                let seen_a = seen_with(&ra.state, &reader, &ea);
+                let seen_b = seen_with(&rb.state, &reader, &eb);
+                assert_eq!(
+                    leak::first_difference(&seen_a, &seen_b),
+                    None,
+                    "{reader:?}, nuke in {chosen} or {other}"
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared >= 6, "{compared}");
+}
+
 /// The permutation changes hidden facts (so the properties above cannot pass by changing
 /// nothing): over the states reached, every kind of secret is changed somewhere, and the
 /// owner's own view tells the difference.
