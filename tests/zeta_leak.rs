@@ -411,6 +411,59 @@ fn the_nuke_base_of_the_packet_shows_only_as_its_commitment() {
     assert!(compared >= 6, "{compared}");
 }
 
+/// 10.2-10.5: a faction's sealed card choice, changed in the packet, changes nothing the
+/// others read after the packet step as long as the cards drawn in it are the same (the draw
+/// is what makes a card public; the kinds kept stay secret).
+#[test]
+fn a_card_choice_shows_only_through_the_cards_drawn() {
+    use pbem::systems::zeta::orders::CardChoice;
+    use pbem::systems::zeta::state::CardKind::{Atmosphere as A, Ground as G, Space as S};
+    let choices = [[S, S, G], [S, S, A], [S, G, G], [S, G, A], [G, G, A]];
+    let mut compared = 0;
+    for r in reached()
+        .iter()
+        .filter(|r| matches!(r.state.stage, Stage::Packet { .. }))
+    {
+        let orders = bot_orders(&r.state, r.game, r.step);
+        let ra = resolve(&r.state, &orders, r.game, r.step);
+        for side in Side::ALL.iter().copied() {
+            for kinds in &choices {
+                let mut changed = orders.clone();
+                let o = changed.get_mut(side.name()).unwrap();
+                if o.cards == Some(CardChoice::Plain(kinds.to_vec())) {
+                    continue;
+                }
+                o.cards = Some(CardChoice::Plain(kinds.to_vec()));
+                let rb = resolve(&r.state, &changed, r.game, r.step);
+                if ra.state.drawn != rb.state.drawn || ra.state.stage != rb.state.stage {
+                    continue;
+                }
+                for (reader, me) in readers() {
+                    if me == Some(side) {
+                        continue;
+                    }
+                    let (ea, eb) = (ra.events(&reader), rb.events(&reader));
+                    assert_eq!(
+                        leak::first_difference(&ea.join("\n"), &eb.join("\n")),
+                        None,
+                        "{reader:?}'s events, {side} choosing {kinds:?}"
+                    );
+                    assert_eq!(
+                        leak::first_difference(
+                            &seen_with(&ra.state, &reader, &ea),
+                            &seen_with(&rb.state, &reader, &eb)
+                        ),
+                        None,
+                        "{reader:?}, {side} choosing {kinds:?}"
+                    );
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared >= 6, "only {compared} comparisons");
+}
+
 /// The permutation changes hidden facts (so the properties above cannot pass by changing
 /// nothing): over the states reached, every kind of secret is changed somewhere, and the
 /// owner's own view tells the difference.
