@@ -27,6 +27,7 @@ pub mod gryps;
 pub mod guard;
 pub mod invariants;
 pub mod labels;
+pub mod leak;
 pub mod movement;
 pub mod nuke;
 pub mod orders;
