@@ -214,6 +214,7 @@ fn asked_states() -> Vec<State> {
                 slot: Slot::Combats,
                 snapshot: PhaseSnapshot::default(),
                 combats_done: Vec::new(),
+                combat_orders_done: 0,
             },
             rest,
         });

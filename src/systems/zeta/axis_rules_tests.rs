@@ -107,6 +107,7 @@ fn rule_30_4_3_the_axis_attack_comes_after_the_moves_and_before_combat() {
         slot: Slot::Movement,
         snapshot: Default::default(),
         combats_done: Vec::new(),
+        combat_orders_done: 0,
     };
     let mut d = dice(2);
     let mut ctx = Ctx::new(st, Some(&mut d), Moment::Resolve);

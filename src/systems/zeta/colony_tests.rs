@@ -586,6 +586,7 @@ fn a_phase_places_then_moves_the_colony_through_the_slots_35_5_35_6() {
             slot: Slot::Snapshot,
             snapshot: Default::default(),
             combats_done: Vec::new(),
+            combat_orders_done: 0,
         };
         for slot in [Slot::Colony, Slot::Actions, Slot::Movement, Slot::End] {
             cursor.slot = slot;

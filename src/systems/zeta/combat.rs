@@ -21,7 +21,6 @@ use super::policy::{Bomb, Bombard, House, JoinAnswer, Recarry, Sortie};
 use super::state::{
     Action, AskWhy, Card, CardKind, CharPlace, FaceUp, Pending, PhaseCursor, Slot, Stage,
 };
-use super::steps::SlotOutcome;
 use super::survival;
 use crate::kit::seats::Seat;
 use crate::systems::Problem;
@@ -763,6 +762,7 @@ pub fn camps(
                         slot: Slot::Combats,
                         snapshot: Default::default(),
                         combats_done: Vec::new(),
+                        combat_orders_done: 0,
                     },
                     rest: PhaseOrders {
                         combats: vec![order.clone()],
@@ -800,9 +800,9 @@ pub fn resolve_combat(
     at: Loc,
     versus: &[Side],
     order: &CombatOrder,
-) -> SlotOutcome {
+) -> CombatOutcome {
     let Some((turn, k, card)) = phase_of(ctx) else {
-        return SlotOutcome::Continue;
+        return CombatOutcome::Skipped;
     };
     let acting = card.side;
     let mut order = order.clone();
@@ -813,7 +813,7 @@ pub fn resolve_combat(
             acting,
             format!("combat in {} skipped: {}", at.label(), reason(&p)),
         );
-        return SlotOutcome::Continue;
+        return CombatOutcome::Skipped;
     }
     if let Some(g) = &order.guard
         && guard::holds(ctx, acting, g) != Some(true)
@@ -825,7 +825,7 @@ pub fn resolve_combat(
                 at.label()
             ),
         );
-        return SlotOutcome::Continue;
+        return CombatOutcome::Skipped;
     }
     crate::kit::reach::fire("18.5");
     crate::kit::reach::fire("18.7");
@@ -837,7 +837,7 @@ pub fn resolve_combat(
     ));
     let (attacker, defender) = match camps(ctx, acting, &order) {
         Ok(c) => c,
-        Err(p) => return SlotOutcome::Stop(p),
+        Err(p) => return CombatOutcome::Stop(p),
     };
     let mut cs = CombatState {
         at,
@@ -851,7 +851,18 @@ pub fn resolve_combat(
     let prefix = labels::combat(turn, k, at);
     prepare(ctx, &mut cs, &order);
     fight(ctx, &mut cs, &order, &prefix);
-    SlotOutcome::Continue
+    CombatOutcome::Fought
+}
+
+/// What one combat order came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CombatOutcome {
+    /// Not fought (wrong when it came, or its condition false): the hex may still have its
+    /// combat this phase from a later order (18.4 counts combats, not orders).
+    Skipped,
+    Fought,
+    /// Stopped before its preparation to ask a faction (18.9): resumed, the order runs again.
+    Stop(Box<super::state::Pending>),
 }
 
 fn camp(cs: &CombatState, i: usize) -> &Camp {

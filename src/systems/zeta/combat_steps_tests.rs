@@ -24,6 +24,7 @@ fn combats_slot(
         slot: Slot::Combats,
         snapshot: Default::default(),
         combats_done: Vec::new(),
+        combat_orders_done: 0,
     };
     let orders = PhaseOrders {
         combats,
@@ -31,7 +32,7 @@ fn combats_slot(
     };
     let mut ctx = Ctx::new(s, Some(d), Moment::Resolve);
     let out = steps::resolve_phase_slot(&mut ctx, &mut cursor, &orders);
-    assert_eq!(out, SlotOutcome::Continue);
+    assert_eq!(out, steps::SlotOutcome::Continue);
     let (public, private) = ctx.log.into_lines();
     let titans = private.get("titans").cloned().unwrap_or_default();
     (cursor, public, titans)
@@ -76,6 +77,28 @@ fn rule_18_4_a_second_combat_in_the_same_hex_is_skipped_and_its_side_told() {
     assert_eq!(
         titans,
         vec!["combat in space:E05 skipped: one combat per hex per phase (18.4)"]
+    );
+}
+
+#[test]
+fn rule_18_4_a_combat_skipped_by_its_condition_leaves_the_hex_to_a_later_order() {
+    // 18.4 counts combats, not orders: a guarded order whose condition fails fights nothing,
+    // so the next order for the same hex (the usual "if ..., else" pair) still has its combat.
+    let mut guarded = order("space:E05", &[Side::Aeug]);
+    guarded.guard = Some(crate::systems::zeta::guard::Guard::PhaseMin(9));
+    let plain = order("space:E05", &[Side::Aeug]);
+    let mut d = dice(1);
+    let (cursor, public, titans) = combats_slot(duel(1, 1), vec![guarded, plain], &mut d);
+    let attacks = public
+        .iter()
+        .filter(|l| l.as_str() == "titans attacks aeug in space:E05 (18)")
+        .count();
+    assert_eq!(attacks, 1, "{public:?}");
+    assert_eq!(cursor.combats_done, vec![loc("space:E05")]);
+    assert_eq!(cursor.combat_orders_done, 2);
+    assert_eq!(
+        titans,
+        vec!["combat in space:E05 skipped: its condition does not hold"]
     );
 }
 

@@ -145,6 +145,7 @@ mod tests {
                 slot: crate::systems::zeta::state::Slot::Combats,
                 snapshot: Default::default(),
                 combats_done: Vec::new(),
+                combat_orders_done: 0,
             },
             rest: Default::default(),
         });

@@ -334,6 +334,7 @@ mod tests {
                 ..PhaseSnapshot::default()
             },
             combats_done: Vec::new(),
+            combat_orders_done: 0,
         }
     }
 

@@ -52,6 +52,7 @@ fn cursor(st: &State, slot: Slot) -> PhaseCursor {
             ..PhaseSnapshot::default()
         },
         combats_done: Vec::new(),
+        combat_orders_done: 0,
     }
 }
 

@@ -88,6 +88,7 @@ fn rule_31_5_3_the_laser_fires_after_every_combat_of_the_phase() {
         slot: Slot::Combats,
         snapshot: Default::default(),
         combats_done: Vec::new(),
+        combat_orders_done: 0,
     };
     let mut d = dice(3);
     let mut ctx = Ctx::new(st, Some(&mut d), Moment::Resolve);

@@ -811,6 +811,7 @@ mod tests {
             slot: Slot::Actions,
             snapshot: Default::default(),
             combats_done: Vec::new(),
+            combat_orders_done: 0,
         };
         for slot in [Slot::Actions, Slot::Movement] {
             cursor.slot = slot;

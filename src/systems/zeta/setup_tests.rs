@@ -352,6 +352,7 @@ fn a_state_with_a_stopped_phase_round_trips_through_yaml_and_json() {
             slot: Slot::Combats,
             snapshot,
             combats_done: vec![at],
+            combat_orders_done: 0,
         },
         rest: super::orders::PhaseOrders {
             speech: Some("side_2".into()),

@@ -592,6 +592,7 @@ mod tests {
             slot: Slot::Speech,
             snapshot: PhaseSnapshot::default(),
             combats_done: Vec::new(),
+            combat_orders_done: 0,
         }
     }
 

@@ -447,8 +447,13 @@ pub struct PhaseCursor {
     pub card: Card,
     pub slot: Slot,
     pub snapshot: PhaseSnapshot,
+    /// The hexes whose combat was fought this phase (18.4).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub combats_done: Vec<Loc>,
+    /// How many of the phase's combat orders were handled (fought or skipped), so a phase
+    /// resumed after an 18.9 ask goes on with the next one.
+    #[serde(default, skip_serializing_if = "no_orders_done")]
+    pub combat_orders_done: u32,
 }
 
 /// A stopped phase (plan §1.3): who must answer, why, where to resume and the acting
@@ -542,4 +547,9 @@ impl State {
         *n = n.saturating_add(1);
         format!("{prefix}-{n}")
     }
+}
+
+/// Whether no combat order of the phase was handled yet (the field is then left out).
+fn no_orders_done(n: &u32) -> bool {
+    *n == 0
 }

@@ -309,6 +309,7 @@ fn run_phase(ctx: &mut Ctx<'_>, turn: u8, k: u8, card: Card, orders: &PhaseOrder
         slot: Slot::Snapshot,
         snapshot: Default::default(),
         combats_done: Vec::new(),
+        combat_orders_done: 0,
     };
     run_from(ctx, turn, cursor, orders)
 }
@@ -466,7 +467,9 @@ pub fn resolve_phase_slot(
             SlotOutcome::Continue
         }
         Slot::Combats => {
-            for c in &orders.combats {
+            // Resumed after an 18.9 ask, the orders already handled are not looked at again.
+            let first = usize::try_from(cursor.combat_orders_done).unwrap_or(usize::MAX);
+            for c in orders.combats.iter().skip(first) {
                 if cursor.combats_done.contains(&c.at) {
                     // 18.4: one combat per hex and phase; the later order is skipped and its
                     // side told, as any item wrong when it comes.
@@ -478,15 +481,17 @@ pub fn resolve_phase_slot(
                             c.at.label()
                         ),
                     );
+                    cursor.combat_orders_done = cursor.combat_orders_done.saturating_add(1);
                     continue;
                 }
-                let out = combat::resolve_combat(ctx, c.at, &c.versus, c);
-                if out != SlotOutcome::Continue {
+                match combat::resolve_combat(ctx, c.at, &c.versus, c) {
                     // Stopped before its preparation (18.9): resumed, this combat runs again
                     // from its camps with the answer.
-                    return out;
+                    combat::CombatOutcome::Stop(p) => return SlotOutcome::Stop(p),
+                    combat::CombatOutcome::Fought => cursor.combats_done.push(c.at),
+                    combat::CombatOutcome::Skipped => {}
                 }
-                cursor.combats_done.push(c.at);
+                cursor.combat_orders_done = cursor.combat_orders_done.saturating_add(1);
             }
             SlotOutcome::Continue
         }
@@ -581,6 +586,7 @@ mod tests {
             slot: Slot::Snapshot,
             snapshot: PhaseSnapshot::default(),
             combats_done: Vec::new(),
+            combat_orders_done: 0,
         };
         let orders = PhaseOrders::default();
         resolve_phase_slot(&mut c, &mut cursor, &orders);

@@ -88,6 +88,13 @@ pub struct Mine {
     pub pending: Option<PhaseOrders>,
 }
 
+/// A drawn card as everyone sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct DrawnCard {
+    pub side: Side,
+    pub kind: CardKind,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct View {
     pub reader: String,
@@ -97,7 +104,10 @@ pub struct View {
     pub characters: BTreeMap<CharId, CharView>,
     pub bases: BTreeMap<BaseId, BaseState>,
     pub sides: PerSide<SideView>,
-    pub drawn: Vec<Card>,
+    /// The cards drawn this turn, by faction and kind only: which copy of a kind was drawn
+    /// is left out, since the lowest copy is taken first (10.3) and a second copy drawn first
+    /// would tell everyone that the faction chose both.
+    pub drawn: Vec<DrawnCard>,
     pub nuke: NukeView,
     pub colony: ColonyState,
     pub once: OneShots,
@@ -204,7 +214,14 @@ pub fn view(state: &State, reader: &Reader) -> View {
         characters,
         bases: state.bases.clone(),
         sides,
-        drawn: state.drawn.clone(),
+        drawn: state
+            .drawn
+            .iter()
+            .map(|c| DrawnCard {
+                side: c.side,
+                kind: c.kind,
+            })
+            .collect(),
         nuke: NukeView {
             status: status.into(),
             possible,
@@ -421,6 +438,33 @@ mod card_tests {
         steps::resolve(&st, &Default::default(), &mut dice)
             .unwrap()
             .state
+    }
+
+    /// 10.3, 11.2: the lowest copy of a kind leaves the hand first, so a drawn card's copy
+    /// number would tell whether its faction chose a second card of that kind. No other
+    /// reader is shown it.
+    #[test]
+    fn a_drawn_card_is_shown_without_its_copy_number() {
+        let mut st = mid_turn();
+        st.drawn = vec![Card {
+            side: Side::Titans,
+            kind: CardKind::Space,
+            copy: 2,
+        }];
+        for reader in [Reader::Public, Reader::Side("aeug".into())] {
+            let v = view(&st, &reader);
+            assert_eq!(
+                v.drawn,
+                vec![DrawnCard {
+                    side: Side::Titans,
+                    kind: CardKind::Space
+                }]
+            );
+            let yaml = crate::yaml::encode(&v).unwrap();
+            let drawn = yaml.split("\ndrawn:").nth(1).unwrap_or_default();
+            let drawn = drawn.split("\nnuke:").next().unwrap_or_default();
+            assert!(!drawn.contains("copy"), "{drawn}");
+        }
     }
 
     /// Plan §2.1, §2.3 traps 3 and 7: every reader sees each faction's count of cards in the
