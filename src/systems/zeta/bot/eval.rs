@@ -117,8 +117,9 @@ pub fn base_gain(state: &State, side: Side, base: &str) -> i64 {
         Some(g) => {
             let lost = vp_at(state, base, b.level);
             // Everyone leans on the VP leader (plan §8.4: the anti-leader knob; 40 games at
-            // weight 3/2 gave Titans 94 % of the wins).
-            let weight = if leader(state, side) == Some(g) { 4 } else { 2 };
+            // weight 3/2 gave Titans 94 % of the wins, and at 4/2 the two trailing factions
+            // still took each other's bases: the third's VP now count half).
+            let weight = if leader(state, side) == Some(g) { 4 } else { 1 };
             lost * weight / 2 + vp_at(state, base, 1)
         }
         None => vp_at(state, base, 1).max(1),
@@ -138,7 +139,9 @@ pub fn worth(state: &State, side: Side, loc: Loc, extra: i64) -> i64 {
         if state.bases.get(&b).and_then(|x| x.governor) == Some(side) {
             let deficit = threat_near(state, loc, side) - power_at(state, loc, side);
             if deficit > 0 {
-                w += vp_at(state, &b, 3).max(1) * 2;
+                // Weighted as a base to take: an own base governed away by a small stack
+                // (17.7) is VP lost (the balance runs showed undefended Sides falling).
+                w += vp_at(state, &b, 3).max(1) * 4;
             }
         }
     }

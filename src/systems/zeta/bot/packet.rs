@@ -10,6 +10,7 @@ use crate::systems::zeta::arming;
 use crate::systems::zeta::ctx::{Ctx, Moment};
 use crate::systems::zeta::data::{MapId, Place};
 use crate::systems::zeta::orders::{ArmItem, CardChoice, DeployUnit, Orders, Produce};
+use crate::systems::zeta::policy::{JoinAnswer, JoinPolicy, JoinRule};
 use crate::systems::zeta::state::CardKind;
 use crate::systems::zeta::{cards, deploy, nuke};
 use crate::yaml::FieldPath;
@@ -40,7 +41,42 @@ pub fn orders(state: &State, side: Side, rng: &mut BotRng) -> Orders {
         }
     }
     let o = characters(state, side, o, rng);
-    cards_choice(state, side, o, rng)
+    let mut o = cards_choice(state, side, o, rng);
+    let mut with = o.clone();
+    with.policies.join = Some(join_policy(state, side));
+    if accepted(state, side, &with) {
+        o = with;
+    }
+    o
+}
+
+/// 18.9 by the anti-leader rule (plan §8.1 "Policies"): when another faction leads in VP,
+/// join whoever fights it (attacking it with the acting faction, defending against it as the
+/// declared one); else, or when the bot leads itself, watch. Rewritten every packet, as the
+/// leader changes.
+fn join_policy(state: &State, side: Side) -> JoinPolicy {
+    let vp = state.base_vp();
+    let mut rules = Vec::new();
+    if let Some(leader) = eval::leader(state, side)
+        && vp[leader] > vp[side]
+    {
+        rules.push(JoinRule {
+            acting: Some(leader),
+            declared: None,
+            at: None,
+            answer: JoinAnswer::Defender,
+        });
+        rules.push(JoinRule {
+            acting: None,
+            declared: Some(leader),
+            at: None,
+            answer: JoinAnswer::Attacker,
+        });
+    }
+    JoinPolicy {
+        default: JoinAnswer::Abstain,
+        rules,
+    }
 }
 
 /// 36.2-36.3: the candidate an enemy is most likely to attack, so that the demolition (36.4)

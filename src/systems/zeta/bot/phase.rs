@@ -431,12 +431,20 @@ fn combats(state: &State, side: Side, o: Orders, rng: &mut BotRng) -> Orders {
                 .filter(|(s, _)| versus.contains(s))
                 .map(|(_, p)| *p)
                 .sum();
-            let good = own * 5 >= enemy * 6 || (own >= enemy && versus.iter().any(|s| base_of(*s)));
+            let at_leader = eval::leader(state, side).is_some_and(|l| versus.contains(&l));
+            // Against the VP leader 6 to 5 (or even odds at its base) is enough; against the
+            // third faction only 3 to 2, so the two trailing factions do not wear each other
+            // down while the leader runs away (plan §8.4: target choice weighted by the
+            // leader).
+            let good = if at_leader {
+                own * 5 >= enemy * 6 || (own >= enemy && versus.iter().any(|s| base_of(*s)))
+            } else {
+                own * 2 >= enemy * 3
+            };
             if !good {
                 continue;
             }
-            let leader_bonus =
-                i64::from(eval::leader(state, side).is_some_and(|l| versus.contains(&l))) * 10;
+            let leader_bonus = i64::from(at_leader) * 10;
             candidates.push((
                 enemy + leader_bonus + rng.jitter(5),
                 CombatOrder {
