@@ -296,6 +296,18 @@ pub fn armament_choices(ctx: &Ctx<'_>, side: Side) -> Vec<Choice<ArmItem>> {
         .collect()
 }
 
+/// A unit that already waits for this deployment without being produced in this packet
+/// (29.5.2: the Red Qubeley Mk-II when Glemy is not on the board) is named by its type, as a
+/// production without a label is (6.1), so the deployment can place it.
+fn name_waiting_units(ctx: &mut Ctx<'_>, side: Side) {
+    for (id, type_id) in &ctx.state.sides[side].sheet.awaiting {
+        let named = ctx.labels.entry(type_id.clone()).or_default();
+        if !named.contains(id) {
+            named.push(id.clone());
+        }
+    }
+}
+
 /// Starts `side`'s armament: last turn's production is forgotten, 5.2's new types are
 /// permitted for good, and the income is on the sheet.
 fn begin(ctx: &mut Ctx<'_>, side: Side) {
@@ -308,6 +320,7 @@ fn begin(ctx: &mut Ctx<'_>, side: Side) {
         .into_iter()
         .filter(|t| s.permitted.insert(t.clone()))
         .collect();
+    name_waiting_units(ctx, side);
     if !added.is_empty() {
         reach::fire("5.2");
         ctx.log.public(format!(
@@ -543,6 +556,7 @@ pub fn simulate_armament(
     ctx.state.sides[side].produced.clear();
     let income = income(ctx, side);
     ctx.state.sides[side].sheet.points_left = Some(income);
+    name_waiting_units(ctx, side);
     for (i, item) in items.iter().enumerate() {
         match legal_armament_item(ctx, side, item, &root.at(i)) {
             Ok(()) => apply(ctx, side, item),

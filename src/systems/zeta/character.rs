@@ -381,7 +381,7 @@ pub fn transfers(ctx: &mut Ctx<'_>) {
                 ctx.log.public(format!(
                     "Glemy is not on the board: Ple Two{} are deployed normally this turn \
                      (29.5.2)",
-                    unit.map(|id| format!(" and {id}, a Red Qubeley Mk-II,"))
+                    unit.map(|id| format!(" and {id}, a Red Qubeley Mk-II (label {RED_QUBELEY}),"))
                         .unwrap_or_default()
                 ));
             }

@@ -861,11 +861,15 @@ pub fn simulate_deployment(
                 Err(e) => out.push(e),
             }
         }
-        let left: Vec<UnitId> = sim.state.sides[side]
+        // A-8 binds what this packet produced; a unit that waited from before it (29.5.2's
+        // Red Qubeley Mk-II, a type never produced) may be left, and goes to the factory box.
+        let mine = &sim.state.sides[side];
+        let left: Vec<UnitId> = mine
             .sheet
             .awaiting
-            .keys()
-            .cloned()
+            .iter()
+            .filter(|(_, t)| mine.produced.get(*t).is_some_and(|n| *n > 0))
+            .map(|(id, _)| id.clone())
             .collect();
         if !left.is_empty() {
             out.push(problem(

@@ -202,3 +202,56 @@ fn aeugs_black_qubeley_leaves_the_game_when_removed_29_4_4() {
     assert!(leaves_the_game(Side::Aeug, "black_qubeley"));
     assert!(!leaves_the_game(Side::NeoZeon, "black_qubeley"));
 }
+
+/// The turn-1 packet of the real setup with a Red Qubeley Mk-II waiting for Neo Zeon's
+/// deployment, as 29.5.2 leaves it.
+fn packet_with_a_waiting_red_qubeley() -> State {
+    let mut st = crate::systems::zeta::setup::initial_state(
+        crate::systems::zeta::setup::GRYPS,
+        &crate::systems::DataSource::default(),
+    )
+    .unwrap();
+    st.sides[Side::NeoZeon]
+        .sheet
+        .awaiting
+        .insert("n-red-qubeley-1".into(), "red_qubeley".into());
+    st
+}
+
+#[test]
+fn the_red_qubeley_of_29_5_2_may_be_left_undeployed_a_8_binds_only_this_packets_production() {
+    let st = packet_with_a_waiting_red_qubeley();
+    let empty = crate::systems::zeta::orders::Orders::default();
+    assert_eq!(
+        crate::systems::zeta::orders::check(&st, "neo_zeon", &empty),
+        vec![]
+    );
+}
+
+#[test]
+fn the_red_qubeley_of_29_5_2_is_deployed_under_its_type_name_29_5_2() {
+    let st = packet_with_a_waiting_red_qubeley();
+    let mut ctx = Ctx::new(st.clone(), None, Moment::Check);
+    crate::systems::zeta::arming::simulate_armament(
+        &mut ctx,
+        Side::NeoZeon,
+        &[],
+        &crate::yaml::FieldPath::root(),
+    );
+    let choices = crate::systems::zeta::deploy::deploy_unit_choices(&ctx, Side::NeoZeon);
+    let choice = choices
+        .iter()
+        .find(|c| c.item.label == "red_qubeley")
+        .expect("the waiting Red Qubeley is a deployment choice");
+    let orders = crate::systems::zeta::orders::Orders {
+        deployment: crate::systems::zeta::orders::Deployment {
+            units: vec![choice.item.clone()],
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    assert_eq!(
+        crate::systems::zeta::orders::check(&st, "neo_zeon", &orders),
+        vec![]
+    );
+}
