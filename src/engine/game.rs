@@ -96,6 +96,20 @@ impl Game {
         })
     }
 
+    /// The same game with its files read from `dir` (an auditor's view of the published
+    /// archive/): the configuration and journal as this one read them, nothing else shared.
+    pub fn with_dir(&self, dir: GameDir) -> Result<Game, Error> {
+        Ok(Game {
+            dir,
+            config: self.config.clone(),
+            system: systems::by_id(&self.config.system)?,
+            journal: self.journal.clone(),
+            all_records: self.all_records.clone(),
+            data: OnceLock::new(),
+            caches: self.caches,
+        })
+    }
+
     /// Every record with the hash of its file, oldest first, up to the head this game was
     /// opened at: read (through the host's parsed copy, `host/cache/journal.jsonl`) on first
     /// use. Only what needs the history calls it (old views and reports, publishing, dice

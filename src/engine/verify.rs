@@ -16,7 +16,7 @@ use super::dir;
 use super::game::{Game, Secrets};
 use super::order;
 use super::par;
-use super::process::read_events;
+use super::process::{StepEvents, read_events};
 use super::{Error, views};
 use crate::protocol::dice::{bot_seed, replay_public, sealed_key_commit, step_seed};
 use crate::protocol::envelope::{self, ORDER_NAMESPACE};
@@ -29,6 +29,7 @@ use crate::systems::Reader;
 use crate::yaml;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// What was checked, for the summary line.
 #[derive(Debug, Default)]
@@ -88,10 +89,7 @@ pub fn verify(root: &Path, opts: &Options) -> Result<Tally, Error> {
     let mut tally = Tally::default();
     let records = read_records(&game, &mut findings);
     tally.records = records.len();
-    let archive = Game {
-        dir: game.dir.from_archive(),
-        ..Game::open_for_audit(root)?
-    };
+    let archive = game.with_dir(game.dir.from_archive())?;
     let source = if opts.public_only {
         None
     } else if game.is_host() {
@@ -153,7 +151,7 @@ fn rec_name(seq: u64) -> String {
 /// file in journal/ that is not part of the chain (a record after a gap, another name); a
 /// leftover `.tmp*` file of an interrupted write is not a record and is passed over
 /// (`game::journal_strays`).
-fn read_records(game: &Game, findings: &mut Vec<String>) -> Vec<(Record, Hash32)> {
+fn read_records(game: &Game, findings: &mut Vec<String>) -> Arc<Vec<(Record, Hash32)>> {
     match super::game::journal_strays(&game.dir) {
         Ok(strays) => findings.extend(
             strays
@@ -161,6 +159,11 @@ fn read_records(game: &Game, findings: &mut Vec<String>) -> Vec<(Record, Hash32)
                 .map(|(name, why)| format!("journal/{name}: {why}")),
         ),
         Err(e) => findings.push(format!("journal/: cannot be listed: {e}")),
+    }
+    // `Game::open_for_audit` read every record a moment ago, as strictly as below; only a
+    // journal it could not read whole is read again here, to say what is wrong with it.
+    if let Some(records) = game.all_records.get().filter(|r| !r.is_empty()) {
+        return records.clone();
     }
     let mut out = Vec::new();
     for seq in 0.. {
@@ -195,7 +198,7 @@ fn read_records(game: &Game, findings: &mut Vec<String>) -> Vec<(Record, Hash32)
             }
         }
     }
-    out
+    Arc::new(out)
 }
 
 /// Reports are published and mailed, and derived: each must be the bytes pbem gives for its
@@ -1304,7 +1307,7 @@ fn replay_and_derived(
     };
     let derived = Derived::new(game, records);
     let mut checked = Vec::new();
-    derived.record(0, &mut checked, tally);
+    derived.record(0, None, &mut checked, tally);
     let indices: Vec<usize> = (1..records.len()).collect();
     let (runs, receipts) = std::thread::scope(|scope| {
         let receipts = scope.spawn(|| {
@@ -1321,7 +1324,7 @@ fn replay_and_derived(
                 .map(|&i| {
                     let (mut replay, mut derived_findings) = (Vec::new(), Vec::new());
                     let mut tally = Tally::default();
-                    replay_record(
+                    let replayed = replay_record(
                         game,
                         records,
                         i,
@@ -1331,7 +1334,7 @@ fn replay_and_derived(
                         &mut replay,
                         &mut tally,
                     );
-                    derived.record(i, &mut derived_findings, &mut tally);
+                    derived.record(i, replayed.as_ref(), &mut derived_findings, &mut tally);
                     (replay, derived_findings, tally)
                 })
                 .collect()
@@ -1421,8 +1424,20 @@ fn state_before(game: &Game, records: &[(Record, Hash32)], i: usize) -> String {
     dir::read_text(&game.dir.state(seq)).unwrap_or_default()
 }
 
+/// What the replay of a record read and gave that the checks of the files derived from it
+/// (its views and report) need, so that they read and parse nothing again.
+struct Replayed {
+    /// The host's stored state after the record, as read.
+    state: String,
+    /// The record's events, when its events file holds exactly the replay's (None: read the
+    /// file).
+    events: Option<StepEvents>,
+}
+
 /// Checks record `i` of the host's files against the journal (signatures and bindings of its
 /// orders, the host reveal) and replays it from `state`, which becomes the state after it.
+/// Returns what the checks of its views and report need, when the stored state after it
+/// could be read.
 #[allow(clippy::too_many_arguments)]
 fn replay_record(
     game: &Game,
@@ -1433,7 +1448,7 @@ fn replay_record(
     state: &mut String,
     findings: &mut Vec<String>,
     tally: &mut Tally,
-) {
+) -> Option<Replayed> {
     let ours = game.system.rules_version();
     {
         let (rec, _) = &records[i];
@@ -1484,13 +1499,17 @@ fn replay_record(
                 }
                 _ => {}
             }
-            if dir::read_text(&game.dir.state(rec.seq)).ok().as_deref() != Some(state.as_str()) {
+            let stored = dir::read_text(&game.dir.state(rec.seq));
+            if stored.as_ref().ok() != Some(&*state) {
                 findings.push(format!(
                     "host/state/{:06}.yaml: differs from the state this record must leave",
                     rec.seq
                 ));
             }
-            return;
+            return stored.ok().map(|state| Replayed {
+                state,
+                events: None,
+            });
         };
         if journal::host_seed(&secrets.master, st.number) != st.host_reveal {
             findings.push(format!(
@@ -1506,7 +1525,7 @@ fn replay_record(
                 Ok(env) => env,
                 Err(e) => {
                     findings.push(format!("{fname}: {e}"));
-                    return;
+                    return None;
                 }
             };
             tally.orders += 1;
@@ -1526,7 +1545,7 @@ fn replay_record(
             };
             let Some(key) = key else {
                 findings.push(format!("{fname}: side {} has no seat in genesis", o.side));
-                return;
+                return None;
             };
             match crate::protocol::keys::PublicKey::parse(&key) {
                 Ok(key) => {
@@ -1593,7 +1612,7 @@ fn replay_record(
             check_sealed(game, rec.seq, st, &secrets.game_key, None, findings);
             check_reveal_keys(game, records, i, &secrets.game_key, findings);
             *state = dir::read_text(&game.dir.state(rec.seq)).unwrap_or_default();
-            return;
+            return None;
         }
         // A bot's orders must be those its bot writes from the state and the bot seed (docs/
         // dice.md, "Bot orders"); a bot seat given default orders must have a bot that fails.
@@ -1612,7 +1631,7 @@ fn replay_record(
         // Replay the step.
         let Some(data) = data else {
             findings.push(format!("{name}: cannot be replayed without data.yaml"));
-            return;
+            return None;
         };
         match super::step::resolve(
             game.system.as_ref(),
@@ -1623,11 +1642,14 @@ fn replay_record(
             st.seed,
             secrets.game_key,
         ) {
-            Err(e) => findings.push(format!("{name}: replay failed: {e}")),
+            Err(e) => {
+                findings.push(format!("{name}: replay failed: {e}"));
+                None
+            }
             Ok(res) => {
                 tally.replayed_steps += 1;
-                let stored = dir::read_text(&game.dir.state(rec.seq)).unwrap_or_default();
-                if stored != res.state {
+                let stored = dir::read_text(&game.dir.state(rec.seq));
+                if stored.as_ref().ok() != Some(&res.state) {
                     findings.push(format!(
                         "host/state/{:06}.yaml: differs from the replay of {name}",
                         rec.seq
@@ -1664,46 +1686,60 @@ fn replay_record(
                         "{name}: step.events: differ from the events of the replay"
                     ));
                 }
-                if !events_file_matches(game, rec.seq, &res.public, &res.private) {
-                    findings.push(format!(
-                        "host/events/{:06}.yaml: private events differ from the replay",
-                        rec.seq
-                    ));
-                }
+                let events = StepEvents {
+                    public: res.public,
+                    private: res.private,
+                };
+                let events = match events_file(game, rec.seq, &events) {
+                    EventsFile::Same => Some(events),
+                    EventsFile::SamePrivate => None,
+                    EventsFile::Differs => {
+                        findings.push(format!(
+                            "host/events/{:06}.yaml: private events differ from the replay",
+                            rec.seq
+                        ));
+                        None
+                    }
+                };
                 if res.public_state != rec.public_state {
                     findings.push(format!(
                         "{name}: public_state: does not match the public view of the state"
                     ));
                 }
                 *state = res.state;
+                stored.ok().map(|state| Replayed { state, events })
             }
         }
     }
 }
 
-/// Whether the host's events file of record `seq` holds the replay's private events (its
-/// public ones are checked against the record). The file `process` wrote is the replay's
-/// events encoded, byte for byte, so that is compared first: encoding is several times
-/// cheaper than parsing. Bytes that differ (a file another pbem wrote) are parsed and only
-/// the private events compared, as before; a missing or unreadable file is not a finding
-/// here.
-fn events_file_matches(
-    game: &Game,
-    seq: u64,
-    public: &[String],
-    private: &std::collections::BTreeMap<String, Vec<String>>,
-) -> bool {
-    let replayed = super::process::StepEvents {
-        public: public.to_vec(),
-        private: private.clone(),
-    };
+/// What the host's events file of a record holds against the replay's events.
+enum EventsFile {
+    /// The replay's events, byte for byte.
+    Same,
+    /// Other bytes (a file another pbem wrote, or none) with the same private events, or a
+    /// file that cannot be read (not a finding here).
+    SamePrivate,
+    /// Other private events.
+    Differs,
+}
+
+/// Whether the host's events file of record `seq` holds the replay's private events
+/// (`replayed`; its public ones are checked against the record). The file `process` wrote is
+/// the replay's events encoded, byte for byte, so that is compared first: encoding is several
+/// times cheaper than parsing. Bytes that differ are parsed and only the private events
+/// compared.
+fn events_file(game: &Game, seq: u64, replayed: &StepEvents) -> EventsFile {
     let path = super::process::events_path(game, seq);
-    if let (Ok(stored), Ok(ours)) = (dir::read(&path), crate::yaml::encode(&replayed))
+    if let (Ok(stored), Ok(ours)) = (dir::read(&path), crate::yaml::encode(replayed))
         && stored == ours.as_bytes()
     {
-        return true;
+        return EventsFile::Same;
     }
-    read_events(game, seq).map_or(true, |ev| ev.private == *private)
+    match read_events(game, seq) {
+        Ok(ev) if ev.private != replayed.private => EventsFile::Differs,
+        _ => EventsFile::SamePrivate,
+    }
 }
 
 /// The bot orders of step record `records[i]` recomputed from `state` (the state before the
@@ -1783,16 +1819,40 @@ impl<'a> Derived<'a> {
         }
     }
 
-    /// Checks the views and report of record `i`.
-    fn record(&self, i: usize, findings: &mut Vec<String>, tally: &mut Tally) {
+    /// Checks the views and report of record `i`, from what its replay read and gave
+    /// (`replayed`), or else from the files.
+    fn record(
+        &self,
+        i: usize,
+        replayed: Option<&Replayed>,
+        findings: &mut Vec<String>,
+        tally: &mut Tally,
+    ) {
         if !self.ours[i] {
             return; // drawn by other rules (the replay note says which)
         }
         let (game, seq) = (self.game, self.records[i].0.seq);
+        // What the replay read and gave, else the files (an error is said for each file
+        // that needs it).
+        let (read_state, read_ev);
+        let state = match replayed {
+            Some(r) => Ok(r.state.as_str()),
+            None => {
+                read_state = dir::read_text(&game.dir.state(seq)).map_err(|e| e.to_string());
+                read_state.as_deref().map_err(|e| e.clone())
+            }
+        };
+        let events = match replayed.and_then(|r| r.events.as_ref()) {
+            Some(ev) => Ok(ev),
+            None => {
+                read_ev = read_events(game, seq).map_err(|e| e.to_string());
+                read_ev.as_ref().map_err(|e| e.clone())
+            }
+        };
         let newest = i + 1 == self.records.len();
         for side in self.views.then_some(&self.sides).into_iter().flatten() {
-            let want = match views::side_view_at(game, side, seq) {
-                Ok((yaml, _)) => yaml,
+            let want = match self.view_of(i, side, &state, &events) {
+                Ok(yaml) => yaml,
                 Err(e) => {
                     findings.push(format!(
                         "views/{side}/{seq:06}.yaml: cannot be regenerated: {e}"
@@ -1816,7 +1876,10 @@ impl<'a> Derived<'a> {
             }
         }
         let file = format!("reports/{seq:06}.txt");
-        let want = match views::report_text_of(game, self.records, seq) {
+        let want = match state
+            .map_err(Error::Fail)
+            .and_then(|state| views::report_text_of(game, self.records, seq, state))
+        {
             Ok(w) => w,
             Err(e) => {
                 findings.push(format!("{file}: cannot be regenerated: {e}"));
@@ -1830,6 +1893,28 @@ impl<'a> Derived<'a> {
                 rec_name(seq)
             ));
         }
+    }
+
+    /// The YAML of `side`'s view of record `i`, from the state after it and its events.
+    fn view_of(
+        &self,
+        i: usize,
+        side: &str,
+        state: &Result<&str, String>,
+        events: &Result<&StepEvents, String>,
+    ) -> Result<String, Error> {
+        let (record, head) = &self.records[i];
+        let (state, events) = match (state, events) {
+            (Ok(state), Ok(events)) => (*state, *events),
+            (Err(e), _) | (_, Err(e)) => return Err(Error::Fail(e.clone())),
+        };
+        let reader = Reader::Side(side.to_string());
+        let board = self
+            .game
+            .system
+            .view_yaml(self.game.data()?, state, &reader)?;
+        let events = views::events_for(events, &reader);
+        views::view_yaml(self.game, side, record.seq, record, head, &board, &events)
     }
 }
 

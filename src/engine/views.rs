@@ -43,26 +43,8 @@ pub fn side_view_at(game: &Game, side: &str, seq: u64) -> Result<(String, String
         .system
         .view(game.data()?, &state, &Reader::Side(side.to_string()))?;
     let events = view_events(game, seq, &Reader::Side(side.to_string()))?;
+    let yaml = view_yaml(game, side, seq, record, head, &rendered.yaml, &events)?;
     let next = record.next.as_ref();
-    let waiting: Vec<String> = next.map(|n| n.waiting_for.clone()).unwrap_or_default();
-    let header = ViewHeader {
-        pbem: "view/1",
-        game: &game.config.id,
-        system: &game.config.system,
-        side,
-        head: head.hex(),
-        record: seq,
-        step: next.map(|n| n.step),
-        step_title: next.map(|n| n.title.as_str()),
-        you_must_submit: waiting.iter().any(|s| s == side),
-        waiting_for: waiting.clone(),
-        events: events.clone(),
-    };
-    let yaml = format!(
-        "{}board:\n{}",
-        crate::yaml::encode(&header)?,
-        indent(&rendered.yaml)
-    );
     let mut text = String::new();
     text.push_str(&format!(
         "pbem view: game {} ({}), side {side}\n",
@@ -85,17 +67,56 @@ pub fn side_view_at(game: &Game, side: &str, seq: u64) -> Result<(String, String
     Ok((yaml, text))
 }
 
+/// The YAML of `side`'s view of `record` (number `seq`, whose file hashes to `head`): the
+/// header, then `board`, the system's view of the state after it. `events` are the view's
+/// ([`view_events`]). What [`side_view_at`] writes, for a verifier that has the state and
+/// events at hand and needs no text.
+pub fn view_yaml(
+    game: &Game,
+    side: &str,
+    seq: u64,
+    record: &Record,
+    head: &Hash32,
+    board: &str,
+    events: &[String],
+) -> Result<String, Error> {
+    let next = record.next.as_ref();
+    let waiting: Vec<String> = next.map(|n| n.waiting_for.clone()).unwrap_or_default();
+    let header = ViewHeader {
+        pbem: "view/1",
+        game: &game.config.id,
+        system: &game.config.system,
+        side,
+        head: head.hex(),
+        record: seq,
+        step: next.map(|n| n.step),
+        step_title: next.map(|n| n.title.as_str()),
+        you_must_submit: waiting.iter().any(|s| s == side),
+        waiting_for: waiting,
+        events: events.to_vec(),
+    };
+    Ok(format!(
+        "{}board:\n{}",
+        crate::yaml::encode(&header)?,
+        indent(board)
+    ))
+}
+
 /// The events a view of record `seq` lists for `reader`: the record's public events, then a
 /// side's own, marked `(only you)` (the view's `events:`; a picture is drawn from them too).
 pub fn view_events(game: &Game, seq: u64, reader: &Reader) -> Result<Vec<String>, Error> {
-    let ev = read_events(game, seq)?;
-    let mut events = ev.public;
+    Ok(events_for(&read_events(game, seq)?, reader))
+}
+
+/// The lines of a record's events `ev` that `reader`'s view lists ([`view_events`]).
+pub fn events_for(ev: &super::process::StepEvents, reader: &Reader) -> Vec<String> {
+    let mut events = ev.public.clone();
     if let Reader::Side(side) = reader
         && let Some(mine) = ev.private.get(side)
     {
         events.extend(mine.iter().map(|e| format!("(only you) {e}")));
     }
-    Ok(events)
+    events
 }
 
 fn status_line(next: Option<&crate::protocol::journal::NextStep>, side: &str) -> String {
@@ -147,15 +168,15 @@ pub fn report_text(game: &Game, seq: u64) -> Result<String, Error> {
     Ok(report_from(&report_summary(game, seq)?, &public.text))
 }
 
-/// [`report_text`] of a record of `records` (a verifier's own reading of the journal). The
-/// board needs the state after the record (`host/state/`, or `archive/state/` once published).
+/// [`report_text`] of a record of `records` (a verifier's own reading of the journal), with
+/// `state`, the state after the record (`host/state/`, or `archive/state/` once published).
 pub fn report_text_of(
     game: &Game,
     records: &[(Record, Hash32)],
     seq: u64,
+    state: &str,
 ) -> Result<String, Error> {
-    let state = dir::read_text(&game.dir.state(seq))?;
-    let public = game.system.view(game.data()?, &state, &Reader::Public)?;
+    let public = game.system.view(game.data()?, state, &Reader::Public)?;
     Ok(report_from(
         &report_summary_of(game, records, seq)?,
         &public.text,

@@ -548,6 +548,9 @@ pub trait System: Send + Sync {
         dice: &mut Dice,
     ) -> Result<Resolution<String>, String>;
     fn view(&self, data: &GameData, state: &str, reader: &Reader) -> Result<RenderedView, String>;
+    /// The YAML of [`System::view`] alone, for a verifier comparing view files: the text is not
+    /// rendered (nor kept), unless the view is already kept with both.
+    fn view_yaml(&self, data: &GameData, state: &str, reader: &Reader) -> Result<String, String>;
     /// The picture of `reader`'s view of `state` ([`Rules::picture`]), with the view's
     /// `events`; `None` when the system has no picture yet.
     fn picture(
@@ -734,6 +737,13 @@ impl<R: Rules> System for R {
         };
         data.remember_view(state, reader, &rendered);
         Ok(rendered)
+    }
+    fn view_yaml(&self, data: &GameData, state: &str, reader: &Reader) -> Result<String, String> {
+        if let Some(rendered) = data.cached_view(state, reader) {
+            return Ok(rendered.yaml);
+        }
+        let st = read_state(self, data, state)?;
+        yaml::encode(&Rules::view(self, &st, reader))
     }
     fn picture(
         &self,
