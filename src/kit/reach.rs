@@ -22,6 +22,12 @@ pub fn fire(rule: &'static str) {
     });
 }
 
+/// Whether a [`recording`] is running on this thread: code that works out only which rules
+/// to [`fire`] (and changes nothing) can skip that work when none is.
+pub fn is_recording() -> bool {
+    FIRED.with_borrow(|f| f.is_some())
+}
+
 /// Runs `f`, returning what it gave and every rule fired meanwhile on this thread. Recordings
 /// do not nest: an inner one takes over and the outer one restarts empty after it.
 pub fn recording<T>(f: impl FnOnce() -> T) -> (T, BTreeSet<&'static str>) {

@@ -372,7 +372,39 @@ pub struct Counters {
     pub units: BTreeMap<String, String>,
     pub merc_reinforcement: ReinforcementTable,
     pub offensive_markers: Vec<u32>,
+    /// Each unit's side, class and role, and the unit of each role: what the rules ask of a
+    /// unit most (several times per unit a hex path or a combat looks at), found by one hash
+    /// instead of two searches by name. Built on first use from `units` and `types`, whose
+    /// ids, sides, classes and roles never change once a game's data is read (tests change a
+    /// type's values only).
+    #[serde(skip)]
+    index: Index,
 }
+
+/// [`Counters`]' index: derived, so it plays no part in comparing or writing counters.
+#[derive(Debug, Clone, Default)]
+struct Index(std::sync::OnceLock<Built>);
+
+#[derive(Debug, Clone)]
+struct Built {
+    units: std::collections::HashMap<String, Kind>,
+    /// The first unit (in id order) of each role.
+    roles: Vec<(Role, String)>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Kind {
+    side: Side,
+    class: Class,
+    role: Option<Role>,
+}
+
+impl PartialEq for Index {
+    fn eq(&self, _: &Index) -> bool {
+        true
+    }
+}
+impl Eq for Index {}
 
 impl CountersFile {
     fn compile(&self) -> (Counters, Vec<(FieldPath, String)>) {
@@ -442,6 +474,7 @@ impl CountersFile {
             units,
             merc_reinforcement: self.merc_reinforcement.clone(),
             offensive_markers: self.offensive_markers.clone(),
+            index: Index::default(),
         };
         for role in [
             Role::Kanyu,
@@ -527,27 +560,54 @@ impl CountersFile {
 }
 
 impl Counters {
+    fn index(&self) -> &Built {
+        self.index.0.get_or_init(|| {
+            let mut roles: Vec<(Role, String)> = Vec::new();
+            let mut units = std::collections::HashMap::with_capacity(self.units.len());
+            for id in self.units.keys() {
+                let Some(t) = self.unit_type(id) else {
+                    continue;
+                };
+                if let Some(role) = t.role
+                    && !roles.iter().any(|(r, _)| *r == role)
+                {
+                    roles.push((role, id.clone()));
+                }
+                let kind = Kind {
+                    side: t.side,
+                    class: t.class,
+                    role: t.role,
+                };
+                units.insert(id.clone(), kind);
+            }
+            Built { units, roles }
+        })
+    }
+    fn kind(&self, id: &str) -> Option<Kind> {
+        self.index().units.get(id).copied()
+    }
     pub fn unit_type(&self, id: &str) -> Option<&UnitType> {
         self.units.get(id).and_then(|t| self.types.get(t))
     }
     pub fn side(&self, id: &str) -> Option<Side> {
-        self.unit_type(id).map(|t| t.side)
+        self.kind(id).map(|k| k.side)
     }
     pub fn class(&self, id: &str) -> Option<Class> {
-        self.unit_type(id).map(|t| t.class)
+        self.kind(id).map(|k| k.class)
     }
     pub fn role(&self, id: &str) -> Option<Role> {
-        self.unit_type(id).and_then(|t| t.role)
+        self.kind(id).and_then(|k| k.role)
     }
     pub fn is_ps(&self, id: &str) -> bool {
         self.role(id).is_some_and(Role::is_ps)
     }
     /// The unit with this role, if the mix has one.
     pub fn with_role(&self, role: Role) -> Option<String> {
-        self.units
-            .keys()
-            .find(|id| self.role(id) == Some(role))
-            .cloned()
+        let roles = &self.index().roles;
+        roles
+            .iter()
+            .find(|(r, _)| *r == role)
+            .map(|(_, id)| id.clone())
     }
 }
 

@@ -1255,6 +1255,10 @@ impl<'a> MovementPhase<'a> {
 /// more to enter enemy units (5.7) and nothing to leave them (5.8), stopping where 5.9.2 or
 /// 5.10.1 says, passing face-down beeler units (5.10.2), and stacking freely (6.1, 6.2).
 fn fire_ground_move(state: &State, side: Side, id: &str, start: Hex, path: &[Hex]) {
+    // Only the rule reach of a simulation reads what this works out.
+    if !crate::kit::reach::is_recording() {
+        return;
+    }
     for r in ["5.1", "5.3", "5.4", "5.5"] {
         fire(r);
     }
