@@ -387,6 +387,7 @@ struct Index(std::sync::OnceLock<Built>);
 
 #[derive(Debug, Clone)]
 struct Built {
+    // std's map: its keyed hash keeps lookups linear whatever ids a game's data holds.
     units: std::collections::HashMap<String, Kind>,
     /// The first unit (in id order) of each role.
     roles: Vec<(Role, String)>,
@@ -405,6 +406,10 @@ impl PartialEq for Index {
     }
 }
 impl Eq for Index {}
+
+/// The most units one line of counters.yaml makes (`prefix` and `count`): far more than any
+/// counter sheet, and few enough that a mistyped count cannot make `pbem new` build millions.
+const MAX_LINE_COUNT: u32 = 999;
 
 impl CountersFile {
     fn compile(&self) -> (Counters, Vec<(FieldPath, String)>) {
@@ -446,6 +451,13 @@ impl CountersFile {
             }
             let ids: Vec<String> = match (&line.id, &line.prefix, line.count) {
                 (Some(id), None, None) => vec![id.clone()],
+                (None, Some(_), Some(n)) if !(1..=MAX_LINE_COUNT).contains(&n) => {
+                    errs.push((
+                        p.at("count"),
+                        format!("{n} units: a line makes 1 to {MAX_LINE_COUNT}"),
+                    ));
+                    continue;
+                }
                 (None, Some(prefix), Some(n)) => {
                     (1..=n).map(|k| format!("{prefix}{k:02}")).collect()
                 }
@@ -682,5 +694,38 @@ mod tests {
         let err = load(&DataSource::with(&COUNTERS, bad)).unwrap_err();
         assert!(err.contains("mine/counters.yaml"), "{err}");
         assert!(err.contains("offensive_markers[6]"), "{err}");
+    }
+
+    #[test]
+    fn a_counter_line_making_more_than_999_units_is_refused_before_any_is_made() {
+        let line = COUNTERS
+            .builtin
+            .lines()
+            .find(|l| l.contains("count:"))
+            .unwrap();
+        let count = line.split("count:").nth(1).unwrap();
+        let count = count
+            .trim_start()
+            .split(|c: char| !c.is_ascii_digit())
+            .next()
+            .unwrap();
+        let huge = line.replacen(&format!("count: {count}"), "count: 4000000000", 1);
+        let bad = COUNTERS.builtin.replacen(line, &huge, 1);
+        let err = load(&DataSource::with(&COUNTERS, bad)).unwrap_err();
+        assert!(err.contains(".count"), "{err}");
+        assert!(err.contains("a line makes 1 to 999"), "{err}");
+    }
+
+    #[test]
+    fn the_index_answers_what_the_unit_lines_say() {
+        let (_, counters) = load(&DataSource::default()).unwrap();
+        for (id, kind) in &counters.units {
+            let t = &counters.types[kind];
+            assert_eq!(counters.side(id), Some(t.side), "{id}");
+            assert_eq!(counters.class(id), Some(t.class), "{id}");
+            assert_eq!(counters.role(id), t.role, "{id}");
+        }
+        assert_eq!(counters.side("NOT-A-UNIT"), None);
+        assert_eq!(counters.with_role(Role::Kanyu).as_deref(), Some("M-KANYU"));
     }
 }
