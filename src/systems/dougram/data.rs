@@ -453,6 +453,10 @@ pub const NAMED_TYPES: [&str; 18] = [
     "fortress",
 ];
 
+/// The most counters one line of counters.yaml prints: far more than any sheet, and few
+/// enough that a mistyped count cannot make `pbem new` build millions.
+const MAX_LINE_COUNT: u32 = 999;
+
 impl CountersFile {
     /// The counter with id `id` (prefix + two-digit number), found without building the table.
     pub fn counter_def(&self, id: &str) -> Option<CounterDef> {
@@ -547,8 +551,11 @@ impl CountersFile {
                     format!("prefix {:?} is empty or repeated", l.prefix),
                 ));
             }
-            if l.count == 0 {
-                errs.push((p.at("count"), "must be at least 1".into()));
+            if !(1..=MAX_LINE_COUNT).contains(&l.count) {
+                errs.push((
+                    p.at("count"),
+                    format!("{}: a line prints 1 to {MAX_LINE_COUNT} counters", l.count),
+                ));
             }
             for (f, face) in [("front", Some(&l.front)), ("back", l.back.as_ref())] {
                 if let Some(face) = face
@@ -567,11 +574,12 @@ impl CountersFile {
             }
         }
         // 2.9: exactly these mercenaries.
-        let count_of = |ty: &str| -> u32 {
+        // Summed as u64: a line's count may be out of range here (refused above).
+        let count_of = |ty: &str| -> u64 {
             self.counters
                 .iter()
                 .filter(|l| l.front.kind == ty && l.front.side == Side::Fed)
-                .map(|l| l.count)
+                .map(|l| u64::from(l.count))
                 .sum()
         };
         for (ty, n) in [
@@ -586,11 +594,11 @@ impl CountersFile {
                 ));
             }
         }
-        let sixth: u32 = self
+        let sixth: u64 = self
             .counters
             .iter()
             .filter(|l| l.sixth_army)
-            .map(|l| l.count)
+            .map(|l| u64::from(l.count))
             .sum();
         if sixth != 12 {
             errs.push((
@@ -856,6 +864,21 @@ mod tests {
             with_override(&CARDS, &bad).is_err(),
             "unknown condition kind"
         );
+    }
+
+    #[test]
+    fn a_counter_line_printing_more_than_999_counters_is_refused_with_its_field() {
+        let line = COUNTERS
+            .builtin
+            .lines()
+            .find(|l| l.contains("count: "))
+            .unwrap();
+        let at = line.find("count: ").unwrap() + "count: ".len();
+        let digits = line[at..].chars().take_while(char::is_ascii_digit).count();
+        let huge = format!("{}4000000000{}", &line[..at], &line[at + digits..]);
+        let err = with_override(&COUNTERS, &replaced(COUNTERS.builtin, line, &huge)).unwrap_err();
+        assert!(err.contains(".count"), "{err}");
+        assert!(err.contains("a line prints 1 to 999 counters"), "{err}");
     }
 
     #[test]
