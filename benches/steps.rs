@@ -45,6 +45,8 @@ fn main() {
         builds.push((format!("{}", Path::new(&other).display()), other.into()));
     }
     let tmp = tempfile::tempdir().unwrap();
+    // Each build's game played by the bots, verified by every build side by side at the end.
+    let mut demos = Vec::new();
     for (name, pbem) in &builds {
         println!("== {name}");
         let play = Player::new(pbem, tmp.path(), name);
@@ -110,6 +112,48 @@ fn main() {
             pbem,
             &demo.join("game"),
             "kummen game played by the bots (pbem demo)",
+        );
+        demos.push((name.clone(), demo.join("game")));
+    }
+    // The builds above are timed one after the other, and a shared machine drifts between
+    // them; verify runs of the builds interleaved on one game compare them fairly.
+    if builds.len() > 1 {
+        println!("== verify --full side by side (runs interleaved on the same game)");
+        for (played_by, game) in &demos {
+            verify_side_by_side(&builds, game, played_by);
+        }
+    }
+}
+
+/// Times `pbem verify --full` of `game` by each build that verifies it, 15 rounds of one run
+/// per build (the order turning each round), and prints each build's median.
+fn verify_side_by_side(builds: &[(String, PathBuf)], game: &Path, played_by: &str) {
+    let records = std::fs::read_dir(game.join("journal")).unwrap().count();
+    let able: Vec<&(String, PathBuf)> = builds
+        .iter()
+        .filter(|(_, pbem)| {
+            Command::new(pbem)
+                .args(["verify", "--full", game.to_str().unwrap()])
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+        .collect();
+    let mut samples: Vec<Vec<Duration>> = vec![Vec::new(); able.len()];
+    for round in 0..15 {
+        for k in 0..able.len() {
+            let k = (k + round) % able.len();
+            samples[k].push(time(
+                &able[k].1,
+                &["verify", "--full", game.to_str().unwrap()],
+            ));
+        }
+    }
+    for ((name, _), samples) in able.iter().zip(samples) {
+        let median = median(samples);
+        println!(
+            "verify --full of the {records}-record bots' game {played_by} played, by {name}: median {:.1} ms, {:.0} steps/s",
+            ms(median),
+            (records - 1) as f64 / median.as_secs_f64()
         );
     }
 }
