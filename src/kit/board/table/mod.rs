@@ -17,14 +17,14 @@
 //! Two bases *overlap* when their interiors meet ([`Footprint::overlaps`]); bases that touch
 //! are in contact (distance 0) and do not overlap.
 //!
-//! Submodule [`shape`]: convex polygons [`Convex`] and their unions [`Area`].
-//! Its bounds are in its documentation: a polygon's corners from data lie
+//! Submodule [`shape`]: convex polygons [`Convex`], their unions [`Area`], shapes of mixed
+//! kinds [`Shape`]. Its bounds are in its documentation: a polygon's corners from data lie
 //! within [`LIMIT`], computed ones within [`SPAN`] = 4 [`LIMIT`], and every product is then
 //! taken in `i128` without overflow.
 
 pub mod shape;
 
-pub use shape::{Area, Convex, SPAN, Sides};
+pub use shape::{Area, Convex, SPAN, Shape, Sides};
 
 use serde::{Deserialize, Serialize};
 

@@ -325,10 +325,7 @@ impl Area {
         if self.0.iter().any(|c| c.holds_footprint(f)) {
             return true;
         }
-        let outline = match f.base {
-            Base::Round { radius } => around_disc(f.centre, radius, Sides::Sixteen),
-            Base::Rect { .. } => rect_outline(f),
-        };
+        let outline = Shape::Base(*f).outline();
         union_holds(outline.points(), &self.0)
     }
 
@@ -465,6 +462,32 @@ fn union_holds(poly: &[Point], pieces: &[Convex]) -> bool {
     left.is_empty()
 }
 
+/// Something that blocks or bounds: a base, a polygon or a disc (K3).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Shape {
+    Base(Footprint),
+    Poly(Convex),
+    Disc { centre: Point, radius: i64 },
+}
+
+impl Shape {
+    /// The shape as a convex polygon containing it: a rectangular base's corners, a polygon
+    /// itself, a disc or round base as its circumscribed 16-gon with integer corners rounded
+    /// outward (so the outline always contains the disc; a radius below 1 counts as 1, as a
+    /// rectangle's size does in [`Footprint::corners`]).
+    pub fn outline(&self) -> Convex {
+        match self {
+            Shape::Base(f) => match f.base {
+                Base::Round { radius } => around_disc(f.centre, radius, Sides::Sixteen),
+                Base::Rect { .. } => rect_outline(f),
+            },
+            Shape::Poly(c) => c.clone(),
+            Shape::Disc { centre, radius } => around_disc(*centre, *radius, Sides::Sixteen),
+        }
+    }
+}
+
 /// A rectangular base's corners as a polygon. A diagonal base 1 unit (0.1 mm) wide or deep can
 /// round to a flat parallelogram; it is then thickened by a unit each way so that it still has
 /// an inside (the other tests of the kit measure such a base as the segment it rounded to).
@@ -486,7 +509,7 @@ fn rect_outline(f: &Footprint) -> Convex {
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use super::super::Facing;
+    use super::super::{Facing, INCH};
     use super::*;
 
     pub(crate) fn p(x: i64, y: i64) -> Point {
@@ -676,5 +699,45 @@ pub(crate) mod tests {
             u64::MAX
         );
         assert!(!Area::default().contains(p(0, 0)));
+    }
+
+    #[test]
+    fn a_disc_outline_is_a_sixteen_gon_around_it() {
+        let d = Shape::Disc {
+            centre: p(1000, -500),
+            radius: 2 * INCH,
+        };
+        let o = d.outline();
+        assert_eq!(o.points().len(), 16);
+        assert!(holds_disc(&o, p(1000, -500), 2 * INCH));
+        // Corners 2 % beyond the radius at most, plus the unit rounded outward.
+        for &c in o.points() {
+            let r = c.distance(p(1000, -500));
+            assert!((508..=518 + 2).contains(&r), "{c:?} at {r}");
+        }
+        // Tiny discs still have an inside that holds them.
+        for r in [0, 1, 2, 3, 5, 7] {
+            let o = Shape::Disc {
+                centre: p(0, 0),
+                radius: r,
+            }
+            .outline();
+            assert!(holds_disc(&o, p(0, 0), r.max(1)), "radius {r}: {o:?}");
+        }
+    }
+
+    #[test]
+    fn a_base_outline_is_its_corners_or_its_sixteen_gon() {
+        let f = rect(0, 0, 40, 20, Facing::N);
+        assert_eq!(Shape::Base(f).outline().points(), f.corners());
+        let r = Shape::Base(round(5, 5, 100)).outline();
+        assert_eq!(r.points().len(), 16);
+        assert!(r.holds_footprint(&round(5, 5, 100)));
+        let s = square(0, 0, 10);
+        assert_eq!(Shape::Poly(s.clone()).outline(), s);
+        // A 1 x 6 base on a diagonal rounds flat; its outline is thickened.
+        let flat = rect(0, 0, 1, 6, Facing::NE);
+        let o = Shape::Base(flat).outline();
+        assert!(flat.corners().iter().all(|&c| o.contains(c)));
     }
 }
