@@ -17,13 +17,16 @@
 //! Two bases *overlap* when their interiors meet ([`Footprint::overlaps`]); bases that touch
 //! are in contact (distance 0) and do not overlap.
 //!
-//! Submodule [`shape`]: convex polygons [`Convex`], their unions [`Area`], shapes of mixed
-//! kinds [`Shape`]. Its bounds are in its documentation: a polygon's corners from data lie
-//! within [`LIMIT`], computed ones within [`SPAN`] = 4 [`LIMIT`], and every product is then
-//! taken in `i128` without overflow.
+//! Submodules: [`shape`] (convex polygons [`Convex`], their unions [`Area`], shapes of mixed
+//! kinds [`Shape`]) and [`segment`] (straight lines of sight and of movement, [`Segment`]).
+//! Their bounds are in [`shape`]'s documentation: a polygon's corners from data lie within
+//! [`LIMIT`], computed ones (and segments) within [`SPAN`] = 4 [`LIMIT`], and every product is
+//! then taken in `i128` without overflow.
 
+pub mod segment;
 pub mod shape;
 
+pub use segment::Segment;
 pub use shape::{Area, Convex, SPAN, Shape, Sides};
 
 use serde::{Deserialize, Serialize};
