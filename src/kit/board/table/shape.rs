@@ -1,5 +1,5 @@
 //! Convex polygons ([`Convex`]), unions of them ([`Area`]) and shapes of mixed kinds ([`Shape`])
-//! (docs/first-blood-plan.md §10, K2, K3).
+//! (docs/first-blood-plan.md §10, K2, K3; growing them, K5, is [`super::grow`]).
 //!
 //! **Bounds.** A polygon read from data ([`Convex::new`]) has its corners within [`LIMIT`]
 //! (10^8 units, 10 km) of the origin; a computed one ([`Convex::hull`], [`Convex::grown_by`],
