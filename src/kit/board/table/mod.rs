@@ -18,13 +18,14 @@
 //! are in contact (distance 0) and do not overlap.
 //!
 //! Submodules: [`shape`] (convex polygons [`Convex`], their unions [`Area`], shapes of mixed
-//! kinds [`Shape`]), [`segment`] (straight lines of sight and of movement, [`Segment`]) and
-//! [`grow`] (growing a polygon by a base or a disc). Their bounds are in [`shape`]'s
-//! documentation: a polygon's corners from data lie within [`LIMIT`], computed ones (grown
-//! polygons, segments) within [`SPAN`] = 4 [`LIMIT`], and every product is then taken in
-//! `i128` without overflow.
+//! kinds [`Shape`]), [`segment`] (straight lines of sight and of movement, [`Segment`]),
+//! [`grow`] (growing a polygon by a base or a disc) and [`length`] (lengths written in orders
+//! and views, `"18.35"` inches). Their bounds are in [`shape`]'s documentation: a polygon's
+//! corners from data lie within [`LIMIT`], computed ones (grown polygons, segments) within
+//! [`SPAN`] = 4 [`LIMIT`], and every product is then taken in `i128` without overflow.
 
 pub mod grow;
+pub mod length;
 pub mod segment;
 pub mod shape;
 
