@@ -26,6 +26,8 @@
 
 pub mod grow;
 pub mod length;
+#[cfg(test)]
+mod properties;
 pub mod segment;
 pub mod shape;
 
