@@ -11,8 +11,28 @@
 //! exact ones rounded to the nearest unit (each coordinate off by at most half a unit, 0.05 mm,
 //! far below what a ruler shows; an odd size likewise puts its half-unit edges half a unit
 //! outward), and from there on every computation is exact on that polygon. Results are exact
-//! while coordinates and sizes stay within [`LIMIT`] = 10^8 units, 10 m
+//! while coordinates and sizes stay within [`LIMIT`] = 10^8 units, 10 km
 //! ([`Footprint::validate`]); past that the arithmetic saturates instead of overflowing.
+//!
+//! Two bases *overlap* when their interiors meet ([`Footprint::overlaps`]); bases that touch
+//! are in contact (distance 0) and do not overlap.
+//!
+//! Submodules: [`shape`] (convex polygons [`Convex`], their unions [`Area`], shapes of mixed
+//! kinds [`Shape`]), [`segment`] (straight lines of sight and of movement, [`Segment`]),
+//! [`grow`] (growing a polygon by a base or a disc) and [`length`] (lengths written in orders
+//! and views, `"18.35"` inches). Their bounds are in [`shape`]'s documentation: a polygon's
+//! corners from data lie within [`LIMIT`], computed ones (grown polygons, segments) within
+//! [`SPAN`] = 4 [`LIMIT`], and every product is then taken in `i128` without overflow.
+
+pub mod grow;
+pub mod length;
+#[cfg(test)]
+mod properties;
+pub mod segment;
+pub mod shape;
+
+pub use segment::Segment;
+pub use shape::{Area, Convex, SPAN, Shape, Sides};
 
 use serde::{Deserialize, Serialize};
 
@@ -45,7 +65,7 @@ impl Point {
     }
 }
 
-fn sq(v: i128) -> i128 {
+pub(super) fn sq(v: i128) -> i128 {
     v.saturating_mul(v)
 }
 
@@ -61,7 +81,7 @@ pub fn ceil_sqrt(v: i128) -> u64 {
 }
 
 /// ceil(sqrt(num / den)) for num >= 0, den > 0: the smallest n with n^2 >= ceil(num / den).
-fn ceil_sqrt_ratio(num: i128, den: i128) -> u64 {
+pub(super) fn ceil_sqrt_ratio(num: i128, den: i128) -> u64 {
     if den <= 0 {
         return ceil_sqrt(num);
     }
@@ -127,7 +147,7 @@ impl Facing {
 }
 
 /// The shape of a base.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Base {
     Round {
@@ -141,7 +161,7 @@ pub enum Base {
 }
 
 /// A base on the table: where its centre is, its shape, and which way it faces.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Footprint {
     pub centre: Point,
@@ -151,7 +171,7 @@ pub struct Footprint {
 
 /// The nearest integer to |k| / sqrt(den) (halves round up), exactly: the largest n with
 /// (n - 1/2)^2 <= k^2 / den.
-fn round_sqrt_ratio(k: i128, den: u128) -> i64 {
+pub(super) fn round_sqrt_ratio(k: i128, den: u128) -> i64 {
     let k2 = k.unsigned_abs().saturating_mul(k.unsigned_abs());
     let den = den.max(1);
     let n = (k2 / den).isqrt();
@@ -182,7 +202,7 @@ impl Footprint {
         for (name, v) in [("east", self.centre.x), ("north", self.centre.y)] {
             if !(-LIMIT..=LIMIT).contains(&v) {
                 return Err(format!(
-                    "{name} must be within +-{LIMIT} units (10 m), not {v}"
+                    "{name} must be within +-{LIMIT} units (10 km), not {v}"
                 ));
             }
         }
@@ -250,6 +270,25 @@ impl Footprint {
         }
     }
 
+    /// Whether the interiors of the two bases meet (plan K1). Bases that only touch, along an
+    /// edge or at a corner, do not overlap: they are "in contact" (distance 0, no overlap).
+    /// Exact on the (rounded) corners; a round base of radius 0 has no interior.
+    pub fn overlaps(&self, other: &Footprint) -> bool {
+        match (self.base, other.base) {
+            (Base::Round { radius: a }, Base::Round { radius: b }) => {
+                let (a, b) = (i128::from(a.max(0)), i128::from(b.max(0)));
+                a > 0 && b > 0 && dist2(self.centre, other.centre) < sq(a.saturating_add(b))
+            }
+            (Base::Round { radius }, Base::Rect { .. }) => {
+                closer_than(self.centre, &other.corners(), radius)
+            }
+            (Base::Rect { .. }, Base::Round { .. }) => other.overlaps(self),
+            (Base::Rect { .. }, Base::Rect { .. }) => {
+                overlap_strict(&self.corners(), &other.corners())
+            }
+        }
+    }
+
     /// The distance from the nearest point of this base to `p`, rounded up; 0 inside.
     pub fn distance_to_point(&self, p: Point) -> u64 {
         match self.base {
@@ -277,18 +316,18 @@ impl Footprint {
     }
 }
 
-fn cross(a: (i64, i64), b: (i128, i128)) -> i128 {
+pub(super) fn cross(a: (i64, i64), b: (i128, i128)) -> i128 {
     i128::from(a.0)
         .saturating_mul(b.1)
         .saturating_sub(i128::from(a.1).saturating_mul(b.0))
 }
 
-fn cross_rev(a: (i128, i128), b: (i64, i64)) -> i128 {
+pub(super) fn cross_rev(a: (i128, i128), b: (i64, i64)) -> i128 {
     -cross(b, a)
 }
 
 /// Distance from `p` to the segment a-b, rounded up.
-fn point_segment_distance(p: Point, a: Point, b: Point) -> u64 {
+pub(super) fn point_segment_distance(p: Point, a: Point, b: Point) -> u64 {
     let (px, py) = (i128::from(p.x), i128::from(p.y));
     let (ax, ay) = (i128::from(a.x), i128::from(a.y));
     let (bx, by) = (i128::from(b.x), i128::from(b.y));
@@ -307,7 +346,7 @@ fn point_segment_distance(p: Point, a: Point, b: Point) -> u64 {
 }
 
 /// Whether `p` is inside or on the convex polygon (corners in either winding).
-fn inside(p: Point, poly: &[Point]) -> bool {
+pub(super) fn inside(p: Point, poly: &[Point]) -> bool {
     let mut sign = 0i128;
     for (i, &a) in poly.iter().enumerate() {
         let b = poly[(i + 1) % poly.len()];
@@ -328,7 +367,7 @@ fn inside(p: Point, poly: &[Point]) -> bool {
     !poly.is_empty()
 }
 
-fn point_polygon_distance(p: Point, poly: &[Point]) -> u64 {
+pub(super) fn point_polygon_distance(p: Point, poly: &[Point]) -> u64 {
     if poly.is_empty() || inside(p, poly) {
         return 0;
     }
@@ -339,7 +378,7 @@ fn point_polygon_distance(p: Point, poly: &[Point]) -> u64 {
 }
 
 /// Whether two convex polygons share a point (separating-axis test on every edge normal).
-fn overlap(a: &[Point], b: &[Point]) -> bool {
+pub(super) fn overlap(a: &[Point], b: &[Point]) -> bool {
     for poly in [a, b] {
         for i in 0..poly.len() {
             let (p, q) = (poly[i], poly[(i + 1) % poly.len()]);
@@ -363,7 +402,75 @@ fn overlap(a: &[Point], b: &[Point]) -> bool {
     true
 }
 
-fn polygon_distance(a: &[Point], b: &[Point]) -> u64 {
+/// The squared distance between two points, exact.
+pub(super) fn dist2(a: Point, b: Point) -> i128 {
+    sq(i128::from(a.x) - i128::from(b.x)).saturating_add(sq(i128::from(a.y) - i128::from(b.y)))
+}
+
+/// Whether the exact distance from `p` to the segment a-b is below `r` (r > 0).
+pub(super) fn segment_closer_than(p: Point, a: Point, b: Point, r: i64) -> bool {
+    let r2 = sq(i128::from(r));
+    let (ex, ey) = (
+        i128::from(b.x) - i128::from(a.x),
+        i128::from(b.y) - i128::from(a.y),
+    );
+    let (vx, vy) = (
+        i128::from(p.x) - i128::from(a.x),
+        i128::from(p.y) - i128::from(a.y),
+    );
+    let len2 = sq(ex).saturating_add(sq(ey));
+    let t = vx.saturating_mul(ex).saturating_add(vy.saturating_mul(ey));
+    if len2 == 0 || t <= 0 {
+        return dist2(p, a) < r2;
+    }
+    if t >= len2 {
+        return dist2(p, b) < r2;
+    }
+    let c = vx.saturating_mul(ey).saturating_sub(vy.saturating_mul(ex));
+    sq(c) < r2.saturating_mul(len2)
+}
+
+/// Whether the exact distance from `p` to the convex polygon is below `r`: false for r <= 0,
+/// true when `p` is inside or on it.
+pub(super) fn closer_than(p: Point, poly: &[Point], r: i64) -> bool {
+    if r <= 0 || poly.is_empty() {
+        return false;
+    }
+    inside(p, poly)
+        || (0..poly.len()).any(|i| segment_closer_than(p, poly[i], poly[(i + 1) % poly.len()], r))
+}
+
+/// Whether the interiors of two convex polygons meet: no edge normal of either separates them,
+/// touching allowed (two convex sets with disjoint interiors are separated by a line through an
+/// edge of one of them).
+pub(super) fn overlap_strict(a: &[Point], b: &[Point]) -> bool {
+    if a.len() < 3 || b.len() < 3 {
+        return false;
+    }
+    for poly in [a, b] {
+        for i in 0..poly.len() {
+            let (p, q) = (poly[i], poly[(i + 1) % poly.len()]);
+            let n = (
+                i128::from(p.y) - i128::from(q.y),
+                i128::from(q.x) - i128::from(p.x),
+            );
+            let proj = |s: &[Point]| {
+                let v = s.iter().map(|c| {
+                    n.0.saturating_mul(i128::from(c.x))
+                        .saturating_add(n.1.saturating_mul(i128::from(c.y)))
+                });
+                (v.clone().min().unwrap_or(0), v.max().unwrap_or(0))
+            };
+            let ((amin, amax), (bmin, bmax)) = (proj(a), proj(b));
+            if amax <= bmin || bmax <= amin {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+pub(super) fn polygon_distance(a: &[Point], b: &[Point]) -> u64 {
     if a.is_empty() || b.is_empty() || overlap(a, b) {
         return 0;
     }
@@ -553,6 +660,94 @@ mod tests {
         );
         let back: Footprint = crate::yaml::parse(&text, "base").unwrap();
         assert_eq!(back, rect(1, 2, 3, 4, Facing::SE));
+    }
+
+    #[test]
+    fn touching_rectangles_do_not_overlap() {
+        let a = rect(0, 0, 20, 20, Facing::N);
+        assert!(!a.overlaps(&rect(20, 0, 20, 20, Facing::N)), "edge to edge");
+        assert!(
+            !a.overlaps(&rect(20, 20, 20, 20, Facing::E)),
+            "corner to corner"
+        );
+        assert!(
+            !a.overlaps(&rect(20, 5, 20, 20, Facing::S)),
+            "along part of an edge"
+        );
+        assert_eq!(
+            a.distance(&rect(20, 0, 20, 20, Facing::N)),
+            0,
+            "yet in contact"
+        );
+        assert!(!a.overlaps(&rect(100, 0, 20, 20, Facing::N)), "apart");
+    }
+
+    #[test]
+    fn rectangles_whose_insides_meet_overlap() {
+        let a = rect(0, 0, 20, 20, Facing::N);
+        assert!(a.overlaps(&rect(19, 0, 20, 20, Facing::N)), "by one unit");
+        assert!(
+            a.overlaps(&rect(0, 0, 4, 4, Facing::N)),
+            "one inside the other"
+        );
+        assert!(a.overlaps(&a), "a base overlaps itself");
+        // A diamond reaching 71 units from its centre, its corner 1 unit into the square.
+        assert!(a.overlaps(&rect(80, 0, 100, 100, Facing::NE)));
+        assert!(
+            !a.overlaps(&rect(81, 0, 100, 100, Facing::NE)),
+            "corner on the edge"
+        );
+    }
+
+    #[test]
+    fn touching_round_bases_do_not_overlap() {
+        let r = round(0, 0, 10);
+        assert!(!r.overlaps(&round(25, 0, 15)), "tangent");
+        assert!(r.overlaps(&round(24, 0, 15)));
+        // 3-4-5: centres 25 apart on a diagonal.
+        assert!(!r.overlaps(&round(15, 20, 15)));
+        assert!(r.overlaps(&round(15, 19, 15)));
+        assert!(!r.overlaps(&round(0, 0, 0)), "no radius, no inside");
+    }
+
+    #[test]
+    fn a_round_base_overlaps_a_rectangle_only_past_touching() {
+        let s = rect(0, 0, 20, 20, Facing::N);
+        assert!(!s.overlaps(&round(20, 0, 10)), "tangent to an edge");
+        assert!(s.overlaps(&round(19, 0, 10)));
+        // The corner (10, 10) is 5 from (13, 14).
+        assert!(!round(13, 14, 5).overlaps(&s), "through the corner");
+        assert!(round(13, 14, 6).overlaps(&s));
+        assert!(round(0, 0, 50).overlaps(&s), "the square inside the disc");
+        assert!(round(1, 1, 1).overlaps(&s), "the disc inside the square");
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 64,
+            rng_seed: proptest::test_runner::RngSeed::Fixed(15),
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        #[test]
+        fn overlap_means_distance_zero_and_is_symmetric(
+            ax in -300i64..300, ay in -300i64..300, aw in 2i64..200, ad in 2i64..200,
+            bx in -300i64..300, by in -300i64..300, bw in 2i64..200, bd in 2i64..200,
+            fa in 0usize..8, fb in 0usize..8, ra in proptest::bool::ANY, rb in proptest::bool::ANY,
+        ) {
+            let make = |x, y, w, d, f: usize, r: bool| if r { round(x, y, w / 2 + 1) } else { rect(x, y, w, d, Facing::ALL[f]) };
+            let a = make(ax, ay, aw, ad, fa, ra);
+            let b = make(bx, by, bw, bd, fb, rb);
+            prop_assert_eq!(a.overlaps(&b), b.overlaps(&a));
+            if a.overlaps(&b) {
+                prop_assert_eq!(a.distance(&b), 0);
+            }
+            if a.distance(&b) > 0 {
+                prop_assert!(!a.overlaps(&b));
+            }
+            prop_assert!(a.overlaps(&a));
+        }
     }
 
     proptest! {
