@@ -1003,7 +1003,7 @@ impl CombatPhase<'_> {
         let ex10 = self.state.map.home(Side::Mercenary);
         for h in &helis {
             self.state.set_hex(h, ex10);
-            if let Some(u) = self.state.units.get_mut(h) {
+            if let Some(mut u) = self.state.units.get_mut(h) {
                 u.face_up = false;
             }
         }
@@ -1241,7 +1241,7 @@ impl CombatPhase<'_> {
         }
         for h in &away {
             self.state.set_hex(h, ex10);
-            if let Some(u) = self.state.units.get_mut(h) {
+            if let Some(mut u) = self.state.units.get_mut(h) {
                 u.face_up = false;
             }
         }
@@ -1281,7 +1281,7 @@ impl CombatPhase<'_> {
                 } else {
                     fire("9.10.4");
                     self.state.set_hex(&id, home);
-                    if let Some(u) = self.state.units.get_mut(&id) {
+                    if let Some(mut u) = self.state.units.get_mut(&id) {
                         u.face_up = true;
                         u.token = None;
                     }

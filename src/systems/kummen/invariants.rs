@@ -41,6 +41,9 @@ fn counters_conserved(before: &State, after: &State, out: &mut Vec<String>) {
 /// A unit has a hex exactly when it is on the map, the hex is on the map, and only a unit
 /// face-down on the map has a token (6.3).
 fn places_consistent(s: &State, out: &mut Vec<String>) {
+    if !s.units.index_is_fresh() {
+        out.push("the index of units by hex disagrees with the units".into());
+    }
     for (id, u) in &s.units {
         match (u.place, u.hex) {
             (Place::Map, None) => out.push(format!("{id} is on the map without a hex")),

@@ -25,6 +25,7 @@ pub mod steps;
 pub mod survey;
 pub mod tactics;
 pub mod template;
+pub mod units;
 pub mod view;
 
 #[cfg(test)]

@@ -1241,7 +1241,7 @@ impl<'a> MovementPhase<'a> {
             self.moved.insert(c.to_string());
         }
         self.state.set_hex(heli, end);
-        if let Some(u) = self.state.units.get_mut(heli) {
+        if let Some(mut u) = self.state.units.get_mut(heli) {
             u.moved = true;
         }
         self.moved.insert(heli.to_string());

@@ -91,9 +91,7 @@ pub fn draw_until_choices(state: &State, side: Side) -> Vec<DrawUntil> {
 /// T0: helis may move again this turn (default A4). The stage change and the turn-start stage
 /// checks follow in `stages::turn_start` (12.3, A49).
 pub fn turn_start(state: &mut State, log: &mut Log) {
-    for u in state.units.values_mut() {
-        u.moved = false;
-    }
+    state.units.update_all(|u| u.moved = false);
     log.public(format!("turn {} begins", state.turn));
 }
 
@@ -225,7 +223,7 @@ fn mercenary(state: &mut State, dice: &mut Dice, log: &mut Log) {
         .filter(|id| state.is_heli(id) && state.unit(id).is_some_and(|u| !u.face_up))
         .collect();
     for h in &acted {
-        if let Some(u) = state.units.get_mut(h) {
+        if let Some(mut u) = state.units.get_mut(h) {
             u.face_up = true;
         }
     }
@@ -285,7 +283,7 @@ fn mercenary(state: &mut State, dice: &mut Dice, log: &mut Log) {
             .collect();
         for h in &helis {
             state.set_hex(h, ex10);
-            if let Some(u) = state.units.get_mut(h) {
+            if let Some(mut u) = state.units.get_mut(h) {
                 u.face_up = true;
                 u.moved = false;
             }

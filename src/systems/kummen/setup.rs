@@ -57,7 +57,7 @@ pub fn initial_state(scenario: &str, source: &DataSource) -> Result<State, Strin
         next_stage: None,
         modifiers: Modifiers::default(),
         palace_combat_with_kanyu: false,
-        units,
+        units: units.into(),
         cups,
         control,
         vp: PerSide::default(),
@@ -85,7 +85,7 @@ pub fn place_units(state: &mut State, dice: &mut Dice, log: &mut Log) {
     fire("2.2.1");
     for h in &helis {
         state.set_hex(h, ex10);
-        if let Some(u) = state.units.get_mut(h) {
+        if let Some(mut u) = state.units.get_mut(h) {
             u.face_up = true;
         }
     }

@@ -70,7 +70,7 @@ fn place_of(state: &State, id: &str) -> Option<Place> {
 /// Puts a unit face-up in `hex` (stage placements and returns are face-up: A17, A21).
 fn set_face_up_at(state: &mut State, id: &str, hex: Hex) {
     state.set_hex(id, hex);
-    if let Some(u) = state.units.get_mut(id) {
+    if let Some(mut u) = state.units.get_mut(id) {
         u.face_up = true;
         u.token = None;
         u.moved = false;

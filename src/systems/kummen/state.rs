@@ -3,6 +3,7 @@
 
 use super::data::{Class, Control, Counters, Map, PerSide, Role, Side, Values};
 use super::orders::Policies;
+use super::units::Units;
 use crate::kit::cup::Cup;
 use crate::kit::hex::Hex;
 use crate::kit::shared::Shared;
@@ -112,7 +113,8 @@ pub struct State {
     /// combat phase (reset at each combat phase start).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub palace_combat_with_kanyu: bool,
-    pub units: BTreeMap<String, Unit>,
+    /// Every unit, with an index by hex (`units`): the file holds the plain map.
+    pub units: Units,
     pub cups: PerSide<Cup>,
     /// Controller of every base hex (2.3).
     pub control: BTreeMap<Hex, Control>,
@@ -214,78 +216,61 @@ impl State {
 
     /// Units on the map in `hex`, in id order.
     pub fn units_in(&self, hex: Hex) -> Vec<String> {
-        self.units
-            .iter()
-            .filter(|(_, u)| u.place == Place::Map && u.hex == Some(hex))
-            .map(|(id, _)| id.clone())
-            .collect()
+        self.units.in_hex(hex).to_vec()
+    }
+
+    /// The ids on the map in `hex` of `side`'s units that pass `keep`, in id order: the hex's
+    /// own units from the index, never a scan of every unit.
+    fn side_in<'a>(
+        &'a self,
+        hex: Hex,
+        side: Side,
+        keep: impl Fn(&str, &Unit) -> bool + 'a,
+    ) -> impl Iterator<Item = &'a String> + 'a {
+        self.units.in_hex(hex).iter().filter(move |id| {
+            self.side_of(id) == Some(side)
+                && self.units.get(id.as_str()).is_some_and(|u| keep(id, u))
+        })
     }
 
     pub fn side_units_in(&self, hex: Hex, side: Side) -> Vec<String> {
-        self.units_in(hex)
-            .into_iter()
-            .filter(|id| self.side_of(id) == Some(side))
-            .collect()
+        self.side_in(hex, side, |_, _| true).cloned().collect()
     }
 
     /// Whether `side` has units on the map in `hex`: `side_units_in` without building the list,
     /// for the cost and stop rules that ask it of every hex of a path.
     pub fn has_units(&self, hex: Hex, side: Side) -> bool {
-        self.units.iter().any(|(id, u)| {
-            u.place == Place::Map && u.hex == Some(hex) && self.side_of(id) == Some(side)
-        })
+        self.side_in(hex, side, |_, _| true).next().is_some()
     }
 
     /// Whether `side` has face-up units on the map in `hex`: `active_face_up` without building
     /// the list.
     pub fn has_active_face_up(&self, hex: Hex, side: Side) -> bool {
-        self.units.iter().any(|(id, u)| {
-            u.place == Place::Map
-                && u.hex == Some(hex)
-                && u.face_up
-                && self.side_of(id) == Some(side)
-        })
+        self.side_in(hex, side, |_, u| u.face_up).next().is_some()
     }
 
     /// Face-up units of `side` in `hex` that count as present for fighting and control: acted
     /// helis are inert (default A5).
     pub fn active_face_up(&self, hex: Hex, side: Side) -> Vec<String> {
-        self.side_units_in(hex, side)
-            .into_iter()
-            .filter(|id| self.units.get(id).is_some_and(|u| u.face_up))
-            .collect()
+        self.side_in(hex, side, |_, u| u.face_up).cloned().collect()
     }
 
     /// Units of `side` in `hex` that are present for control (acted helis ignored, A5).
     pub fn present(&self, hex: Hex, side: Side) -> Vec<String> {
-        self.side_units_in(hex, side)
-            .into_iter()
-            .filter(|id| !self.is_heli(id) || self.units.get(id).is_some_and(|u| u.face_up))
+        self.side_in(hex, side, |id, u| !self.is_heli(id) || u.face_up)
+            .cloned()
             .collect()
     }
 
     pub fn face_down_in(&self, hex: Hex, side: Side) -> Vec<String> {
-        self.side_units_in(hex, side)
-            .into_iter()
-            .filter(|id| {
-                self.units
-                    .get(id)
-                    .is_some_and(|u| !u.face_up && !self.is_heli(id))
-            })
+        self.side_in(hex, side, |id, u| !u.face_up && !self.is_heli(id))
+            .cloned()
             .collect()
     }
 
     /// Every hex holding at least one unit, in label order.
     pub fn occupied_hexes(&self) -> Vec<Hex> {
-        let mut v: Vec<Hex> = self
-            .units
-            .values()
-            .filter(|u| u.place == Place::Map)
-            .filter_map(|u| u.hex)
-            .collect();
-        v.sort();
-        v.dedup();
-        v
+        self.units.occupied().collect()
     }
 
     pub fn control_of(&self, hex: Hex) -> Control {
@@ -323,7 +308,7 @@ impl State {
             // 2.2.3, 6.3: a face-down unit shows only its side's token.
             crate::kit::reach::fire("2.2.3");
             crate::kit::reach::fire("6.3");
-            if let Some(u) = self.units.get_mut(id) {
+            if let Some(mut u) = self.units.get_mut(id) {
                 u.place = Place::Map;
                 u.hex = Some(hex);
                 u.face_up = false;
@@ -361,7 +346,7 @@ impl State {
     /// Flips a unit face-up; returns the public event text when it was face-down on the map.
     pub fn reveal(&mut self, id: &str) -> Option<String> {
         let name = self.public_name(id);
-        let u = self.units.get_mut(id)?;
+        let mut u = self.units.get_mut(id)?;
         if u.face_up {
             return None;
         }
@@ -373,7 +358,7 @@ impl State {
 
     /// Moves a unit on the map (keeps its face and token: A30).
     pub fn set_hex(&mut self, id: &str, hex: Hex) {
-        if let Some(u) = self.units.get_mut(id) {
+        if let Some(mut u) = self.units.get_mut(id) {
             u.place = Place::Map;
             u.hex = Some(hex);
         }
@@ -384,7 +369,7 @@ impl State {
         if place == Place::Stock {
             crate::kit::reach::fire("2.2.12");
         }
-        if let Some(u) = self.units.get_mut(id) {
+        if let Some(mut u) = self.units.get_mut(id) {
             u.place = place;
             u.hex = None;
             u.token = None;

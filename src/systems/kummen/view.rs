@@ -11,7 +11,6 @@ use crate::kit::hex::Hex;
 use crate::kit::seats::Seat;
 use crate::systems::Reader;
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ViewUnit {
@@ -160,16 +159,9 @@ pub fn view(state: &State, reader: &Reader) -> View {
         Reader::Public => None,
     };
     let (title, waiting) = step_title(state);
-    // One pass over the units, grouped by hex (in id order within a hex, as `units_in` gives
-    // them), rather than a scan of every unit for each occupied hex.
-    let mut on_map: BTreeMap<Hex, Vec<&str>> = BTreeMap::new();
-    for (id, u) in &state.units {
-        if let (Place::Map, Some(hex)) = (u.place, u.hex) {
-            on_map.entry(hex).or_default().push(id);
-        }
-    }
     let mut hexes = Vec::new();
-    for (hex, ids) in on_map {
+    // The units on the map by hex from the state's index (ids in id order within a hex).
+    for (hex, ids) in state.units.by_hex() {
         let mut units: Vec<(ViewUnit, (u8, u32, String))> = ids
             .iter()
             .filter_map(|id| unit_view(state, id, me))
