@@ -296,6 +296,41 @@ pub fn armament_choices(ctx: &Ctx<'_>, side: Side) -> Vec<Choice<ArmItem>> {
         .collect()
 }
 
+/// Productions that become legal after an augment earlier in the same list (5.3: the order
+/// and combination of items are free): for each type `side` may augment now, a production of
+/// one of it judged (by [`legal_armament_item`]) on the sheet that augment leaves. These are
+/// not legal alone, so the template lists them apart from [`armament_choices`].
+pub fn produce_after_augment_choices(ctx: &Ctx<'_>, side: Side) -> Vec<Choice<ArmItem>> {
+    let at = FieldPath::root();
+    let mut out = Vec::new();
+    for t in ctx.state.sides[side].stock.keys() {
+        let aug = ArmItem::Augment(Augment {
+            type_id: t.clone(),
+            count: 1,
+        });
+        if legal_armament_item(ctx, side, &aug, &at).is_err() {
+            continue;
+        }
+        let mut sim = Ctx::new(ctx.state.clone(), None, super::ctx::Moment::Check);
+        sim.state.sides[side].sheet.points_left = Some(points_left(ctx, side));
+        apply(&mut sim, side, &aug);
+        let item = ArmItem::Produce(Produce {
+            type_id: t.clone(),
+            count: 1,
+            label: None,
+        });
+        if legal_armament_item(&sim, side, &item, &at).is_ok() {
+            let note = format!(
+                "after augment {t} earlier in the list (5.3): {} more of {} left",
+                points(cost(&sim, &item)),
+                points(points_left(&sim, side))
+            );
+            out.push(Choice { item, note });
+        }
+    }
+    out
+}
+
 /// A unit that already waits for this deployment without being produced in this packet
 /// (29.5.2: the Red Qubeley Mk-II when Glemy is not on the board) is named by its type, as a
 /// production without a label is (6.1), so the deployment can place it.

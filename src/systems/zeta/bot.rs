@@ -54,3 +54,18 @@ pub fn orders_for(state: &State, side: Side, seed: &Hash32) -> Orders {
 fn accepted(state: &State, side: Side, o: &Orders) -> bool {
     orders::check(state, side.name(), o).is_empty()
 }
+
+/// Measurement switches for the balance runs (`ZETA_BOT=name,name`); none is set in play.
+pub(crate) fn knob(name: &str) -> bool {
+    static KNOBS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    KNOBS
+        .get_or_init(|| {
+            std::env::var("ZETA_BOT")
+                .unwrap_or_default()
+                .split(',')
+                .map(|s| s.trim().to_string())
+                .collect()
+        })
+        .iter()
+        .any(|k| k == name)
+}

@@ -28,6 +28,9 @@ pub struct Choices {
     // The packet (plan §4.1).
     pub nuke_base: Vec<Choice<BaseId>>,
     pub armament: Vec<Choice<ArmItem>>,
+    /// Productions legal once the same type is augmented earlier in the list (5.3); not
+    /// legal alone, so not among [`Choices::orders`].
+    pub produce_after_augment: Vec<Choice<ArmItem>>,
     pub deploy_units: Vec<Choice<DeployUnit>>,
     pub deploy_chars: Vec<Choice<DeployChar>>,
     pub cards: Vec<Choice<Vec<CardKind>>>,
@@ -65,6 +68,7 @@ pub fn choices(state: &State, side: Side) -> Choices {
             let ctx = Ctx::new(state.clone(), None, Moment::Check);
             c.nuke_base = nuke::nuke_choices(&ctx, side);
             c.armament = arming::armament_choices(&ctx, side);
+            c.produce_after_augment = arming::produce_after_augment_choices(&ctx, side);
             c.deploy_units = deploy::deploy_unit_choices(&ctx, side);
             c.deploy_chars = deploy::char_place_choices(&ctx, side);
             c.cards = cards::card_choices(&ctx, side);

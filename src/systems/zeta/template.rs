@@ -98,6 +98,11 @@ fn packet(state: &State, side: Side, c: &Choices, out: &mut String) {
         }
     }
     list(out, "armament (5-8, items in order)", &c.armament);
+    list(
+        out,
+        "armament: produce after an augment of the type earlier in the list (5.3)",
+        &c.produce_after_augment,
+    );
     list(out, "deployment: units (9)", &c.deploy_units);
     list(out, "deployment: characters (4.2, 9.5)", &c.deploy_chars);
     list(

@@ -5,7 +5,7 @@
 
 use crate::kit::seats::Seat;
 use crate::systems::zeta::carry;
-use crate::systems::zeta::data::{Loc, Place, Side};
+use crate::systems::zeta::data::{BaseKind, Loc, Place, Side};
 use crate::systems::zeta::state::{FaceUp, State};
 
 /// How far (hex steps) a stack counts as a threat or as help: a ship moves 3 (13.2).
@@ -119,7 +119,11 @@ pub fn base_gain(state: &State, side: Side, base: &str) -> i64 {
             // Everyone leans on the VP leader (plan §8.4: the anti-leader knob; 40 games at
             // weight 3/2 gave Titans 94 % of the wins, and at 4/2 the two trailing factions
             // still took each other's bases: the third's VP now count half).
-            let weight = if leader(state, side) == Some(g) { 4 } else { 1 };
+            let mut weight = if leader(state, side) == Some(g) { 4 } else { 1 };
+            // Neo Zeon's war is with Titans: their space bases before the Moon's.
+            if super::knob("nz") && side == Side::NeoZeon && g == Side::Titans {
+                weight = weight.max(4) * 2;
+            }
             lost * weight / 2 + vp_at(state, base, 1)
         }
         None => vp_at(state, base, 1).max(1),
@@ -135,6 +139,12 @@ pub fn worth(state: &State, side: Side, loc: Loc, extra: i64) -> i64 {
     let mut w = 0;
     for b in carry::bases_at(state, &state.data, Place::Hex(loc)) {
         w += 3 * base_gain(state, side, &b);
+        // 17.9: one own unit in the hex at the start of a phase keeps every other faction
+        // from governing an own political base (17.7), so the first unit to stand guard at an
+        // empty one is worth its VP.
+        if extra > 0 && power_at(state, loc, side) == 0 && !super::knob("nogarrison") {
+            w += garrison_value(state, side, &b);
+        }
         // An own base with enemies near wants defenders (review §5: defend b).
         if state.bases.get(&b).and_then(|x| x.governor) == Some(side) {
             let deficit = threat_near(state, loc, side) - power_at(state, loc, side);
@@ -154,4 +164,42 @@ pub fn worth(state: &State, side: Side, loc: Loc, extra: i64) -> i64 {
         }
     }
     w
+}
+
+/// What the first own unit standing at `base` is worth (17.9 against 17.7): for an own
+/// political base, its VP at its level and one more; 0 otherwise.
+pub fn garrison_value(state: &State, side: Side, base: &str) -> i64 {
+    let Some(b) = state.bases.get(base) else {
+        return 0;
+    };
+    let political = state
+        .data
+        .base(base)
+        .is_some_and(|d| d.kind == BaseKind::Political && !d.ungovernable);
+    if b.governor != Some(side) || b.destroyed || !political {
+        return 0;
+    }
+    let k = if super::knob("gar8") { 8 } else { GARRISON };
+    k * (vp_at(state, base, b.level) + 1)
+}
+
+/// The weight of a political base's garrison per VP (17.9).
+pub const GARRISON: i64 = 4;
+
+/// The own political base at `loc` that `unit` alone guards (17.9), if it is the only own
+/// unit there (with what it carries): leaving it open is worth its garrison value.
+pub fn sole_guard(state: &State, side: Side, unit: &str, carried: &[String]) -> i64 {
+    let Some(loc) = state.units.get(unit).and_then(|u| u.place.loc()) else {
+        return 0;
+    };
+    let others = state.units.iter().any(|(id, u)| {
+        u.side == side && u.place == Place::Hex(loc) && id != unit && !carried.contains(id)
+    });
+    if others || super::knob("nogarrison") {
+        return 0;
+    }
+    carry::bases_at(state, &state.data, Place::Hex(loc))
+        .iter()
+        .map(|b| garrison_value(state, side, b))
+        .sum()
 }

@@ -8,11 +8,11 @@ use crate::kit::bot::{BotRng, compose};
 use crate::kit::seats::Seat;
 use crate::systems::zeta::arming;
 use crate::systems::zeta::ctx::{Ctx, Moment};
-use crate::systems::zeta::data::{MapId, Place};
+use crate::systems::zeta::data::{Class, MapId, Place};
 use crate::systems::zeta::orders::{ArmItem, CardChoice, DeployUnit, Orders, Produce};
 use crate::systems::zeta::policy::{JoinAnswer, JoinPolicy, JoinRule};
 use crate::systems::zeta::state::CardKind;
-use crate::systems::zeta::{cards, deploy, nuke};
+use crate::systems::zeta::{cards, carry, deploy, nuke};
 use crate::yaml::FieldPath;
 
 /// The most armament items the bot writes (each is one counter), a bound on its work.
@@ -25,8 +25,18 @@ pub fn orders(state: &State, side: Side, rng: &mut BotRng) -> Orders {
     if side == Side::Titans && state.turn == 1 {
         o.nuke_base = nuke_base(&ctx, side, rng);
     }
-    o.armament = armament(state, side, rng);
-    let mut o = deployment(state, side, o, rng);
+    let (armament, placed) = armament(state, side, rng);
+    o.armament = armament;
+    let mut planned = o.clone();
+    planned.deployment.units = placed;
+    if super::knob("oldarm") {
+        o.armament = old_armament(state, side, rng);
+    }
+    let mut o = if !super::knob("oldarm") && accepted(state, side, &planned) {
+        planned
+    } else {
+        deployment(state, side, o, rng)
+    };
     if !accepted(state, side, &o) {
         // 9.1: every produced unit must be deployed; a unit no base could take is not
         // produced after all (its augment stays: the counter waits in the factory box).
@@ -116,12 +126,8 @@ fn type_value(state: &State, t: &str) -> i64 {
     power * 100 / (2 + i64::from(ty.pp))
 }
 
-/// 5-8: spend the whole income (5.5: what is left is lost). Produce from the factory box
-/// first (6.1), the best value first; when nothing more can be produced, augment the best
-/// permitted type (7.1) so next turn's production has counters. Never scrap (5.6) nor refit
-/// (8): both cost units or points the bot would rather fight with. Each produced counter gets
-/// its own label so the deployment can spread them.
-fn armament(state: &State, side: Side, rng: &mut BotRng) -> Vec<ArmItem> {
+/// The armament before the deployment plan (for comparison runs).
+fn old_armament(state: &State, side: Side, rng: &mut BotRng) -> Vec<ArmItem> {
     let mut items: Vec<ArmItem> = Vec::new();
     let mut spent = 0u32;
     let income = {
@@ -129,7 +135,6 @@ fn armament(state: &State, side: Side, rng: &mut BotRng) -> Vec<ArmItem> {
         arming::income(&c, side)
     };
     while items.len() < MAX_ARM_ITEMS {
-        // The sheet as the items so far leave it.
         let mut sim = Ctx::new(state.clone(), None, Moment::Check);
         let problems = arming::simulate_armament(&mut sim, side, &items, &FieldPath::root());
         if !problems.is_empty() {
@@ -163,6 +168,235 @@ fn armament(state: &State, side: Side, rng: &mut BotRng) -> Vec<ArmItem> {
         items.push(item);
     }
     items
+}
+
+/// A type's strength from its counter's front (as [`eval::unit_power`]) plus what it carries.
+fn type_power(state: &State, t: &str) -> i64 {
+    let Some(ty) = state.data.unit_type(t) else {
+        return 0;
+    };
+    let face = &ty.front;
+    let sum = |v: &[u8]| v.iter().map(|x| i64::from(*x)).sum::<i64>();
+    let guns = |g: &Option<crate::systems::zeta::data::Guns>| {
+        g.as_ref()
+            .map_or(0, |g| i64::from(g.guns.max(1)) * sum(&g.values))
+    };
+    sum(&face.air)
+        + sum(&face.bombing)
+        + guns(&face.aa)
+        + guns(&face.bombard)
+        + i64::from(face.defense)
+        + i64::from(ty.carry) * 2
+}
+
+/// 9.4: the deployment points a type takes (MS 1, ship 2).
+fn deploy_points(state: &State, t: &str) -> u8 {
+    match state.data.unit_type(t).map(|t| t.class) {
+        Some(Class::Ship) => 2,
+        _ => 1,
+    }
+}
+
+/// One place produced units may go (9.2-9.4, 29.2.6, 29.3.1): an own base's deployment
+/// points left, or a ship's one MS slot.
+#[derive(Debug, Clone)]
+struct Bin {
+    base: Option<String>,
+    onto: Option<String>,
+    map: MapId,
+    left: u8,
+    /// How much the place wants a unit (base_need), lowered as units are put there.
+    need: i64,
+}
+
+/// The places `side` may deploy at this packet, with their points.
+fn bins(state: &State, side: Side) -> Vec<Bin> {
+    let mut out = Vec::new();
+    for (id, b) in &state.bases {
+        if b.governor != Some(side) || b.destroyed || deploy::base_place(state, id).is_none() {
+            continue;
+        }
+        let Some(def) = state.data.base(id) else {
+            continue;
+        };
+        let used = state.sides[side].sheet.used.get(id).copied().unwrap_or(0);
+        let left = def
+            .at_level(b.level)
+            .map_or(0, |v| v.deploy)
+            .saturating_sub(used);
+        if left > 0 {
+            out.push(Bin {
+                base: Some(id.clone()),
+                onto: None,
+                map: def.map,
+                left,
+                need: base_need(state, side, id),
+            });
+        }
+    }
+    for (id, u) in &state.units {
+        let slot = state
+            .data
+            .unit_type(&u.type_id)
+            .is_some_and(|t| t.deploy_slot);
+        if u.side == side && slot && carry::spare(state, id) > 0 {
+            out.push(Bin {
+                base: None,
+                onto: Some(id.clone()),
+                map: u.place.loc().map_or(MapId::Space, |l| l.map),
+                left: 1,
+                need: 5 + eval::unit_power(state, id) / 4,
+            });
+        }
+    }
+    out
+}
+
+/// The bin a unit of type `t` would go to: the neediest with room on a map its aptitude
+/// allows (ships never onto a slot).
+fn fit(state: &State, bins: &[Bin], t: &str) -> Option<usize> {
+    let ty = state.data.unit_type(t)?;
+    let dp = deploy_points(state, t);
+    bins.iter()
+        .enumerate()
+        .filter(|(_, b)| b.left >= dp)
+        .filter(|(_, b)| match (&b.base, &b.onto) {
+            (Some(_), _) => ty.aptitude.is_some_and(|a| a.allows(b.map)),
+            _ => ty.class == Class::Ms,
+        })
+        .max_by_key(|(i, b)| (b.need, std::cmp::Reverse(*i)))
+        .map(|(i, _)| i)
+}
+
+/// Puts one unit of `t` (label `label`) into bin `i`.
+fn take(
+    state: &State,
+    bins: &mut [Bin],
+    i: usize,
+    t: &str,
+    label: &str,
+    count: Option<u8>,
+) -> DeployUnit {
+    let b = &mut bins[i];
+    b.left = b.left.saturating_sub(deploy_points(state, t));
+    b.need -= 1 + type_power(state, t) / 2;
+    DeployUnit {
+        label: label.to_string(),
+        count,
+        base: b.base.clone(),
+        onto: b.onto.clone(),
+    }
+}
+
+/// 5-8 planned against 9.2-9.4 (A-8: a produced unit needs a deployment place): produce only
+/// what the faction's bases and ship slots can take, the strongest per deployment point first
+/// (from the factory box, else augmented and produced at once, 5.3); refit weak counters left
+/// in the box into stronger types (8, 0.5P each) and augment for next turn's deployment with
+/// what is left. Points still left lapse (5.5). Never scrap (5.6). Returns the armament and the
+/// deployment of the units it produces (and of those that waited from before, 29.5.2).
+fn armament(state: &State, side: Side, rng: &mut BotRng) -> (Vec<ArmItem>, Vec<DeployUnit>) {
+    let mut items: Vec<ArmItem> = Vec::new();
+    let mut placed: Vec<DeployUnit> = Vec::new();
+    let mut bins = bins(state, side);
+    let capacity: i64 = bins.iter().map(|b| i64::from(b.left)).sum();
+    // Units that wait from before (29.5.2's Red Qubeley Mk-II) go first: named by type.
+    for (_, t) in state.sides[side].sheet.awaiting.iter() {
+        if let Some(i) = fit(state, &bins, t) {
+            placed.push(take(state, &mut bins, i, t, t, Some(1)));
+        }
+    }
+    let mut spent = 0u32;
+    let income = {
+        let c = Ctx::new(state.clone(), None, Moment::Check);
+        arming::income(&c, side)
+    };
+    while items.len() < MAX_ARM_ITEMS {
+        // The sheet as the items so far leave it.
+        let mut sim = Ctx::new(state.clone(), None, Moment::Check);
+        let problems = arming::simulate_armament(&mut sim, side, &items, &FieldPath::root());
+        if !problems.is_empty() {
+            items.pop();
+            break;
+        }
+        let left = income.saturating_sub(spent);
+        sim.state.sides[side].sheet.points_left = Some(left);
+        let in_box: i64 = sim.state.sides[side]
+            .factory
+            .values()
+            .map(|n| i64::from(*n))
+            .sum();
+        // The best box unit that still fits: an augment must beat it to be worth its 2P.
+        let best_box = sim.state.sides[side]
+            .factory
+            .keys()
+            .filter(|t| fit(state, &bins, t).is_some())
+            .map(|t| type_power(state, t) * 100 / i64::from(deploy_points(state, t)))
+            .max();
+        let choices = arming::armament_choices(&sim, side);
+        let best = choices
+            .into_iter()
+            .filter_map(|c| {
+                let score = match &c.item {
+                    ArmItem::Produce(p) => {
+                        fit(state, &bins, &p.type_id)?;
+                        30_000
+                            + type_power(state, &p.type_id) * 100
+                                / i64::from(deploy_points(state, &p.type_id))
+                    }
+                    ArmItem::Refit(r) => {
+                        // A weak counter into a stronger type before it is produced (or for
+                        // next turn).
+                        let gain = type_power(state, &r.into) * 100
+                            / i64::from(deploy_points(state, &r.into))
+                            - type_power(state, &r.out) * 100
+                                / i64::from(deploy_points(state, &r.out));
+                        let pp_more =
+                            2 * i64::from(state.data.unit_type(&r.into).map_or(0, |t| t.pp));
+                        if gain < 300 || i64::from(left) < 1 + pp_more {
+                            return None;
+                        }
+                        40_000 + gain
+                    }
+                    ArmItem::Augment(a) => {
+                        let pp = state.data.unit_type(&a.type_id).map_or(0, |t| t.pp);
+                        let v = type_power(state, &a.type_id) * 100
+                            / i64::from(deploy_points(state, &a.type_id));
+                        if fit(state, &bins, &a.type_id).is_some()
+                            && left >= 4 + 2 * u32::from(pp)
+                            && best_box.is_none_or(|b| v > b)
+                        {
+                            // Augmented and produced at once (5.3).
+                            20_000 + v
+                        } else if in_box < capacity {
+                            // For next turn's deployment.
+                            10_000 + v
+                        } else {
+                            return None;
+                        }
+                    }
+                    _ => return None,
+                };
+                Some((score + rng.jitter(40), c.item))
+            })
+            .max_by_key(|(s, _)| *s);
+        let Some((_, mut item)) = best else {
+            break;
+        };
+        spent += arming::cost(&sim, &item);
+        if let ArmItem::Produce(p) = &mut item {
+            let label = format!("b{}", items.len() + 1);
+            if let Some(i) = fit(state, &bins, &p.type_id) {
+                placed.push(take(state, &mut bins, i, &p.type_id, &label, None));
+            }
+            *p = Produce {
+                type_id: p.type_id.clone(),
+                count: 1,
+                label: Some(label),
+            };
+        }
+        items.push(item);
+    }
+    (items, placed)
 }
 
 /// How much a base wants a new unit (review §5 "Deployment": VP × how short the garrison is

@@ -178,16 +178,22 @@ fn unit_items(
         let rider_power: i64 = riders.iter().map(|r| eval::unit_power(state, r)).sum();
         let gain =
             place_value(state, side, end, power + rider_power) - place_value(state, side, start, 0);
+        // 17.9: the last unit guarding an own political base leaves it open to 17.7.
+        let alone = eval::sole_guard(state, side, &u.unit, &[]);
+        let with_riders = eval::sole_guard(state, side, &u.unit, &riders);
+        if !riders.is_empty() && gain - with_riders > 0 {
+            // A ship takes its MS along (15.2): one stack moving is the point of fleets.
+            let mut with = u.clone();
+            with.carry = riders.clone();
+            let score = (gain - with_riders) * 10 + rng.jitter(30);
+            moves.push((u.unit.clone(), score + 5, Item::Unit(with)));
+        }
+        let gain =
+            place_value(state, side, end, power) - place_value(state, side, start, 0) - alone;
         if gain <= 0 {
             continue;
         }
         let score = gain * 10 + rng.jitter(30);
-        if !riders.is_empty() {
-            // A ship takes its MS along (15.2): one stack moving is the point of fleets.
-            let mut with = u.clone();
-            with.carry = riders;
-            moves.push((u.unit.clone(), score + 5, Item::Unit(with)));
-        }
         moves.push((u.unit.clone(), score, Item::Unit(u.clone())));
     }
     for c in action::action_choices(ctx, side) {
@@ -224,7 +230,11 @@ fn unit_items(
         let score = match (a.descend, start) {
             (Some(to), Some(from)) => {
                 let power = a.unit.as_ref().map_or(0, |id| eval::unit_power(state, id));
-                place_value(state, side, to, power) - place_value(state, side, from, 0)
+                let alone = a
+                    .unit
+                    .as_ref()
+                    .map_or(0, |id| eval::sole_guard(state, side, id, &a.carry));
+                place_value(state, side, to, power) - place_value(state, side, from, 0) - alone
             }
             // A lone character's descent (14.12) or a launch: now and then.
             _ => {
