@@ -265,6 +265,12 @@ impl Dice {
         self.step
     }
 
+    /// Whether `label` was already used in this step (a rule that may repeat an event in one
+    /// step picks a label not yet used, so every label names one event).
+    pub fn is_claimed(&self, label: &str) -> bool {
+        self.labels.contains(label)
+    }
+
     fn claim(&mut self, label: &str) {
         if !self.labels.insert(label.to_string()) {
             self.faults

@@ -384,7 +384,8 @@ fn characters_check(ctx: &mut Ctx<'_>, place: Place) {
             "{id} cannot stay in {} and makes a survival check (15.7)",
             place.label()
         ));
-        let label = labels::under(&phase_prefix(&ctx.state), &["exist", &id]);
+        // A character may be stranded twice in one phase (a move's start and end hex).
+        let label = ctx.free_label(labels::under(&phase_prefix(&ctx.state), &["exist", &id]));
         // 27.3 applies the result (zeta commit 9; until then nothing happens and the
         // character counts as unharmed).
         let _ = super::character::survival(ctx, &id, 0, &label);
@@ -624,6 +625,7 @@ pub(crate) mod fixture {
 mod tests {
     use super::fixture::*;
     use super::*;
+    use crate::protocol::dice::Dice;
     use crate::systems::zeta::deploy::fixture::ctx;
     use crate::systems::zeta::state::FaceUp;
 
@@ -750,6 +752,45 @@ mod tests {
             CharPlace::Aboard("t-alexandria-1".into())
         );
         assert!(c.log.public.iter().any(|l| l.contains("survival check")));
+    }
+
+    #[test]
+    fn a_character_stranded_twice_in_one_phase_rolls_under_two_labels_15_7() {
+        let mut st = state();
+        put(&mut st, "t-hizack-1", Side::Titans, "hizack", "space:C04");
+        seat(&mut st, "jerid_1", "t-hizack-1");
+        put(
+            &mut st,
+            "t-alexandria-1",
+            Side::Titans,
+            "alexandria",
+            "space:C07",
+        );
+        let mut dice = Dice::new([1; 32], [2; 32]);
+        {
+            let mut c = Ctx::new(st, Some(&mut dice), super::super::ctx::Moment::Resolve);
+            existence_check(&mut c, loc("space:C04"));
+            // Stranded again in the same phase: a second lone MS carries him into open space.
+            put(
+                &mut c.state,
+                "t-hizack-2",
+                Side::Titans,
+                "hizack",
+                "space:C04",
+            );
+            seat(&mut c.state, "jerid_1", "t-hizack-2");
+            existence_check(&mut c, loc("space:C04"));
+        }
+        let transcript = dice.finish().expect("no dice label is used twice");
+        let labels: Vec<&str> = transcript
+            .public
+            .iter()
+            .map(|r| r.label.as_str())
+            .filter(|l| l.contains("/exist/jerid_1"))
+            .collect();
+        assert_eq!(labels.len(), 2, "two survival checks: {labels:?}");
+        assert_ne!(labels[0], labels[1]);
+        assert!(labels[1].ends_with("/exist/jerid_1/2"), "{labels:?}");
     }
 
     #[test]

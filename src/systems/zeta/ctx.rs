@@ -44,6 +44,23 @@ pub struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
+    /// `base` if no die of this step used it yet, else the first of `base/2`, `base/3`, ...
+    /// that none did: an event that can happen twice in one step (a character stranded twice
+    /// in one phase, 15.7) keeps the label it always had the first time and gets a fresh one
+    /// after, so games that never repeated it replay unchanged.
+    pub fn free_label(&self, base: String) -> String {
+        let Some(dice) = self.dice.as_deref() else {
+            return base;
+        };
+        if !dice.is_claimed(&base) {
+            return base;
+        }
+        (2u32..)
+            .map(|k| format!("{base}/{k}"))
+            .find(|l| !dice.is_claimed(l))
+            .unwrap_or(base)
+    }
+
     pub fn new(state: State, dice: Option<&'a mut Dice>, moment: Moment) -> Ctx<'a> {
         let data = state.data.arc();
         Ctx {
