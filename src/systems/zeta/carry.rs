@@ -626,6 +626,7 @@ mod tests {
     use super::fixture::*;
     use super::*;
     use crate::protocol::dice::Dice;
+    use crate::protocol::hash::Hash32;
     use crate::systems::zeta::deploy::fixture::ctx;
     use crate::systems::zeta::state::FaceUp;
 
@@ -766,7 +767,7 @@ mod tests {
             "alexandria",
             "space:C07",
         );
-        let mut dice = Dice::new([1; 32], [2; 32]);
+        let mut dice = Dice::new(Hash32([1; 32]), Hash32([2; 32]));
         {
             let mut c = Ctx::new(st, Some(&mut dice), super::super::ctx::Moment::Resolve);
             existence_check(&mut c, loc("space:C04"));
