@@ -54,27 +54,3 @@ pub fn orders_for(state: &State, side: Side, seed: &Hash32) -> Orders {
 fn accepted(state: &State, side: Side, o: &Orders) -> bool {
     orders::check(state, side.name(), o).is_empty()
 }
-
-/// Measurement switches for the balance runs of the lib's ignored test `bot::games::balance`
-/// (`ZETA_BOT=name,name`). Test builds only: `verify` recomputes a bot seat's orders on other
-/// machines, so a bot in the binary must never read the environment.
-#[cfg(not(test))]
-pub(crate) fn knob(_name: &str) -> bool {
-    false
-}
-
-/// Measurement switches for the balance runs (test builds only, see above).
-#[cfg(test)]
-pub(crate) fn knob(name: &str) -> bool {
-    static KNOBS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
-    KNOBS
-        .get_or_init(|| {
-            std::env::var("ZETA_BOT")
-                .unwrap_or_default()
-                .split(',')
-                .map(|s| s.trim().to_string())
-                .collect()
-        })
-        .iter()
-        .any(|k| k == name)
-}

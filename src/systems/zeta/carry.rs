@@ -635,6 +635,21 @@ mod tests {
         put(st, "t-salamis-kai-1", Side::Titans, "salamis_kai", at);
     }
 
+    /// Titans' Jerid on a lone Hi-Zack in open space (C04), their Alexandria three hexes away.
+    fn jerid_alone_in_open_space() -> State {
+        let mut st = state();
+        put(&mut st, "t-hizack-1", Side::Titans, "hizack", "space:C04");
+        seat(&mut st, "jerid_1", "t-hizack-1");
+        put(
+            &mut st,
+            "t-alexandria-1",
+            Side::Titans,
+            "alexandria",
+            "space:C07",
+        );
+        st
+    }
+
     #[test]
     fn an_uncarried_ms_in_open_space_goes_to_the_factory_15_4_15_7() {
         let mut st = state();
@@ -735,16 +750,7 @@ mod tests {
 
     #[test]
     fn a_stranded_character_with_no_own_unit_near_joins_the_nearest_a27() {
-        let mut st = state();
-        put(&mut st, "t-hizack-1", Side::Titans, "hizack", "space:C04");
-        seat(&mut st, "jerid_1", "t-hizack-1");
-        put(
-            &mut st,
-            "t-alexandria-1",
-            Side::Titans,
-            "alexandria",
-            "space:C07",
-        );
+        let st = jerid_alone_in_open_space();
         let mut c = ctx(st);
         existence_check(&mut c, loc("space:C04"));
         assert!(!c.state.units.contains_key("t-hizack-1"));
@@ -757,16 +763,7 @@ mod tests {
 
     #[test]
     fn a_character_stranded_twice_in_one_phase_rolls_under_two_labels_15_7() {
-        let mut st = state();
-        put(&mut st, "t-hizack-1", Side::Titans, "hizack", "space:C04");
-        seat(&mut st, "jerid_1", "t-hizack-1");
-        put(
-            &mut st,
-            "t-alexandria-1",
-            Side::Titans,
-            "alexandria",
-            "space:C07",
-        );
+        let st = jerid_alone_in_open_space();
         let mut dice = Dice::new(Hash32([1; 32]), Hash32([2; 32]));
         {
             let mut c = Ctx::new(st, Some(&mut dice), super::super::ctx::Moment::Resolve);

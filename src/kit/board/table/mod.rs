@@ -316,6 +316,12 @@ impl Footprint {
     }
 }
 
+/// The cross product (a - o) x (b - o), exact in i128 for points within `shape::SPAN`.
+pub(super) fn cross3(o: Point, a: Point, b: Point) -> i128 {
+    (i128::from(a.x) - i128::from(o.x)) * (i128::from(b.y) - i128::from(o.y))
+        - (i128::from(a.y) - i128::from(o.y)) * (i128::from(b.x) - i128::from(o.x))
+}
+
 pub(super) fn cross(a: (i64, i64), b: (i128, i128)) -> i128 {
     i128::from(a.0)
         .saturating_mul(b.1)
@@ -379,6 +385,13 @@ pub(super) fn point_polygon_distance(p: Point, poly: &[Point]) -> u64 {
 
 /// Whether two convex polygons share a point (separating-axis test on every edge normal).
 pub(super) fn overlap(a: &[Point], b: &[Point]) -> bool {
+    !separated(a, b, false)
+}
+
+/// Whether an edge normal of `a` or `b` separates them: with `touching`, polygons that only
+/// touch count as separated (two convex sets are apart, or meet only on their boundaries,
+/// exactly when a line through an edge of one of them separates them).
+fn separated(a: &[Point], b: &[Point], touching: bool) -> bool {
     for poly in [a, b] {
         for i in 0..poly.len() {
             let (p, q) = (poly[i], poly[(i + 1) % poly.len()]);
@@ -394,12 +407,17 @@ pub(super) fn overlap(a: &[Point], b: &[Point]) -> bool {
                 (v.clone().min().unwrap_or(0), v.max().unwrap_or(0))
             };
             let ((amin, amax), (bmin, bmax)) = (proj(a), proj(b));
-            if amax < bmin || bmax < amin {
-                return false;
+            let apart = if touching {
+                amax <= bmin || bmax <= amin
+            } else {
+                amax < bmin || bmax < amin
+            };
+            if apart {
+                return true;
             }
         }
     }
-    true
+    false
 }
 
 /// The squared distance between two points, exact.
@@ -440,34 +458,9 @@ pub(super) fn closer_than(p: Point, poly: &[Point], r: i64) -> bool {
         || (0..poly.len()).any(|i| segment_closer_than(p, poly[i], poly[(i + 1) % poly.len()], r))
 }
 
-/// Whether the interiors of two convex polygons meet: no edge normal of either separates them,
-/// touching allowed (two convex sets with disjoint interiors are separated by a line through an
-/// edge of one of them).
+/// Whether the interiors of two convex polygons meet (polygons that only touch do not).
 pub(super) fn overlap_strict(a: &[Point], b: &[Point]) -> bool {
-    if a.len() < 3 || b.len() < 3 {
-        return false;
-    }
-    for poly in [a, b] {
-        for i in 0..poly.len() {
-            let (p, q) = (poly[i], poly[(i + 1) % poly.len()]);
-            let n = (
-                i128::from(p.y) - i128::from(q.y),
-                i128::from(q.x) - i128::from(p.x),
-            );
-            let proj = |s: &[Point]| {
-                let v = s.iter().map(|c| {
-                    n.0.saturating_mul(i128::from(c.x))
-                        .saturating_add(n.1.saturating_mul(i128::from(c.y)))
-                });
-                (v.clone().min().unwrap_or(0), v.max().unwrap_or(0))
-            };
-            let ((amin, amax), (bmin, bmax)) = (proj(a), proj(b));
-            if amax <= bmin || bmax <= amin {
-                return false;
-            }
-        }
-    }
-    true
+    a.len() >= 3 && b.len() >= 3 && !separated(a, b, true)
 }
 
 pub(super) fn polygon_distance(a: &[Point], b: &[Point]) -> u64 {

@@ -5,7 +5,7 @@
 //! **toward `a`**, so a model moved to `point_at(d)` has moved no more than `d`.
 
 use super::shape::SPAN;
-use super::{Convex, Point, point_polygon_distance, point_segment_distance};
+use super::{Convex, Point, cross3, point_polygon_distance, point_segment_distance};
 use serde::{Deserialize, Serialize};
 
 /// The segment from `a` to `b`, both ends included.
@@ -24,11 +24,6 @@ impl Ratio {
     fn compare(self, o: Ratio) -> std::cmp::Ordering {
         (self.0 * o.1).cmp(&(o.0 * self.1))
     }
-}
-
-fn cross3(o: Point, a: Point, b: Point) -> i128 {
-    (i128::from(a.x) - i128::from(o.x)) * (i128::from(b.y) - i128::from(o.y))
-        - (i128::from(a.y) - i128::from(o.y)) * (i128::from(b.x) - i128::from(o.x))
 }
 
 impl Segment {

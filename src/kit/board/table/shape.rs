@@ -33,7 +33,7 @@
 //! coordinates in `i128`), and the base is held when nothing of positive area is left.
 
 use super::{
-    Base, Footprint, LIMIT, Point, ceil_sqrt, closer_than, dist2, inside, overlap_strict,
+    Base, Footprint, LIMIT, Point, ceil_sqrt, closer_than, cross3, dist2, inside, overlap_strict,
     point_polygon_distance, polygon_distance, sq,
 };
 use serde::{Deserialize, Serialize};
@@ -43,18 +43,6 @@ pub const SPAN: i64 = 4 * LIMIT;
 
 /// The most corners [`Convex::new`] accepts from data.
 pub const MAX_CORNERS: usize = 256;
-
-fn cross3(o: Point, a: Point, b: Point) -> i128 {
-    let (ax, ay) = (
-        i128::from(a.x) - i128::from(o.x),
-        i128::from(a.y) - i128::from(o.y),
-    );
-    let (bx, by) = (
-        i128::from(b.x) - i128::from(o.x),
-        i128::from(b.y) - i128::from(o.y),
-    );
-    ax * by - ay * bx
-}
 
 pub(super) fn within_span(p: Point) -> bool {
     (-SPAN..=SPAN).contains(&p.x) && (-SPAN..=SPAN).contains(&p.y)

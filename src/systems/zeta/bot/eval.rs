@@ -5,7 +5,7 @@
 
 use crate::kit::seats::Seat;
 use crate::systems::zeta::carry;
-use crate::systems::zeta::data::{BaseKind, Loc, Place, Side};
+use crate::systems::zeta::data::{BaseKind, Face, Guns, Loc, Place, Side};
 use crate::systems::zeta::state::{FaceUp, State};
 
 /// How far (hex steps) a stack counts as a threat or as help: a ship moves 3 (13.2).
@@ -21,12 +21,16 @@ pub fn unit_power(state: &State, id: &str) -> i64 {
     let Some(t) = state.data.unit_type(&u.type_id) else {
         return 0;
     };
-    let face = match u.face {
+    face_power(match u.face {
         FaceUp::Front => &t.front,
         FaceUp::Back => &t.back,
-    };
+    })
+}
+
+/// A counter face's attack values plus its defense (see [`unit_power`]).
+pub fn face_power(face: &Face) -> i64 {
     let sum = |v: &[u8]| v.iter().map(|x| i64::from(*x)).sum::<i64>();
-    let guns = |g: &Option<crate::systems::zeta::data::Guns>| {
+    let guns = |g: &Option<Guns>| {
         g.as_ref()
             .map_or(0, |g| i64::from(g.guns.max(1)) * sum(&g.values))
     };
@@ -119,11 +123,7 @@ pub fn base_gain(state: &State, side: Side, base: &str) -> i64 {
             // Everyone leans on the VP leader (plan §8.4: the anti-leader knob; 40 games at
             // weight 3/2 gave Titans 94 % of the wins, and at 4/2 the two trailing factions
             // still took each other's bases: the third's VP now count half).
-            let mut weight = if leader(state, side) == Some(g) { 4 } else { 1 };
-            // Neo Zeon's war is with Titans: their space bases before the Moon's.
-            if super::knob("nz") && side == Side::NeoZeon && g == Side::Titans {
-                weight = weight.max(4) * 2;
-            }
+            let weight = if leader(state, side) == Some(g) { 4 } else { 1 };
             lost * weight / 2 + vp_at(state, base, 1)
         }
         None => vp_at(state, base, 1).max(1),
@@ -142,7 +142,7 @@ pub fn worth(state: &State, side: Side, loc: Loc, extra: i64) -> i64 {
         // 17.9: one own unit in the hex at the start of a phase keeps every other faction
         // from governing an own political base (17.7), so the first unit to stand guard at an
         // empty one is worth its VP.
-        if extra > 0 && power_at(state, loc, side) == 0 && !super::knob("nogarrison") {
+        if extra > 0 && power_at(state, loc, side) == 0 {
             w += garrison_value(state, side, &b);
         }
         // An own base with enemies near wants defenders (review §5: defend b).
@@ -179,8 +179,7 @@ pub fn garrison_value(state: &State, side: Side, base: &str) -> i64 {
     if b.governor != Some(side) || b.destroyed || !political {
         return 0;
     }
-    let k = if super::knob("gar8") { 8 } else { GARRISON };
-    k * (vp_at(state, base, b.level) + 1)
+    GARRISON * (vp_at(state, base, b.level) + 1)
 }
 
 /// The weight of a political base's garrison per VP (17.9).
@@ -195,7 +194,7 @@ pub fn sole_guard(state: &State, side: Side, unit: &str, carried: &[String]) -> 
     let others = state.units.iter().any(|(id, u)| {
         u.side == side && u.place == Place::Hex(loc) && id != unit && !carried.contains(id)
     });
-    if others || super::knob("nogarrison") {
+    if others {
         return 0;
     }
     carry::bases_at(state, &state.data, Place::Hex(loc))

@@ -29,10 +29,7 @@ pub fn orders(state: &State, side: Side, rng: &mut BotRng) -> Orders {
     o.armament = armament;
     let mut planned = o.clone();
     planned.deployment.units = placed;
-    if super::knob("oldarm") {
-        o.armament = old_armament(state, side, rng);
-    }
-    let mut o = if !super::knob("oldarm") && accepted(state, side, &planned) {
+    let mut o = if accepted(state, side, &planned) {
         planned
     } else {
         deployment(state, side, o, rng)
@@ -126,67 +123,12 @@ fn type_value(state: &State, t: &str) -> i64 {
     power * 100 / (2 + i64::from(ty.pp))
 }
 
-/// The armament before the deployment plan (for comparison runs).
-fn old_armament(state: &State, side: Side, rng: &mut BotRng) -> Vec<ArmItem> {
-    let mut items: Vec<ArmItem> = Vec::new();
-    let mut spent = 0u32;
-    let income = {
-        let c = Ctx::new(state.clone(), None, Moment::Check);
-        arming::income(&c, side)
-    };
-    while items.len() < MAX_ARM_ITEMS {
-        let mut sim = Ctx::new(state.clone(), None, Moment::Check);
-        let problems = arming::simulate_armament(&mut sim, side, &items, &FieldPath::root());
-        if !problems.is_empty() {
-            items.pop();
-            break;
-        }
-        sim.state.sides[side].sheet.points_left = Some(income.saturating_sub(spent));
-        let choices = arming::armament_choices(&sim, side);
-        let best = choices
-            .into_iter()
-            .filter_map(|c| {
-                let score = match &c.item {
-                    ArmItem::Produce(p) => 10_000 + type_value(state, &p.type_id),
-                    ArmItem::Augment(a) => type_value(state, &a.type_id),
-                    _ => return None,
-                };
-                Some((score + rng.jitter(40), c.item))
-            })
-            .max_by_key(|(s, _)| *s);
-        let Some((_, mut item)) = best else {
-            break;
-        };
-        spent += arming::cost(&sim, &item);
-        if let ArmItem::Produce(p) = &mut item {
-            *p = Produce {
-                type_id: p.type_id.clone(),
-                count: 1,
-                label: Some(format!("b{}", items.len() + 1)),
-            };
-        }
-        items.push(item);
-    }
-    items
-}
-
 /// A type's strength from its counter's front (as [`eval::unit_power`]) plus what it carries.
 fn type_power(state: &State, t: &str) -> i64 {
     let Some(ty) = state.data.unit_type(t) else {
         return 0;
     };
-    let face = &ty.front;
-    let sum = |v: &[u8]| v.iter().map(|x| i64::from(*x)).sum::<i64>();
-    let guns = |g: &Option<crate::systems::zeta::data::Guns>| {
-        g.as_ref()
-            .map_or(0, |g| i64::from(g.guns.max(1)) * sum(&g.values))
-    };
-    sum(&face.air)
-        + sum(&face.bombing)
-        + guns(&face.aa)
-        + guns(&face.bombard)
-        + i64::from(face.defense)
-        + i64::from(ty.carry) * 2
+    eval::face_power(&ty.front) + i64::from(ty.carry) * 2
 }
 
 /// 9.4: the deployment points a type takes (MS 1, ship 2).
