@@ -102,27 +102,6 @@ fn nuke_base(ctx: &Ctx<'_>, side: Side, rng: &mut BotRng) -> Option<String> {
         .map(|(_, b)| b)
 }
 
-/// How good a unit type is per point spent: strength over cost (review §5: (eh + defense) /
-/// (2 + PP)), times 100 to stay in integers.
-fn type_value(state: &State, t: &str) -> i64 {
-    let Some(ty) = state.data.unit_type(t) else {
-        return 0;
-    };
-    let face = &ty.front;
-    let sum = |v: &[u8]| v.iter().map(|x| i64::from(*x)).sum::<i64>();
-    let guns = |g: &Option<crate::systems::zeta::data::Guns>| {
-        g.as_ref()
-            .map_or(0, |g| i64::from(g.guns.max(1)) * sum(&g.values))
-    };
-    let power = sum(&face.air)
-        + sum(&face.bombing)
-        + guns(&face.aa)
-        + guns(&face.bombard)
-        + i64::from(face.defense)
-        + i64::from(ty.carry) * 2;
-    power * 100 / (2 + i64::from(ty.pp))
-}
-
 /// A type's strength from its counter's front (as [`eval::unit_power`]) plus what it carries.
 fn type_power(state: &State, t: &str) -> i64 {
     let Some(ty) = state.data.unit_type(t) else {
